@@ -1,0 +1,43 @@
+// Writes generated/<api>.ts (openapi-typescript types) and generated/assumptions.md from the bundles;
+// with --check, writes nothing and fails when the committed files differ (drift check).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { API_NAMES, bundlePath, repoRoot } from './apis.ts';
+import { assumptionsMarkdown } from './assumptions.ts';
+
+const check = process.argv.includes('--check');
+
+const header = (source: string) =>
+  `// Generated from ${source} by \`npm run generate\`. Do not edit by hand: change the spec under openapi/ and regenerate.\n`;
+
+async function render(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const api of API_NAMES) {
+    const path = bundlePath(api, 'json');
+    if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run bundle\` first.`);
+    const ast = await openapiTS(JSON.parse(readFileSync(path, 'utf8')), { alphabetize: false });
+    files.set(`generated/${api}.ts`, header(`openapi/${api}/openapi.yaml`) + astToString(ast));
+  }
+  files.set('generated/assumptions.md', assumptionsMarkdown());
+  return files;
+}
+
+const files = await render();
+const drifted: string[] = [];
+for (const [file, content] of files) {
+  const target = `${repoRoot}/${file}`;
+  const current = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
+  if (check) {
+    if (current !== content) drifted.push(file);
+  } else if (current !== content) {
+    writeFileSync(target, content);
+    console.log(`wrote ${file}`);
+  }
+}
+if (check) {
+  if (drifted.length > 0) {
+    console.error(`Generated files are out of date with the specs: ${drifted.join(', ')}.\nRun \`npm run generate\` and commit the result.`);
+    process.exit(1);
+  }
+  console.log(`generate:check: ${files.size} generated files match the specs.`);
+}

@@ -1,0 +1,8 @@
+// Root vitest config: each area of the kit owns a project config next to its tests.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: ['test/*/vitest.config.ts', 'sandbox/vitest.config.ts', 'contract-tests/vitest.config.ts'],
+  },
+});
