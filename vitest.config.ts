@@ -3,6 +3,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['test/*/vitest.config.ts', 'sandbox/vitest.config.ts', 'contract-tests/vitest.config.ts'],
+    projects: ['test/*/vitest.config.ts', '*/vitest.config.ts'],
   },
 });

@@ -1,0 +1,86 @@
+// Every point the seed marks "not shown" is decided in the specs and carries an x-assumption naming its seed section.
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { API_NAMES, repoRoot } from '../../scripts/apis.ts';
+import { allAssumptions, collectAssumptions } from '../../scripts/assumptions.ts';
+import { bundles, pointer } from './bundles.ts';
+
+const seedPath = `${repoRoot}/../shared/seed/logistics-partner-api.md`;
+const seed = existsSync(seedPath) ? readFileSync(seedPath, 'utf8') : undefined;
+
+/** Seed sections (e.g. "4.5") whose text says "not shown". */
+function sectionsWithNotShown(text: string): string[] {
+  const sections: string[] = [];
+  let current = '';
+  for (const line of text.split('\n')) {
+    const heading = /^#{2,3} (\d+(?:\.\d+)?)[. ]/.exec(line);
+    if (heading) current = heading[1]!;
+    if (/not shown/i.test(line) && current && !sections.includes(current)) sections.push(current);
+  }
+  return sections;
+}
+
+describe('x-assumption', () => {
+  const assumptions = allAssumptions();
+
+  it('every x-assumption has what, why and a seed section that exists', () => {
+    expect(assumptions.length).toBeGreaterThan(20);
+    for (const a of assumptions) {
+      expect(a.seed, a.pointer).toMatch(/^\d+(\.\d+)?$/);
+      expect(a.what.length, a.pointer).toBeGreaterThan(20);
+      expect(a.why.length, a.pointer).toBeGreaterThan(20);
+    }
+  });
+
+  it('rejects an x-assumption without a seed section', () => {
+    expect(() => collectAssumptions('fleet', { info: { 'x-assumption': { what: 'a thing', why: 'a reason' } } })).toThrow(
+      /fleet#\/info has no "seed"/,
+    );
+  });
+
+  it.skipIf(!seed)(
+    `every seed section that says "not shown" is covered by an x-assumption${seed ? '' : ` (skipped: seed not found at ${seedPath})`}`,
+    () => {
+      const open = sectionsWithNotShown(seed!);
+      expect(open).toEqual(expect.arrayContaining(['2.1', '2.2', '3', '4.4', '4.5', '4.7', '5.3', '5.4', '6', '7', '8', '9']));
+      const covered = new Set(assumptions.map((a) => a.seed));
+      expect(open.filter((section) => !covered.has(section))).toEqual([]);
+    },
+  );
+
+  it.skipIf(!seed)(`every x-assumption names a seed section that exists${seed ? '' : ' (skipped: seed not found)'}`, () => {
+    for (const a of assumptions) expect(seed, `${a.api}#${a.pointer}`).toMatch(new RegExp(`^#{2,3} ${a.seed.replace('.', '\\.')}[. ]`, 'm'));
+  });
+
+  // The decisions the specs had to make, each at the node it concerns.
+  const decisions: Array<[string, (typeof API_NAMES)[number], string, string]> = [
+    ['Vehicle field types', 'fleet', '/components/schemas/Vehicle', '2.1'],
+    ['list is a bare array, no paging', 'fleet', '/components/schemas/VehicleList', '4.5'],
+    ['several filter values as repeated parameters', 'fleet', '/paths/~1vehicles/get', '4.5'],
+    ['customervehicleNumber spelling', 'fleet', '/paths/~1vehicles/get/parameters/3', '4.5'],
+    ['sort syntax and directions', 'fleet', '/paths/~1vehicles/get/parameters/5', '4.5'],
+    ['unknown or foreign vehicle', 'fleet', '/paths/~1vehicles~1{vehicleNumber}/get', '7'],
+    ['no bearer token on the fleet API', 'fleet', '', '5.3'],
+    ['required milestone fields', 'carriers', '/components/schemas/LoadMilestoneEvent', '4.4'],
+    ['milestone_type values', 'carriers', '/components/schemas/LoadMilestoneEvent/properties/milestone_type', '2.2'],
+    ['milestone confirmation body', 'carriers', '/components/schemas/LoadMilestoneEventConfirmation', '4.4'],
+    ['subscription key on the milestone call', 'carriers', '/paths/~1v1~1load-milestone-events/post', '5.2'],
+    ['scopes and authorization path', 'carriers', '/components/securitySchemes/OAuth2', '5.4'],
+    ['identity provider token response', 'token', '/components/schemas/IdentityProviderTokenResponse', '5.4'],
+    ['authorization endpoint behaviour', 'token', '/paths/~1oauth2~1default~1v1~1authorize/get', '4.3'],
+    ['error body of token endpoints', 'token', '/components/schemas/OAuthError', '7'],
+    ['error body of the other APIs', 'fleet', '/components/schemas/Error', '7'],
+  ];
+
+  it.each(decisions)('%s is marked where it is decided (%s#%s)', (_, api, at, section) => {
+    const node = pointer(bundles[api], at);
+    expect(node, `${api}#${at}`).toBeDefined();
+    const entries = [node['x-assumption']].flat();
+    expect(entries.map((e) => e?.seed)).toContain(section);
+  });
+
+  it('the committed table lists every assumption', () => {
+    const table = readFileSync(`${repoRoot}/generated/assumptions.md`, 'utf8');
+    for (const a of assumptions) expect(table).toContain(a.what.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').slice(0, 60));
+  });
+});
