@@ -1,0 +1,31 @@
+// Options every client takes (transport, timeout, retries) and the checks that turn bad configuration into clear errors.
+// Error messages name the option, never its value: values may be credentials.
+import type { RetryOptions } from './retry-policy.js';
+import type { FetchFunction } from './timeout-fetch.js';
+
+export interface TransportOptions {
+  /** fetch to send requests with (default: globalThis.fetch). Called as fetch(request, init). */
+  fetch?: FetchFunction | typeof globalThis.fetch;
+  /** Per-attempt timeout in ms (default 30000). A caller's own `signal` is honoured as well. */
+  timeoutMs?: number;
+  retry?: RetryOptions;
+}
+
+export function requireString(factory: string, name: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`${factory}: option "${name}" is required (a non-empty string)`);
+  return value;
+}
+
+/** An absolute http(s) URL; any path prefix is kept, a trailing slash is dropped. */
+export function requireBaseUrl(factory: string, name: string, value: unknown): string {
+  const text = requireString(factory, name, value);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new TypeError(`${factory}: option "${name}" must be an absolute http(s) URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${factory}: option "${name}" must be an http(s) URL`);
+  if (url.search || url.hash) throw new TypeError(`${factory}: option "${name}" must not carry a query or fragment`);
+  return text.replace(/\/+$/, '');
+}

@@ -1,0 +1,56 @@
+// Middleware that turns every unsuccessful outcome into an ApiError: an error status, a network failure, a timeout.
+// Registered first, so it sees the final response after retries and 401 replays (openapi-fetch runs onResponse in reverse).
+import type { Middleware } from 'openapi-fetch';
+import { ApiError, displayUrl, requestIdsOf, summarizeBody } from './api-error.js';
+import type { Secrets } from './secrets.js';
+
+export function errorMiddleware(secrets: Secrets): Middleware {
+  return {
+    async onResponse({ request, response, schemaPath }) {
+      if (response.ok) return undefined;
+      const text = secrets.redact(await response.text().catch(() => ''));
+      let body: unknown = text || undefined;
+      if (text && (response.headers.get('content-type') ?? '').includes('json')) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // Not JSON after all: keep the text.
+        }
+      }
+      throw new ApiError({
+        kind: 'http',
+        status: response.status,
+        operation: `${request.method} ${schemaPath}`,
+        url: displayUrl(request.url),
+        body,
+        requestIds: requestIdsOf(response.headers),
+        detail: summarizeBody(body),
+      });
+    },
+    onError({ request, error, schemaPath }) {
+      const described = describeFailure(secrets, error, request, schemaPath);
+      return described instanceof Error ? described : undefined;
+    },
+  };
+}
+
+/** A failure without a response as an ApiError; the caller's own abort and errors already described pass through. */
+export function describeFailure(secrets: Secrets, error: unknown, request: Request, schemaPath: string): unknown {
+  if (error instanceof ApiError || isCallerAbort(error)) return error;
+  const timedOut = error instanceof Error && error.name === 'TimeoutError';
+  const cause = error instanceof Error ? (error.cause ?? error) : error;
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  const reason = cause instanceof Error ? secrets.redact(`${typeof code === 'string' ? code : cause.name}: ${cause.message}`) : undefined;
+  return new ApiError({
+    kind: timedOut ? 'timeout' : 'network',
+    status: 0,
+    operation: `${request.method} ${schemaPath}`,
+    url: displayUrl(request.url),
+    detail: timedOut ? undefined : reason,
+  });
+}
+
+/** The caller's own signal aborted the call: surface the caller's reason unchanged. */
+export function isCallerAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}

@@ -1,0 +1,91 @@
+// Middleware that sends a request again when that is safe: retries (network errors, timeouts, 429, 502-504) for
+// idempotent calls, and one replay after a 401 with a renewed credential (a 401 means the call was not recorded).
+import type { Middleware } from 'openapi-fetch';
+import type { RequestAuthorizer } from './authorizer.js';
+import { isCallerAbort } from './error-middleware.js';
+import { originOf, replayOf } from './replayable-request.js';
+import { backoffMs, mayRetry, retryAfterMs, RETRYABLE_STATUSES, type ResolvedRetryPolicy } from './retry-policy.js';
+
+type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
+type Outcome = { response: Response; error?: undefined } | { response?: undefined; error: unknown };
+
+/** Turns a failure without a response into the client's error; the error middleware's onError does this too. */
+export type FailureDescriber = (error: unknown, request: Request, schemaPath: string) => unknown;
+
+export function resendMiddleware(policy: ResolvedRetryPolicy, describeFailure: FailureDescriber, authorizer?: RequestAuthorizer): Middleware {
+  // A body can be read once, so a request that may be replayed keeps an unread copy (only requests with a body need one).
+  const pristine = new WeakMap<Request, Request>();
+  // Responses this middleware already settled (from onError) must not be settled again in onResponse.
+  const settled = new WeakSet<Response>();
+  const renewable = authorizer?.renew !== undefined;
+
+  function copyOf(request: Request): Request {
+    const replay = replayOf(request);
+    if (replay) return replay;
+    const original = pristine.get(request);
+    return original ? original.clone() : new Request(request);
+  }
+
+  async function resend(request: Request, fetch: Fetch): Promise<Outcome> {
+    const next = copyOf(request);
+    if (authorizer) await authorizer.authorize(next);
+    try {
+      return { response: await fetch(next) };
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  async function settle(request: Request, first: Outcome, fetch: Fetch): Promise<Outcome> {
+    let outcome = first;
+    let replayedAfter401 = false;
+    const retryAllowed = mayRetry(request.method, policy);
+    for (let attempt = 1; ; ) {
+      if (outcome.response?.status === 401 && renewable && !replayedAfter401) {
+        replayedAfter401 = true;
+        await outcome.response.body?.cancel();
+        authorizer!.renew!(request);
+        outcome = await resend(request, fetch);
+        continue;
+      }
+      if (!retryAllowed || attempt >= policy.attempts) return outcome;
+      let wait: number;
+      if (outcome.response) {
+        if (!RETRYABLE_STATUSES.has(outcome.response.status)) return outcome;
+        const hinted = retryAfterMs(outcome.response.headers.get('retry-after'));
+        if (hinted !== undefined && hinted > policy.maxRetryAfterMs) return outcome;
+        wait = hinted ?? backoffMs(attempt, policy);
+        await outcome.response.body?.cancel();
+      } else {
+        if (isCallerAbort(outcome.error) || request.signal.aborted) return outcome;
+        wait = backoffMs(attempt, policy);
+      }
+      await policy.sleep(wait, request.signal);
+      attempt += 1;
+      outcome = await resend(request, fetch);
+    }
+  }
+
+  return {
+    onRequest({ request }) {
+      // A request built by openapi-fetch can be replayed from its string body; anything else needs a clone.
+      if (request.body !== null && !originOf(request) && (renewable || mayRetry(request.method, policy))) pristine.set(request, request.clone());
+      return undefined;
+    },
+    async onResponse({ request, response, options, schemaPath }) {
+      if (response.ok || settled.has(response)) return undefined;
+      const outcome = await settle(request, { response }, options.fetch as Fetch);
+      if (outcome.response) return outcome.response;
+      // A throw from onResponse skips the other middlewares, so describe the failure here.
+      throw describeFailure(outcome.error, request, schemaPath);
+    },
+    async onError({ request, error, options }) {
+      const outcome = await settle(request, { error }, options.fetch as Fetch);
+      if (outcome.response) {
+        settled.add(outcome.response);
+        return outcome.response;
+      }
+      return outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
+    },
+  };
+}

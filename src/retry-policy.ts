@@ -1,0 +1,77 @@
+// When and how long to wait before sending a request again: capped exponential backoff with full jitter, and Retry-After.
+
+export interface RetryOptions {
+  /** Total attempts for a retryable request, the first one included (default 3; 1 disables retries). */
+  attempts?: number;
+  /** First backoff step in ms (default 200); each retry doubles it. */
+  baseDelayMs?: number;
+  /** Cap of one backoff wait in ms (default 5000). */
+  maxDelayMs?: number;
+  /** A Retry-After longer than this (ms, default 30000) is not waited for: the response surfaces as an error. */
+  maxRetryAfterMs?: number;
+  /**
+   * Retry non-idempotent calls (the milestone POST) after network errors, timeouts, 429 and 5xx too.
+   * Off by default: a duplicate milestone event is worse than an error. A 401 replay happens regardless.
+   */
+  retryNonIdempotent?: boolean;
+  /** Source of jitter in [0, 1); injectable for tests. */
+  random?: () => number;
+  /** How to wait; injectable for tests. Must reject when `signal` aborts. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+export type ResolvedRetryPolicy = Required<RetryOptions>;
+
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+export function resolveRetryPolicy(options: RetryOptions = {}): ResolvedRetryPolicy {
+  const policy: ResolvedRetryPolicy = {
+    attempts: options.attempts ?? 3,
+    baseDelayMs: options.baseDelayMs ?? 200,
+    maxDelayMs: options.maxDelayMs ?? 5_000,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? 30_000,
+    retryNonIdempotent: options.retryNonIdempotent ?? false,
+    random: options.random ?? Math.random,
+    sleep: options.sleep ?? abortableSleep,
+  };
+  if (!Number.isInteger(policy.attempts) || policy.attempts < 1) throw new TypeError('option "retry.attempts" must be an integer of at least 1');
+  for (const name of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
+    if (!Number.isFinite(policy[name]) || policy[name] < 0) throw new TypeError(`option "retry.${name}" must be a non-negative number`);
+  }
+  return policy;
+}
+
+export function mayRetry(method: string, policy: ResolvedRetryPolicy): boolean {
+  return IDEMPOTENT_METHODS.has(method) || policy.retryNonIdempotent;
+}
+
+/** Backoff before retry number `retry` (1-based): a random wait up to min(cap, base * 2^(retry-1)). */
+export function backoffMs(retry: number, policy: ResolvedRetryPolicy): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+  return Math.floor(policy.random() * ceiling);
+}
+
+/** Retry-After in ms (delta-seconds or an HTTP date), or undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

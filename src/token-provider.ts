@@ -1,0 +1,132 @@
+// Client-credentials token source: asks the service or the identity provider for a token, caches it, renews it ahead
+// of expiry, and shares one in-flight request among concurrent callers (single flight).
+import type { RetryOptions } from './retry-policy.js';
+import { requireString, type TransportOptions } from './client-options.js';
+import { ApiError, displayUrl } from './api-error.js';
+import { Secrets } from './secrets.js';
+import { createTokenClient, type TokenClient } from './token-client.js';
+
+export type TokenEndpoint = 'service' | 'identity-provider';
+
+export interface TokenProviderOptions extends TransportOptions {
+  /** Which token endpoint to use (default 'service'): POST {baseUrl}/token or POST {authUrl}/oauth2/default/v1/token. */
+  tokenEndpoint?: TokenEndpoint;
+  baseUrl?: string;
+  authUrl?: string;
+  clientId: string;
+  clientSecret: string;
+  /** Required by the identity-provider endpoint. */
+  scope?: string;
+  /** Required by the identity-provider endpoint (Ocp-Apim-Subscription-Key). */
+  subscriptionKey?: string;
+  /** Renew this many seconds before expiry (default 60; at most half the token lifetime). */
+  refreshSkewSeconds?: number;
+  /** Clock in ms since the epoch; injectable for tests (default Date.now). */
+  now?: () => number;
+  /** @internal */
+  secrets?: Secrets;
+}
+
+export interface TokenInfo {
+  accessToken: string;
+  tokenType: string;
+  /** Lifetime in seconds, from `expired_in` (service) or `expires_in` (identity provider). */
+  expiresInSeconds: number;
+  /** When the provider will fetch a new token (ms since the epoch). */
+  refreshAt: number;
+}
+
+export interface TokenProvider {
+  /** A valid access token: cached, or fetched once for all concurrent callers. */
+  getToken(): Promise<string>;
+  /** The current token and its timing, fetching one if needed. */
+  getTokenInfo(): Promise<TokenInfo>;
+  /** Drop the cached token. With a token, only when it is still the cached one (so a burst of 401s renews once). */
+  invalidate(token?: string): void;
+}
+
+/** Seed 8: tokens live one hour; used when a response does not say. */
+const DEFAULT_LIFETIME_SECONDS = 3600;
+const FACTORY = 'createTokenProvider';
+
+export function createTokenProvider(options: TokenProviderOptions): TokenProvider {
+  const endpoint = options.tokenEndpoint ?? 'service';
+  if (endpoint !== 'service' && endpoint !== 'identity-provider') throw new TypeError(`${FACTORY}: option "tokenEndpoint" must be 'service' or 'identity-provider'`);
+  const clientId = requireString(FACTORY, 'clientId', options.clientId);
+  const clientSecret = requireString(FACTORY, 'clientSecret', options.clientSecret);
+  if (endpoint === 'service') requireString(FACTORY, 'baseUrl', options.baseUrl);
+  else {
+    requireString(FACTORY, 'authUrl', options.authUrl);
+    requireString(FACTORY, 'scope', options.scope);
+    requireString(FACTORY, 'subscriptionKey', options.subscriptionKey);
+  }
+  const skewMs = (options.refreshSkewSeconds ?? 60) * 1000;
+  if (!Number.isFinite(skewMs) || skewMs < 0) throw new TypeError(`${FACTORY}: option "refreshSkewSeconds" must be a non-negative number`);
+  const now = options.now ?? Date.now;
+  const secrets = options.secrets ?? new Secrets();
+  secrets.add(clientSecret);
+  // A client-credentials request can safely be repeated, so token requests retry like idempotent calls.
+  const retry: RetryOptions = { ...options.retry, retryNonIdempotent: true };
+  const client: TokenClient = createTokenClient({ ...options, retry, secrets });
+
+  // Resolved promises are kept so that a cached call allocates nothing.
+  let cached: { info: TokenInfo; promise: Promise<TokenInfo>; token: Promise<string> } | undefined;
+  let inFlight: Promise<TokenInfo> | undefined;
+
+  async function requestToken(): Promise<TokenInfo> {
+    const { data, response } =
+      endpoint === 'service'
+        ? await client.POST('/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret } })
+        : await client.POST('/oauth2/default/v1/token', {
+            body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: options.scope! },
+          });
+    const fields = (data ?? {}) as { access_token?: unknown; token_type?: unknown; expired_in?: unknown; expires_in?: unknown };
+    if (typeof fields.access_token !== 'string' || fields.access_token === '') {
+      throw new ApiError({
+        kind: 'http',
+        status: response.status,
+        operation: endpoint === 'service' ? 'POST /token' : 'POST /oauth2/default/v1/token',
+        url: displayUrl(response.url || 'about:blank'),
+        detail: 'the token response has no access_token',
+      });
+    }
+    secrets.add(fields.access_token);
+    const lifetime = [fields.expired_in, fields.expires_in].find((v): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0);
+    const expiresInSeconds = lifetime ?? DEFAULT_LIFETIME_SECONDS;
+    // A skew larger than half the lifetime would make every call fetch a new token.
+    const refreshAt = now() + expiresInSeconds * 1000 - Math.min(skewMs, (expiresInSeconds * 1000) / 2);
+    return { accessToken: fields.access_token, tokenType: typeof fields.token_type === 'string' ? fields.token_type : 'Bearer', expiresInSeconds, refreshAt };
+  }
+
+  function getTokenInfo(): Promise<TokenInfo> {
+    if (cached && now() < cached.info.refreshAt) return cached.promise;
+    if (inFlight) return inFlight;
+    const pending = requestToken().then(
+      (info) => {
+        if (inFlight === pending) {
+          cached = { info, promise: Promise.resolve(info), token: Promise.resolve(info.accessToken) };
+          inFlight = undefined;
+        }
+        return info;
+      },
+      (error: unknown) => {
+        if (inFlight === pending) inFlight = undefined;
+        throw error;
+      },
+    );
+    inFlight = pending;
+    return pending;
+  }
+
+  return {
+    getTokenInfo,
+    getToken: () => (cached && now() < cached.info.refreshAt ? cached.token : getTokenInfo().then(tokenOf)),
+    invalidate(token) {
+      if (token === undefined || cached?.info.accessToken === token) cached = undefined;
+    },
+  };
+}
+
+function tokenOf(info: TokenInfo): string {
+  return info.accessToken;
+}

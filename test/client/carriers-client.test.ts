@@ -1,0 +1,137 @@
+// Carriers client: bearer auth, one replay after 401, and no retry of the milestone POST unless the caller opts in.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, createCarriersClient, createLogisticsClient } from '../../src/index.ts';
+import { dropConnection, sendJson, startLoopbackServer, type LoopbackServer, type RecordedRequest } from './loopback-server.ts';
+import { recordingSleep } from './recording-sleep.ts';
+
+const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-1234';
+const SUBSCRIPTION_KEY = 'subscription-key-DO-NOT-PRINT-5678';
+const EVENT = { load_id: 'L-1', milestone_type: 'PICKED_UP', event_time: '2024-05-01T12:00:00Z' };
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** Service with POST /token (token-1, token-2, ...) and a milestone endpoint answered by `milestone`. */
+async function service(milestone: (request: RecordedRequest, response: import('node:http').ServerResponse, call: number) => void): Promise<LoopbackServer> {
+  let issued = 0;
+  let milestoneCalls = 0;
+  return startLoopbackServer(async (request, response) => {
+    if (request.url.endsWith('/token')) {
+      issued += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return sendJson(response, 200, { access_token: `token-${issued}`, token_type: 'Bearer', expired_in: 3600 });
+    }
+    milestoneCalls += 1;
+    milestone(request, response, milestoneCalls);
+  });
+}
+
+const milestoneRequests = (s: LoopbackServer) => s.requests.filter((r) => r.url.endsWith('/v1/load-milestone-events'));
+const tokenRequests = (s: LoopbackServer) => s.requests.filter((r) => r.url.endsWith('/token'));
+
+describe('createCarriersClient', () => {
+  it('sends the milestone with a bearer token and the subscription key, under the base URL prefix', async () => {
+    server = await service((_request, response) => sendJson(response, 200, { message: 'recorded' }));
+    const carriers = createCarriersClient({ baseUrl: `${server.origin}/gateway/carriers`, clientId: 'app', clientSecret: CLIENT_SECRET, subscriptionKey: SUBSCRIPTION_KEY });
+    const { data } = await carriers.POST('/v1/load-milestone-events', { body: EVENT });
+    expect(data).toEqual({ message: 'recorded' });
+    const [request] = milestoneRequests(server);
+    expect(request?.url).toBe('/gateway/carriers/v1/load-milestone-events');
+    expect(request?.headers.authorization).toBe('Bearer token-1');
+    expect(request?.headers['ocp-apim-subscription-key']).toBe(SUBSCRIPTION_KEY);
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(request?.body ?? '')).toEqual(EVENT);
+    expect(tokenRequests(server)[0]?.url).toBe('/gateway/carriers/token');
+  });
+
+  it('makes exactly one token request for 1,000 concurrent calls', async () => {
+    server = await service((_request, response) => sendJson(response, 200, { message: 'recorded' }));
+    const lp = createLogisticsClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    const results = await Promise.all(Array.from({ length: 1000 }, () => lp.carriers.POST('/v1/load-milestone-events', { body: EVENT })));
+    expect(results.every((r) => r.data?.message === 'recorded')).toBe(true);
+    expect(tokenRequests(server)).toHaveLength(1);
+    expect(milestoneRequests(server)).toHaveLength(1000);
+  });
+
+  it('after a 401, renews the token and replays the same request once', async () => {
+    server = await service((request, response) => {
+      if (request.headers.authorization === 'Bearer token-1') sendJson(response, 401, { message: 'token expired' });
+      else sendJson(response, 200, { message: 'recorded' });
+    });
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    const { data } = await carriers.POST('/v1/load-milestone-events', { body: EVENT });
+    expect(data).toEqual({ message: 'recorded' });
+    const sent = milestoneRequests(server);
+    expect(sent.map((r) => r.headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-2']);
+    expect(sent.map((r) => JSON.parse(r.body))).toEqual([EVENT, EVENT]);
+    expect(tokenRequests(server)).toHaveLength(2);
+  });
+
+  it('renews once for a burst of concurrent 401s', async () => {
+    server = await service((request, response) => {
+      if (request.headers.authorization === 'Bearer token-1') sendJson(response, 401, {});
+      else sendJson(response, 200, { message: 'recorded' });
+    });
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    await carriers.POST('/v1/load-milestone-events', { body: EVENT }); // caches token-1, then token-2 after the 401
+    expect(tokenRequests(server)).toHaveLength(2);
+    const results = await Promise.all(Array.from({ length: 20 }, () => carriers.POST('/v1/load-milestone-events', { body: EVENT })));
+    expect(results.every((r) => r.data?.message === 'recorded')).toBe(true);
+    expect(tokenRequests(server)).toHaveLength(2);
+  });
+
+  it('surfaces a second 401 as ApiError without a third attempt', async () => {
+    server = await service((_request, response) => sendJson(response, 401, { code: 'unauthorized', message: 'no' }, { 'x-request-id': 'req-42' }));
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    const error = await carriers.POST('/v1/load-milestone-events', { body: EVENT }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(401);
+    expect((error as ApiError).operation).toBe('POST /v1/load-milestone-events');
+    expect((error as ApiError).requestIds).toEqual({ 'x-request-id': 'req-42' });
+    expect((error as ApiError).body).toEqual({ code: 'unauthorized', message: 'no' });
+    expect(milestoneRequests(server)).toHaveLength(2);
+  });
+
+  it('does not retry the milestone POST after a network error', async () => {
+    server = await service((_request, response) => dropConnection(response));
+    const { sleep, waits } = recordingSleep();
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, retry: { attempts: 5, sleep } });
+    const error = await carriers.POST('/v1/load-milestone-events', { body: EVENT }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe('network');
+    expect(milestoneRequests(server)).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('does not retry the milestone POST after a timeout or a 503', async () => {
+    server = await service((_request, response, call) => {
+      if (call === 1) setTimeout(() => sendJson(response, 200, { message: 'late' }), 500);
+      else sendJson(response, 503, { message: 'busy' });
+    });
+    const { sleep } = recordingSleep();
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, timeoutMs: 100, retry: { attempts: 5, sleep } });
+    const timedOut = await carriers.POST('/v1/load-milestone-events', { body: EVENT }).catch((e: unknown) => e);
+    expect((timedOut as ApiError).kind).toBe('timeout');
+    const busy = await carriers.POST('/v1/load-milestone-events', { body: EVENT }).catch((e: unknown) => e);
+    expect((busy as ApiError).status).toBe(503);
+    expect(milestoneRequests(server)).toHaveLength(2);
+  });
+
+  it('retries the milestone POST after a network error when the caller opts in', async () => {
+    server = await service((_request, response, call) => (call === 1 ? dropConnection(response) : sendJson(response, 200, { message: 'recorded' })));
+    const { sleep, waits } = recordingSleep();
+    const carriers = createCarriersClient({
+      baseUrl: server.origin,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      retry: { retryNonIdempotent: true, sleep, random: () => 0.5, baseDelayMs: 100 },
+    });
+    const { data } = await carriers.POST('/v1/load-milestone-events', { body: EVENT });
+    expect(data).toEqual({ message: 'recorded' });
+    expect(milestoneRequests(server).map((r) => JSON.parse(r.body))).toEqual([EVENT, EVENT]);
+    expect(waits).toEqual([50]);
+  });
+});

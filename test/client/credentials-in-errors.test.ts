@@ -1,0 +1,96 @@
+// No error of the client carries a credential: not in message, toString, toJSON, stack or inspection, even when
+// a server echoes the request's headers and body back in its error body.
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, createLogisticsClient, exchangeAuthorizationCode } from '../../src/index.ts';
+import { dropConnection, sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
+
+const SECRETS = {
+  clientSecret: 'client-secret-DO-NOT-PRINT-1234',
+  subscriptionKey: 'subscription-key-DO-NOT-PRINT-5678',
+  fleetApiKey: 'fleet-api-key-DO-NOT-PRINT-9012',
+  accessToken: 'access-token-DO-NOT-PRINT-3456',
+};
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function expectNoCredentials(error: unknown): void {
+  expect(error).toBeInstanceOf(Error);
+  const views = [(error as Error).message, String(error), JSON.stringify(error), (error as Error).stack ?? '', inspect(error, { depth: 10 })];
+  for (const view of views) for (const secret of Object.values(SECRETS)) expect(view).not.toContain(secret);
+}
+
+/** Echoes everything it received, as a careless gateway might. */
+async function echoingServer(status: (url: string) => number | 'drop'): Promise<LoopbackServer> {
+  return startLoopbackServer((request, response) => {
+    if (request.url.endsWith('/token') && status(request.url) === 200) {
+      return sendJson(response, 200, { access_token: SECRETS.accessToken, token_type: 'Bearer', expired_in: 3600 });
+    }
+    const code = status(request.url);
+    if (code === 'drop') return dropConnection(response);
+    sendJson(response, code, { message: 'echo', headers: request.headers, body: request.body, url: request.url });
+  });
+}
+
+function client(origin: string) {
+  return createLogisticsClient({ baseUrl: origin, authUrl: origin, fleetBaseUrl: origin, clientId: 'app', ...SECRETS, scope: 'carriers.milestones' });
+}
+
+describe('credentials are absent from every error', () => {
+  it('token endpoint failure', async () => {
+    server = await echoingServer(() => 400);
+    const error = await client(server.origin).tokenProvider.getToken().catch((e: unknown) => e);
+    expect((error as ApiError).status).toBe(400);
+    expectNoCredentials(error);
+    expect(JSON.stringify((error as ApiError).body)).toContain('[REDACTED]');
+  });
+
+  it('carriers failure after the token was issued (token, subscription key echoed)', async () => {
+    server = await echoingServer((url) => (url.endsWith('/token') ? 200 : 403));
+    const lp = createLogisticsClient({ baseUrl: server.origin, clientId: 'app', ...SECRETS });
+    const error = await lp.carriers.POST('/v1/load-milestone-events', { body: { load_id: SECRETS.clientSecret, milestone_type: 'X', event_time: 'now' } }).catch((e: unknown) => e);
+    expect((error as ApiError).status).toBe(403);
+    expectNoCredentials(error);
+  });
+
+  it('fleet failure (API-Key echoed) and fleet network failure', async () => {
+    server = await echoingServer(() => 500);
+    const lp = client(server.origin);
+    expectNoCredentials(await lp.fleet.GET('/vehicles', { params: { query: { vin: ['x'] } } }).catch((e: unknown) => e));
+    await server.close();
+    server = await echoingServer(() => 'drop');
+    const dropped = await client(server.origin).fleet.GET('/vehicles').catch((e: unknown) => e);
+    expect((dropped as ApiError).kind).toBe('network');
+    expectNoCredentials(dropped);
+  });
+
+  it('identity-provider code exchange failure', async () => {
+    server = await echoingServer(() => 400);
+    const error = await exchangeAuthorizationCode({
+      authUrl: server.origin,
+      clientId: 'app',
+      clientSecret: SECRETS.clientSecret,
+      subscriptionKey: SECRETS.subscriptionKey,
+      code: 'the-code',
+      redirectUri: 'http://127.0.0.1:1/cb',
+    }).catch((e: unknown) => e);
+    expect((error as ApiError).status).toBe(400);
+    expectNoCredentials(error);
+  });
+
+  it('configuration errors name the option, never the value', () => {
+    const error = (() => {
+      try {
+        createLogisticsClient({ baseUrl: `https://${SECRETS.clientSecret}@`, clientId: 'app', clientSecret: SECRETS.clientSecret });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect((error as Error).message).toMatch(/option "baseUrl"/);
+    expectNoCredentials(error);
+  });
+});

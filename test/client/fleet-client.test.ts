@@ -1,0 +1,125 @@
+// Fleet client: API-Key auth, path-prefixed base URLs, retries with backoff and Retry-After, timeouts and caller signals.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, createFleetClient, createLogisticsClient } from '../../src/index.ts';
+import { dropConnection, sendJson, startLoopbackServer, VEHICLE, type Handler, type LoopbackServer } from './loopback-server.ts';
+import { recordingSleep } from './recording-sleep.ts';
+
+const API_KEY = 'fleet-api-key-DO-NOT-PRINT-9012';
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function fleet(handler: Handler, options: Partial<Parameters<typeof createFleetClient>[0]> = {}) {
+  server = await startLoopbackServer(handler);
+  return createFleetClient({ baseUrl: `${server.origin}/gateway/fleet/v1`, fleetApiKey: API_KEY, ...options });
+}
+
+describe('createFleetClient', () => {
+  it('keeps the base URL path prefix, sends API-Key and repeats array filters', async () => {
+    const client = await fleet((_request, response) => sendJson(response, 200, [VEHICLE]));
+    const { data } = await client.GET('/vehicles', { params: { query: { vin: ['VIN-A', 'VIN B'], sort: 'vehicleNumber asc' } } });
+    expect(data).toEqual([VEHICLE]);
+    const [request] = server!.requests;
+    expect(request?.url).toBe('/gateway/fleet/v1/vehicles?vin=VIN-A&vin=VIN%20B&sort=vehicleNumber%20asc');
+    expect(request?.headers['api-key']).toBe(API_KEY);
+    expect(request?.headers.authorization).toBeUndefined();
+  });
+
+  it('fills the path parameter under the prefix (and a trailing slash on the base URL is harmless)', async () => {
+    server = await startLoopbackServer((_request, response) => sendJson(response, 200, VEHICLE));
+    const lp = createLogisticsClient({ baseUrl: server.origin, fleetBaseUrl: `${server.origin}/gateway/fleet/v1/`, fleetApiKey: API_KEY });
+    const { data } = await lp.fleet.GET('/vehicles/{vehicleNumber}', { params: { path: { vehicleNumber: 'V 1004/x' } } });
+    expect(data?.vehicleNumber).toBe('V-1004');
+    expect(server.requests[0]?.url).toBe('/gateway/fleet/v1/vehicles/V%201004%2Fx');
+  });
+
+  it('retries a GET on 503 honouring Retry-After, then succeeds', async () => {
+    const { sleep, waits } = recordingSleep();
+    const client = await fleet(
+      (_request, response, index) => (index === 0 ? sendJson(response, 503, { message: 'busy' }, { 'retry-after': '2' }) : sendJson(response, 200, [VEHICLE])),
+      { retry: { sleep } },
+    );
+    const { data } = await client.GET('/vehicles');
+    expect(data).toEqual([VEHICLE]);
+    expect(server!.requests).toHaveLength(2);
+    expect(waits).toEqual([2000]);
+  });
+
+  it('waits for a real Retry-After of 1 second', async () => {
+    const client = await fleet((_request, response, index) =>
+      index === 0 ? sendJson(response, 429, { message: 'slow down' }, { 'retry-after': '1' }) : sendJson(response, 200, [VEHICLE]),
+    );
+    const started = performance.now();
+    await client.GET('/vehicles');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it('backs off exponentially with jitter, capped, for 429, 502, 503 and 504, and gives up after the configured attempts', async () => {
+    const statuses = [429, 502, 503, 504, 503];
+    const { sleep, waits } = recordingSleep();
+    const client = await fleet((_request, response, index) => sendJson(response, statuses[index] ?? 500, {}), {
+      retry: { attempts: 5, baseDelayMs: 100, maxDelayMs: 300, random: () => 0.999, sleep },
+    });
+    const error = await client.GET('/vehicles').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(503);
+    expect(server!.requests).toHaveLength(5);
+    expect(waits).toEqual([99, 199, 299, 299]);
+  });
+
+  it('does not wait for a Retry-After longer than maxRetryAfterMs', async () => {
+    const { sleep, waits } = recordingSleep();
+    const client = await fleet((_request, response) => sendJson(response, 429, {}, { 'retry-after': '3600' }), { retry: { sleep } });
+    const error = await client.GET('/vehicles').catch((e: unknown) => e);
+    expect((error as ApiError).status).toBe(429);
+    expect(server!.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('does not retry other errors such as 404', async () => {
+    const client = await fleet((_request, response) => sendJson(response, 404, { message: 'no such vehicle' }));
+    const error = await client.GET('/vehicles/{vehicleNumber}', { params: { path: { vehicleNumber: 'V-0' } } }).catch((e: unknown) => e);
+    expect((error as ApiError).status).toBe(404);
+    expect((error as ApiError).operation).toBe('GET /vehicles/{vehicleNumber}');
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('retries a GET after a network error', async () => {
+    const { sleep } = recordingSleep();
+    const client = await fleet((_request, response, index) => (index === 0 ? dropConnection(response) : sendJson(response, 200, [VEHICLE])), { retry: { sleep } });
+    const { data } = await client.GET('/vehicles');
+    expect(data).toEqual([VEHICLE]);
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it('times out a slow response, retries it, and reports a timeout when every attempt is slow', async () => {
+    const { sleep } = recordingSleep();
+    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000), { timeoutMs: 100, retry: { attempts: 2, sleep } });
+    const started = performance.now();
+    const error = await client.GET('/vehicles').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe('timeout');
+    expect((error as ApiError).message).toMatch(/GET \/vehicles timed out/);
+    expect(server!.requests).toHaveLength(2);
+    expect(performance.now() - started).toBeLessThan(900);
+  });
+
+  it("honours the caller's own signal: aborts at once and does not retry", async () => {
+    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000), { retry: { attempts: 3 } });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const error = await client.GET('/vehicles', { signal: controller.signal }).catch((e: unknown) => e);
+    expect((error as Error).name).toBe('AbortError');
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('rejects a missing key naming the option', () => {
+    expect(() => createFleetClient({ baseUrl: 'http://127.0.0.1:9', fleetApiKey: '' })).toThrow(/createFleetClient: option "fleetApiKey" is required/);
+    const lp = createLogisticsClient({ baseUrl: 'http://127.0.0.1:9' });
+    expect(() => lp.fleet.GET('/vehicles')).toThrow(/option "baseUrl" is required/);
+  });
+});

@@ -1,0 +1,66 @@
+// A node:http server on 127.0.0.1 (port 0) that records every request and answers with a per-test handler.
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as received. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export type Handler = (request: RecordedRequest, response: ServerResponse, index: number) => void | Promise<void>;
+
+export interface LoopbackServer {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startLoopbackServer(handler: Handler): Promise<LoopbackServer> {
+  const requests: RecordedRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(recorded);
+      Promise.resolve(handler(recorded, res, requests.length - 1)).catch((error: unknown) => {
+        res.writeHead(599).end(String(error));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+/** Ends the connection without an HTTP answer: the client sees a network error. */
+export function dropConnection(response: ServerResponse): void {
+  response.socket?.destroy();
+}
+
+export const VEHICLE = {
+  customerNumber: 'C-100',
+  vehicleNumber: 'V-1004',
+  vin: '1FUJGLDR12LM12345',
+  customerVehicleNumber: 'CV-7',
+  licensePlate: 'ABC-123',
+  domicileLocationNumber: '0042',
+  domicileLocationName: 'Springfield',
+  vehicleType: 'TRACTOR',
+};

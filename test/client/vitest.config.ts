@@ -1,0 +1,12 @@
+// Vitest project of the typed client (src/): behaviour tests against loopback servers, and type tests (*.test-d.ts).
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'client',
+    include: ['test/client/**/*.test.ts'],
+    root: new URL('../..', import.meta.url).pathname,
+    testTimeout: 20_000,
+    typecheck: { enabled: true, include: ['test/client/**/*.test-d.ts'], tsconfig: 'test/client/tsconfig.typecheck.json' },
+  },
+});
