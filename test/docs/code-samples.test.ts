@@ -1,0 +1,72 @@
+// The x-codeSamples shown in the docs: every operation has a curl and a published-client sample, and every
+// TypeScript sample compiles (strict) against the client's public surface, so the docs cannot drift from src/.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterAll, describe, expect, it } from 'vitest';
+import { API_NAMES, bundlePath, repoRoot } from '../../scripts/apis.ts';
+import { operationsOf } from '../../scripts/docs.ts';
+
+interface CodeSample {
+  lang: string;
+  label: string;
+  source: string;
+}
+
+const operations = API_NAMES.flatMap((api) =>
+  operationsOf(JSON.parse(readFileSync(bundlePath(api, 'json'), 'utf8'))).map(({ op }) => ({
+    api,
+    operationId: op.operationId as string,
+    samples: (op['x-codeSamples'] ?? []) as CodeSample[],
+  })),
+);
+
+const workDir = mkdtempSync(`${tmpdir()}/docs-samples-`);
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+describe('code samples', () => {
+  it.each(operations)('$api $operationId has a curl and a @logistics-partner/api sample', ({ samples }) => {
+    expect(samples.map((s) => `${s.lang}/${s.label}`).sort()).toEqual(['Shell/curl', 'TypeScript/@logistics-partner/api']);
+    expect(samples.find((s) => s.label === 'curl')!.source).toMatch(/^curl |\ncurl /);
+  });
+
+  it('every TypeScript sample compiles against the published client (tsc --strict)', () => {
+    const files = operations.flatMap(({ operationId, samples }) =>
+      samples
+        .filter((s) => s.lang === 'TypeScript')
+        .map((s) => {
+          const file = `${workDir}/${operationId}.ts`;
+          // Each sample is a module of its own (top-level await needs one).
+          writeFileSync(file, `${s.source}\nexport {};\n`);
+          return file;
+        }),
+    );
+    expect(files.length).toBe(operations.length);
+    writeFileSync(`${workDir}/package.json`, JSON.stringify({ type: 'module' }));
+    writeFileSync(
+      `${workDir}/tsconfig.json`,
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [`${repoRoot}/node_modules/@types`],
+          // The package name, as a consumer writes it, resolved to the client's source.
+          paths: { '@logistics-partner/api': [`${repoRoot}/src/index.ts`] },
+        },
+        files,
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [`${repoRoot}/node_modules/typescript/bin/tsc`, '-p', `${workDir}/tsconfig.json`], {
+      cwd: workDir, // tsc then names the failing sample by its operationId
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
+    expect(tsc.status).toBe(0);
+  });
+});

@@ -1,0 +1,57 @@
+// A Chromium page that lets requests reach loopback only: every other request is aborted and counted,
+// and console errors and uncaught page errors are collected, so that a test can assert all three are empty.
+import { existsSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const chromiumMissingReason = existsSync(CHROMIUM_PATH)
+  ? undefined
+  : `${CHROMIUM_PATH} not found: install Debian's chromium (apt-get install -y chromium) to run the browser test`;
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** data: and blob: URLs stay inside the page; http(s) must go to a loopback host. */
+export function isLocalUrl(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  if (protocol === 'data:' || protocol === 'blob:' || protocol === 'about:') return true;
+  return (protocol === 'http:' || protocol === 'https:') && LOOPBACK_HOSTS.has(hostname);
+}
+
+export interface GuardedPage {
+  page: Page;
+  /** Every request the page made, in order. */
+  requests: string[];
+  /** Requests to another host, aborted before they left the machine. */
+  blocked: string[];
+  consoleErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function openGuardedPage(browser: Browser): Promise<GuardedPage> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const blocked: string[] = [];
+  const consoleErrors: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+  await page.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (isLocalUrl(url)) return route.continue();
+    blocked.push(url);
+    return route.abort('blockedbyclient');
+  });
+  return { page, requests, blocked, consoleErrors, close: () => context.close() };
+}

@@ -1,0 +1,85 @@
+// Runs `scripts/spec-diff.ts` as a process in a throw-away git repository holding a copy of the kit's specs:
+// the exit code and the listing for no change, a breaking change, an intended one, and a bad ref.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { repoRoot } from '../../scripts/apis.ts';
+
+let repo: string;
+
+function specDiff(...args: string[]) {
+  const result = spawnSync(process.execPath, [`${repoRoot}/node_modules/tsx/dist/cli.mjs`, `${repoRoot}/scripts/spec-diff.ts`, ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+const originals = new Map<string, string>();
+
+function editYaml(file: string, edit: (doc: any) => void) {
+  const text = readFileSync(`${repo}/${file}`, 'utf8');
+  if (!originals.has(file)) originals.set(file, text);
+  const doc = parse(text);
+  edit(doc);
+  writeFileSync(`${repo}/${file}`, stringify(doc));
+}
+
+function restoreEdits() {
+  for (const [file, text] of originals) writeFileSync(`${repo}/${file}`, text);
+  originals.clear();
+}
+
+const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
+
+beforeAll(() => {
+  repo = mkdtempSync(`${tmpdir()}/spec-diff-cli-`);
+  cpSync(`${repoRoot}/openapi`, `${repo}/openapi`, { recursive: true });
+  git('init', '--quiet');
+  git('add', 'openapi');
+  git('-c', 'user.name=spec-diff test', '-c', 'user.email=spec-diff@example.invalid', 'commit', '--quiet', '-m', 'specs');
+});
+
+afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+describe('npm run spec:diff', () => {
+  it('passes and lists no change when the work tree equals the ref', () => {
+    const { code, out } = specDiff('HEAD');
+    expect(out).toContain('0 change(s), 0 breaking');
+    expect(code).toBe(0);
+  });
+
+  it('fails on a removed operation and a renamed expired_in, naming both; passes with --allow-breaking', () => {
+    editYaml('openapi/fleet/openapi.yaml', (doc) => delete doc.paths['/vehicles/{vehicleNumber}']);
+    editYaml('openapi/token/components/schemas/ServiceTokenResponse.yaml', (schema) => {
+      schema.properties.expires_in = schema.properties.expired_in;
+      delete schema.properties.expired_in;
+      schema.required = schema.required.map((name: string) => (name === 'expired_in' ? 'expires_in' : name));
+    });
+    try {
+      const refused = specDiff('HEAD');
+      expect(refused.out).toMatch(/BREAKING\s+GET \/vehicles\/\{vehicleNumber\}/);
+      expect(refused.out).toMatch(/BREAKING\s+POST \/token: .*the `expired_in` field is renamed or removed/);
+      expect(refused.out).toContain('rerun with --allow-breaking');
+      expect(refused.code).toBe(1);
+
+      const allowed = specDiff('HEAD', '--allow-breaking');
+      expect(allowed.out).toContain('Breaking changes accepted');
+      expect(allowed.code).toBe(0);
+    } finally {
+      restoreEdits();
+    }
+  });
+
+  it('names a ref that does not exist and the usage when the ref is missing', () => {
+    const unknown = specDiff('no-such-branch');
+    expect(unknown.out).toContain('"no-such-branch" is not a commit');
+    expect(unknown.code).toBe(2);
+    const missing = specDiff();
+    expect(missing.out).toContain('usage: npm run spec:diff -- <git-ref> [--allow-breaking]');
+    expect(missing.code).toBe(2);
+  });
+});

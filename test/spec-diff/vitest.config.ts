@@ -1,0 +1,11 @@
+// Vitest project of the breaking-change check (scripts/spec-diff.ts).
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'spec-diff',
+    include: ['test/spec-diff/**/*.test.ts'],
+    root: new URL('../..', import.meta.url).pathname,
+    testTimeout: 60_000,
+  },
+});
