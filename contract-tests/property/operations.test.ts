@@ -1,0 +1,119 @@
+// Property-based checks of every operation: fast-check generates valid and invalid inputs from the bundled schemas;
+// whatever the target answers must not be a 5xx and must conform to the spec. LP_CONTRACT_RUNS sets the runs per
+// property (small by default; large on demand). Valid milestones are posted only when writes are allowed.
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tokenProvider } from '../support/clients.ts';
+import type { Exchange } from '../support/contract-fetch.ts';
+import { FORM, JSON_TYPE, send } from '../support/requests.ts';
+import { invalidObjectArbitrary, validArbitrary, type Schema } from '../support/schema-arbitrary.ts';
+import { skipUnless } from '../support/skips.ts';
+import { operationById } from '../support/spec.ts';
+import { missing, target } from '../support/target.ts';
+
+const RUNS = Number(process.env.LP_CONTRACT_RUNS ?? 5);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`LP_CONTRACT_RUNS must be a positive integer, got "${process.env.LP_CONTRACT_RUNS}"`);
+// A fixed seed by default keeps a red run reproducible; LP_CONTRACT_SEED explores other inputs.
+const SEED = Number(process.env.LP_CONTRACT_SEED ?? 20261122);
+
+const bodySchema = (operationId: string, mediaType: string): Schema => {
+  const schema = operationById(operationId).requestBody?.content[mediaType]?.schema;
+  if (!schema) throw new Error(`${operationId} documents no ${mediaType} request body`);
+  return schema as Schema;
+};
+const parameterSchemas = (operationId: string) =>
+  Object.fromEntries(operationById(operationId).parameters.map((p) => [String(p.name), { in: String(p.in), required: Boolean(p.required), schema: p.schema as Schema }]));
+
+const formOf = (value: Record<string, unknown>) =>
+  new URLSearchParams(Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+
+function queryOf(value: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, v] of Object.entries(value)) for (const item of Array.isArray(v) ? v : [v]) params.append(key, typeof item === 'string' ? item : JSON.stringify(item));
+  return params.toString();
+}
+
+/** An object arbitrary over the query parameters of an operation. */
+function queryArbitrary(operationId: string, invalid: boolean): fc.Arbitrary<Record<string, unknown>> {
+  const params = Object.entries(parameterSchemas(operationId)).filter(([, p]) => p.in === 'query');
+  const schema: Schema = {
+    type: 'object',
+    properties: Object.fromEntries(params.map(([name, p]) => [name, p.schema])),
+    required: params.filter(([, p]) => p.required).map(([name]) => name),
+  };
+  return invalid ? invalidObjectArbitrary('token', schema) : (validArbitrary('token', schema) as fc.Arbitrary<Record<string, unknown>>);
+}
+
+/** Runs the property: each generated request's answer is below 500 and conforms (the contract fetch checks that). */
+async function holds<T>(arbitrary: fc.Arbitrary<T>, request: (input: T) => Promise<Exchange>): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(arbitrary, async (input) => {
+      const { response, problems } = await request(input);
+      expect(response.status, 'no 5xx').toBeLessThan(500);
+      expect(problems).toEqual([]);
+    }),
+    { numRuns: RUNS, seed: SEED, endOnFailure: true },
+  );
+}
+
+let token = '';
+beforeAll(async () => {
+  if (!missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET')) token = await tokenProvider(target, 'service').getToken();
+});
+
+const KINDS = ['valid', 'invalid'] as const;
+
+describe(`property-based requests (${RUNS} runs each)`, () => {
+  it.for(KINDS)('requestServiceToken: %s form bodies never get a 5xx and always conform', async (kind, ctx) => {
+    skipUnless(ctx, ['requestServiceToken'], missing(target, 'LP_BASE_URL'));
+    const schema = bodySchema('requestServiceToken', 'application/x-www-form-urlencoded');
+    const arbitrary = kind === 'valid' ? (validArbitrary('token', schema) as fc.Arbitrary<Record<string, unknown>>) : invalidObjectArbitrary('token', schema);
+    await holds(arbitrary, (body) => send(target, 'LP_BASE_URL', '/token', { method: 'POST', headers: FORM, body: formOf(body) }));
+  });
+
+  it.for(KINDS)('requestIdentityProviderToken: %s form bodies never get a 5xx and always conform', async (kind, ctx) => {
+    skipUnless(ctx, ['requestIdentityProviderToken'], missing(target, 'LP_AUTH_URL', 'LP_SUBSCRIPTION_KEY'));
+    const schema = bodySchema('requestIdentityProviderToken', 'application/x-www-form-urlencoded');
+    const arbitrary = kind === 'valid' ? (validArbitrary('token', schema) as fc.Arbitrary<Record<string, unknown>>) : invalidObjectArbitrary('token', schema);
+    const headers = { ...FORM, 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY! };
+    await holds(arbitrary, (body) => send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', { method: 'POST', headers, body: formOf(body) }));
+  });
+
+  it.for(KINDS)('requestAuthorization: %s query strings never get a 5xx and always conform', async (kind, ctx) => {
+    skipUnless(ctx, ['requestAuthorization'], missing(target, 'LP_AUTH_URL'));
+    await holds(queryArbitrary('requestAuthorization', kind === 'invalid'), (query) =>
+      send(target, 'LP_AUTH_URL', `/oauth2/default/v1/authorize?${queryOf(query)}`),
+    );
+  });
+
+  it.for(KINDS)('recordLoadMilestoneEvent: %s bodies never get a 5xx and always conform', async (kind, ctx) => {
+    const gate = kind === 'valid' && !target.writesAllowed ? 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): valid events would be recorded' : undefined;
+    skipUnless(ctx, ['recordLoadMilestoneEvent'], missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), gate);
+    const schema = bodySchema('recordLoadMilestoneEvent', 'application/json');
+    const arbitrary = kind === 'valid' ? (validArbitrary('carriers', schema) as fc.Arbitrary<Record<string, unknown>>) : invalidObjectArbitrary('carriers', schema);
+    const headers = { ...JSON_TYPE, authorization: `Bearer ${token}` };
+    // Every generated event names the test load, so that nothing is ever recorded for another load.
+    const testLoad = target.env.LP_TEST_LOAD_ID ?? 'LD-CONTRACT-TEST-REJECTED';
+    await holds(arbitrary, (event) =>
+      send(target, 'LP_BASE_URL', '/v1/load-milestone-events', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(typeof event.load_id === 'string' ? { ...event, load_id: testLoad } : event),
+      }),
+    );
+  });
+
+  it.for(KINDS)('listVehicles: %s filters and sorts never get a 5xx and always conform', async (kind, ctx) => {
+    skipUnless(ctx, ['listVehicles'], missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
+    const headers = { 'API-Key': target.env.LP_FLEET_API_KEY! };
+    await holds(queryArbitrary('listVehicles', kind === 'invalid'), (query) => send(target, 'LP_FLEET_BASE_URL', `/vehicles?${queryOf(query)}`, { headers }));
+  });
+
+  it.for(KINDS)('getVehicle: %s vehicle numbers never get a 5xx and always conform', async (kind, ctx) => {
+    skipUnless(ctx, ['getVehicle'], missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
+    const headers = { 'API-Key': target.env.LP_FLEET_API_KEY! };
+    const schema = parameterSchemas('getVehicle').vehicleNumber!.schema;
+    const arbitrary = kind === 'valid' ? validArbitrary('fleet', schema).map(String) : fc.constantFrom(' ', '%', '%2F', '-', 'a'.repeat(500), '\u00e9\u00e8');
+    await holds(arbitrary, (number) => send(target, 'LP_FLEET_BASE_URL', `/vehicles/${encodeURIComponent(number)}`, { headers }));
+  });
+});

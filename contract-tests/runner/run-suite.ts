@@ -1,0 +1,87 @@
+// Runs the contract vitest project against one target's LP_* settings, with every line of its output and every
+// report file passed through the redactor of those settings' credentials.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../scripts/apis.ts';
+import { Redactor } from '../support/redact.ts';
+import { SECRET_VARIABLES, type TargetName } from '../support/target.ts';
+
+export interface SuiteRun {
+  exitCode: number;
+  output: string;
+  seconds: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface SuiteOptions {
+  target: TargetName;
+  env: Record<string, string | undefined>;
+  outputDir: string;
+  /** Property-based runs per operation and kind. */
+  runs?: number;
+  /** Echo the (redacted) output while it runs. */
+  echo?: boolean;
+  /** Vitest test name filter and other arguments. */
+  vitestArgs?: string[];
+}
+
+export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
+  const redactor = new Redactor(SECRET_VARIABLES.map((name) => options.env[name]));
+  const env = {
+    ...process.env,
+    ...options.env,
+    LP_CONTRACT_TARGET: options.target,
+    LP_CONTRACT_OUT: options.outputDir,
+    ...(options.runs ? { LP_CONTRACT_RUNS: String(options.runs) } : {}),
+    FORCE_COLOR: '0',
+    NO_COLOR: '1',
+  };
+  const args = [
+    'run',
+    '--project',
+    'contract',
+    '--reporter=default',
+    '--reporter=junit',
+    `--outputFile.junit=${join(options.outputDir, 'junit.xml')}`,
+    ...(options.vitestArgs ?? []),
+  ];
+  const started = performance.now();
+  const child = spawn(join(repoRoot, 'node_modules/.bin/vitest'), args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const relay = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
+    const text = redactor.redact(chunk.toString());
+    output += text;
+    if (options.echo) stream.write(text);
+  };
+  child.stdout!.on('data', relay(process.stdout));
+  child.stderr!.on('data', relay(process.stderr));
+  return new Promise((resolve) => {
+    child.once('exit', (code, signal) => {
+      redactFiles(options.outputDir, redactor);
+      const count = (word: string) => Number(new RegExp(`Tests\\s+.*?(\\d+) ${word}`).exec(output)?.[1] ?? 0);
+      resolve({
+        exitCode: code ?? (signal ? 1 : 0),
+        output,
+        seconds: (performance.now() - started) / 1000,
+        passed: count('passed'),
+        failed: count('failed'),
+        skipped: count('skipped'),
+      });
+    });
+  });
+}
+
+/** Last line of defence: no report file keeps a configured credential. */
+function redactFiles(dir: string, redactor: Redactor): void {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    if (!/\.(json|md|xml)$/.test(name)) continue;
+    const text = readFileSync(file, 'utf8');
+    const clean = redactor.redact(text);
+    if (clean !== text) writeFileSync(file, clean);
+  }
+}

@@ -1,0 +1,82 @@
+// The suite's own guarantee: credentials never reach its output or its report files. Runs on every target, against
+// a loopback server that echoes credentials back, so the check does not depend on the target behaving.
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redactor, REDACTED } from '../support/redact.ts';
+import { runSuite } from '../runner/run-suite.ts';
+import { skipUnless } from '../support/skips.ts';
+import { target } from '../support/target.ts';
+
+const SECRET = 'contract-self-secret-Zx81/+&=';
+const KEY = 'contract-self-subscription-key-6f3a';
+const FLEET_KEY = 'contract-self-fleet-key-41bd';
+const ISSUED = 'eyJhbGciOiJIUzI1NiJ9.contract-self-issued-token.c2ln';
+
+describe('redaction of credentials', () => {
+  it('redacts configured secrets, their URL and form encodings, and long bearer tokens', () => {
+    const redactor = new Redactor([SECRET, KEY]);
+    const text = `secret=${SECRET} form=${new URLSearchParams({ s: SECRET })} url=${encodeURIComponent(SECRET)} key=${KEY} Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123`;
+    const clean = redactor.redact(text);
+    for (const leaked of [SECRET, encodeURIComponent(SECRET), new URLSearchParams({ s: SECRET }).toString().slice(2), KEY, 'abcdefghijklmnopqrstuvwxyz0123']) {
+      expect(clean.includes(leaked), `still contains a form of a credential`).toBe(false);
+    }
+    expect(clean).toContain(REDACTED);
+    // Ordinary words survive, including "Bearer token" in a test name.
+    expect(redactor.redact('issues a Bearer token')).toBe('issues a Bearer token');
+  });
+
+  describe('a whole run against a server that echoes credentials', () => {
+    let server: Server;
+    let baseUrl = '';
+    const out = mkdtempSync(join(tmpdir(), 'lp-contract-self-'));
+
+    beforeAll(async () => {
+      // Echoes every request (headers and body) into a 500 answer, which the suite reports as a failure: the worst case.
+      server = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        request.on('end', () => {
+          const echo = JSON.stringify({ headers: request.headers, body, url: request.url });
+          const isToken = request.url?.endsWith('/token');
+          response.writeHead(isToken ? 200 : 500, { 'content-type': 'application/json' });
+          response.end(isToken ? JSON.stringify({ access_token: ISSUED, token_type: 'Bearer', expired_in: 'echo', echo }) : echo);
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+
+    afterAll(async () => {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(out, { recursive: true, force: true });
+    });
+
+    it('prints and writes no credential, though the run fails', async (ctx) => {
+      // It tests the suite, not the target: once per `npm test` (the mock run) is enough.
+      skipUnless(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
+      // The token, fleet and carriers checks send every kind of credential.
+      const result = await runSuite({
+        target: 'live',
+        outputDir: out,
+        env: {
+          LP_BASE_URL: baseUrl, LP_AUTH_URL: baseUrl, LP_FLEET_BASE_URL: baseUrl,
+          LP_CLIENT_ID: 'contract-self-client', LP_CLIENT_SECRET: SECRET, LP_SUBSCRIPTION_KEY: KEY, LP_SCOPE: 'carriers.milestones',
+          LP_FLEET_API_KEY: FLEET_KEY, LP_REDIRECT_URI: 'http://127.0.0.1:9/cb',
+        },
+        vitestArgs: ['contract-tests/token/service-token.test.ts', 'contract-tests/fleet/authentication.test.ts', 'contract-tests/carriers'],
+      });
+      expect(result.exitCode, 'the echoing server fails the run').not.toBe(0);
+      const files = readdirSync(out).filter((f) => /\.(json|md|xml)$/.test(f)).map((f) => readFileSync(join(out, f), 'utf8'));
+      expect(files.length, 'reports were written').toBeGreaterThanOrEqual(3);
+      for (const [where, text] of [['output', result.output], ...files.map((t, i) => [`file ${i}`, t] as const)] as const) {
+        for (const credential of [SECRET, encodeURIComponent(SECRET), KEY, FLEET_KEY, ISSUED]) {
+          expect(text.includes(credential), `${where} contains a credential`).toBe(false);
+        }
+      }
+    }, 120_000);
+  });
+});

@@ -1,0 +1,50 @@
+// Records whether a target's behaviour confirms or contradicts an x-assumption of the specs. Only targets with
+// data semantics count: the Prism mock answers from the spec itself, so it can neither confirm nor contradict.
+import { expect } from 'vitest';
+import type { ApiName } from '../../scripts/apis.ts';
+import { capabilityOf } from './capabilities.ts';
+import { redactor } from './contract-fetch.ts';
+import { record } from './ledger.ts';
+import { target } from './target.ts';
+
+export interface AssumptionRef {
+  api: ApiName;
+  /** JSON pointer of the node carrying the x-assumption in the bundle. */
+  pointer: string;
+  /** Text of its `what`, to pick one of several assumptions at the same node. */
+  match: string;
+}
+
+export const ASSUMPTIONS = {
+  serviceTokenNoKey: { api: 'token', pointer: '/paths/~1token/post', match: 'no subscription key' },
+  authorizeBehaviour: { api: 'token', pointer: '/paths/~1oauth2~1default~1v1~1authorize/get', match: 'never redirected' },
+  pkceAuthorize: { api: 'token', pointer: '/paths/~1oauth2~1default~1v1~1authorize/get/parameters/5', match: 'PKCE' },
+  pkceExchange: { api: 'token', pointer: '/components/schemas/AuthorizationCodeGrantRequest/properties/code_verifier', match: 'PKCE' },
+  oauthErrorBody: { api: 'token', pointer: '/components/schemas/OAuthError', match: 'RFC 6749 section 5.2' },
+  errorBody: { api: 'fleet', pointer: '/components/schemas/Error', match: 'JSON objects' },
+  idpTokenResponse: { api: 'token', pointer: '/components/schemas/IdentityProviderTokenResponse', match: 'expires_in' },
+  scopeString: { api: 'token', pointer: '/components/schemas/ClientCredentialsGrantRequest/properties/scope', match: 'space-separated' },
+  milestoneBearerAlone: { api: 'carriers', pointer: '/paths/~1v1~1load-milestone-events/post', match: 'bearer token alone' },
+  milestoneRequired: { api: 'carriers', pointer: '/components/schemas/LoadMilestoneEvent', match: 'All three fields' },
+  milestoneConfirmation: { api: 'carriers', pointer: '/components/schemas/LoadMilestoneEventConfirmation', match: 'Success is 200' },
+  filtersRepeatedOr: { api: 'fleet', pointer: '/paths/~1vehicles/get', match: 'repeated query parameters' },
+  filtersAnd: { api: 'fleet', pointer: '/paths/~1vehicles/get', match: 'AND' },
+  customervehicleNumber: { api: 'fleet', pointer: '/paths/~1vehicles/get/parameters/3', match: 'customervehicleNumber' },
+  sortForm: { api: 'fleet', pointer: '/paths/~1vehicles/get/parameters/5', match: 'asc' },
+  unknownVehicle404: { api: 'fleet', pointer: '/paths/~1vehicles~1{vehicleNumber}/get', match: '404' },
+  vehicleFieldsStrings: { api: 'fleet', pointer: '/components/schemas/Vehicle', match: 'All eight fields' },
+  vehicleListBareArray: { api: 'fleet', pointer: '/components/schemas/VehicleList', match: 'bare JSON array' },
+  fleetKeyAlone: { api: 'fleet', pointer: '', match: 'API-Key' },
+} as const satisfies Record<string, AssumptionRef>;
+
+/** Notes the outcome of one assumption on this target; `evidence` must not contain credentials (it is redacted anyway). */
+export function observeAssumption(ref: AssumptionRef, holds: boolean, evidence: string): void {
+  if (!capabilityOf(target.name).hasDataSemantics) return;
+  record({
+    kind: 'assumption',
+    ...ref,
+    outcome: holds ? 'confirmed' : 'contradicted',
+    evidence: redactor.redact(evidence),
+    test: expect.getState().currentTestName ?? '',
+  });
+}

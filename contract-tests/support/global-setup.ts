@@ -1,0 +1,18 @@
+// Once per run: clears the previous ledger, and at the end writes the coverage and assumption reports and prints
+// the coverage table. Everything written passes through the redactor of the configured secrets.
+import { rmSync } from 'node:fs';
+import { ledgerDir, outputDir } from './ledger.ts';
+import { redactorFor } from './redact.ts';
+import { writeReports } from './reports.ts';
+import { readTarget } from './target.ts';
+
+export function setup(): void {
+  rmSync(ledgerDir, { recursive: true, force: true });
+}
+
+export function teardown(): void {
+  const target = readTarget();
+  const { md } = writeReports(outputDir, ledgerDir, target.name);
+  // Reports carry only operation names, statuses and redacted problems, but redact once more on the way out.
+  process.stdout.write(`\n${redactorFor(target).redact(md)}\nReports: ${outputDir}/coverage.{json,md}, assumptions.{json,md}\n`);
+}

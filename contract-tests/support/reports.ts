@@ -1,0 +1,150 @@
+// Turns the run's ledger into the reports: coverage (operation × documented status × security scheme) and the
+// x-assumption outcomes, as JSON and Markdown in dist/contract/.
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { allAssumptions } from '../../scripts/assumptions.ts';
+import type { LedgerEntry } from './ledger.ts';
+import { operations } from './spec.ts';
+import { documentedResponseKey } from './conformance.ts';
+
+export function readLedger(dir: string): LedgerEntry[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
+  } catch {
+    return [];
+  }
+  return files.flatMap((f) =>
+    readFileSync(join(dir, f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as LedgerEntry),
+  );
+}
+
+export interface CoverageRow {
+  operationId: string;
+  status: string;
+  scheme: string;
+  exercised: number;
+  whyNot?: string;
+}
+
+// Why a documented status is usually not provoked by a contract run; a recorded skip reason wins over these.
+const DEFAULT_WHY_NOT: Record<string, string> = {
+  '403': 'needs credentials that are valid but not approved for the product; no LP_* variable provides them',
+  '404': 'answered only for a wrong base URL or an unknown resource that this operation does not address',
+  '429': 'rate limiting is not provoked: a contract run must not flood the target',
+  '500': 'a server failure cannot be provoked on purpose (and any 5xx fails the run)',
+};
+
+const label = (requirement: Record<string, unknown>) => Object.keys(requirement).sort().join('+') || 'none';
+
+export function coverage(entries: LedgerEntry[]): CoverageRow[] {
+  const exchanges = entries.filter((e) => e.kind === 'exchange');
+  const skips = entries.filter((e) => e.kind === 'skip');
+  const rows: CoverageRow[] = [];
+  for (const op of operations) {
+    const declared = op.security.length ? op.security.map(label) : ['none'];
+    const sortScheme = (s: string) => s.split('+').sort().join('+');
+    const observed = exchanges.filter((e) => e.operationId === op.operationId).map((e) => sortScheme(e.scheme));
+    const schemes = [...new Set([...declared, ...observed])];
+    for (const status of Object.keys(op.responses)) {
+      for (const scheme of schemes) {
+        const hits = exchanges.filter(
+          (e) => e.operationId === op.operationId && sortScheme(e.scheme) === scheme && documentedResponseKey(op, e.status) === status,
+        ).length;
+        // Only declared schemes get a "not exercised" row; an undeclared one (a negative request) appears when seen.
+        if (!hits && !declared.includes(scheme)) continue;
+        const skip = skips.find((s) => s.operationIds.includes(op.operationId));
+        rows.push({
+          operationId: op.operationId,
+          status,
+          scheme,
+          exercised: hits,
+          ...(hits ? {} : { whyNot: DEFAULT_WHY_NOT[status] ?? skip?.reason ?? 'no check of this run provoked this status' }),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+export function coverageMarkdown(rows: CoverageRow[], targetName: string): string {
+  const done = rows.filter((r) => r.exercised).length;
+  return [
+    `# Contract coverage (target: ${targetName})`,
+    '',
+    `${done} of ${rows.length} operation × status × scheme combinations exercised. A scheme of "none" or one not declared by the operation is a negative request.`,
+    '',
+    '| Operation | Status | Security scheme | Exercised | Why not |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.operationId} | ${r.status} | ${r.scheme} | ${r.exercised ? `yes (${r.exercised})` : 'no'} | ${r.whyNot ?? ''} |`),
+    '',
+  ].join('\n');
+}
+
+export interface AssumptionReportRow {
+  apis: string[];
+  pointer: string;
+  seed: string;
+  what: string;
+  outcome: 'confirmed' | 'contradicted' | 'not exercised';
+  evidence: string[];
+}
+
+export function assumptionReport(entries: LedgerEntry[]): AssumptionReportRow[] {
+  const outcomes = entries.filter((e) => e.kind === 'assumption');
+  const rows = new Map<string, AssumptionReportRow>();
+  for (const a of allAssumptions()) {
+    // Shared components appear in every bundle; they are one decision.
+    const key = `${a.pointer}\n${a.what}`;
+    const row = rows.get(key);
+    if (row) {
+      row.apis.push(a.api);
+      continue;
+    }
+    const seen = outcomes.filter((o) => o.pointer === a.pointer && a.what.includes(o.match));
+    const contradicted = seen.filter((o) => o.outcome === 'contradicted');
+    rows.set(key, {
+      apis: [a.api],
+      pointer: a.pointer || '/',
+      seed: a.seed,
+      what: a.what.replace(/\s*\n\s*/g, ' '),
+      outcome: contradicted.length ? 'contradicted' : seen.length ? 'confirmed' : 'not exercised',
+      evidence: [...new Set((contradicted.length ? contradicted : seen).map((o) => o.evidence))].slice(0, 3),
+    });
+  }
+  return [...rows.values()];
+}
+
+export function assumptionsMarkdown(rows: AssumptionReportRow[], targetName: string): string {
+  const count = (o: string) => rows.filter((r) => r.outcome === o).length;
+  const cell = (t: string) => t.replace(/\|/g, '\\|');
+  return [
+    `# x-assumption outcomes (target: ${targetName})`,
+    '',
+    `${count('confirmed')} confirmed, ${count('contradicted')} contradicted, ${count('not exercised')} not exercised.` +
+      (targetName === 'mock' ? ' The mock answers from the spec itself, so it confirms nothing.' : ''),
+    '',
+    '| Outcome | API | Where | Seed § | Assumption | Evidence |',
+    '|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) => `| ${r.outcome} | ${r.apis.join(', ')} | \`${r.pointer}\` | ${r.seed} | ${cell(r.what)} | ${cell(r.evidence.join('; '))} |`,
+    ),
+    '',
+  ].join('\n');
+}
+
+export function writeReports(dir: string, ledgerDir: string, targetName: string): { coverageRows: CoverageRow[]; md: string } {
+  const entries = readLedger(ledgerDir);
+  const coverageRows = coverage(entries);
+  const assumptions = assumptionReport(entries);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'coverage.json'), `${JSON.stringify({ target: targetName, rows: coverageRows }, null, 2)}\n`);
+  const md = coverageMarkdown(coverageRows, targetName);
+  writeFileSync(join(dir, 'coverage.md'), md);
+  writeFileSync(join(dir, 'assumptions.json'), `${JSON.stringify({ target: targetName, assumptions }, null, 2)}\n`);
+  writeFileSync(join(dir, 'assumptions.md'), assumptionsMarkdown(assumptions, targetName));
+  return { coverageRows, md };
+}

@@ -1,0 +1,135 @@
+// Contract of the authorization code grant ({auth_url}/oauth2/default/v1/authorize, then the token endpoint), run only
+// when the identity provider approves unattended (answers the authorize call with a redirect to LP_REDIRECT_URI).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildAuthorizationUrl, exchangeAuthorizationCode, parseAuthorizationCallback } from '../../src/index.ts';
+import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
+import { clientTransport } from '../support/clients.ts';
+import { exchange } from '../support/contract-fetch.ts';
+import { FORM, JSON_TYPE, form, send, statusClass } from '../support/requests.ts';
+import { skipUnless } from '../support/skips.ts';
+import { missing, required, target } from '../support/target.ts';
+
+const AUTHORIZE = ['requestAuthorization'];
+const BOTH = ['requestAuthorization', 'requestIdentityProviderToken'];
+const needs = () => missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
+const sameEndpoint = (a: string, b: string) => {
+  const [x, y] = [new URL(a), new URL(b)];
+  return x.origin === y.origin && x.pathname === y.pathname;
+};
+
+let unattended: string | undefined = 'not probed';
+
+/** Starts the flow and follows nothing: answers the redirect Location, or throws naming what came back instead. */
+async function authorize(options: { pkce?: boolean; redirectUri?: string } = {}) {
+  const request = await buildAuthorizationUrl({
+    authUrl: required(target, 'LP_AUTH_URL'),
+    clientId: required(target, 'LP_CLIENT_ID'),
+    redirectUri: options.redirectUri ?? required(target, 'LP_REDIRECT_URI'),
+    scope: required(target, 'LP_SCOPE'),
+    pkce: options.pkce,
+  });
+  const { response } = await exchange(request.url, { redirect: 'manual' });
+  return { request, response, location: response.headers.get('location') };
+}
+
+async function freshCode(pkce = false) {
+  const { request, location } = await authorize({ pkce });
+  expect(location, 'authorize redirected').toBeTruthy();
+  return { request, code: parseAuthorizationCallback(location!, { state: request.state }).code };
+}
+
+const exchangeOptions = (code: string, redirectUri = required(target, 'LP_REDIRECT_URI'), codeVerifier?: string) => ({
+  ...clientTransport,
+  authUrl: required(target, 'LP_AUTH_URL'),
+  clientId: required(target, 'LP_CLIENT_ID'),
+  clientSecret: required(target, 'LP_CLIENT_SECRET'),
+  subscriptionKey: required(target, 'LP_SUBSCRIPTION_KEY'),
+  code,
+  redirectUri,
+  ...(codeVerifier ? { codeVerifier } : {}),
+});
+
+/** A raw exchange (the client's helper throws on errors; negative cases need the status). */
+const rawExchange = (fields: Record<string, string | undefined>) =>
+  send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', {
+    method: 'POST',
+    headers: { ...FORM, 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY ?? '' },
+    body: form({ grant_type: 'authorization_code', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET, redirect_uri: target.env.LP_REDIRECT_URI, ...fields }),
+  });
+
+beforeAll(async () => {
+  unattended = needs();
+  if (unattended) return;
+  const { response, location } = await authorize();
+  unattended =
+    statusClass(response.status) === 3 && location && sameEndpoint(location, required(target, 'LP_REDIRECT_URI'))
+      ? undefined
+      : `the authorize endpoint answered ${response.status}${location ? ' with a redirect elsewhere' : ''}, not a redirect to LP_REDIRECT_URI: the flow needs a user to log in`;
+});
+
+describe('authorization code grant', () => {
+  it('redirects to the registered redirect_uri with a code and the state unchanged', async (ctx) => {
+    skipUnless(ctx, AUTHORIZE, unattended);
+    const { request, response, location } = await authorize();
+    expect(statusClass(response.status)).toBe(3);
+    expect(sameEndpoint(location!, request.redirectUri), 'redirected to LP_REDIRECT_URI').toBe(true);
+    expect(new URL(location!).searchParams.get('state'), 'state unchanged').toBe(request.state);
+    expect(() => parseAuthorizationCallback(location!, { state: request.state })).not.toThrow();
+    observeAssumption(ASSUMPTIONS.authorizeBehaviour, response.status === 302, `approved authorize answered ${response.status}`);
+  });
+
+  it('never redirects to an unregistered redirect_uri', async (ctx) => {
+    skipUnless(ctx, AUTHORIZE, needs());
+    const evil = 'https://attacker.invalid/steal';
+    const { response, location } = await authorize({ redirectUri: evil });
+    const redirectedTo = location && URL.canParse(location, required(target, 'LP_AUTH_URL')) ? new URL(location, required(target, 'LP_AUTH_URL')) : undefined;
+    expect(redirectedTo?.host === 'attacker.invalid', `answered ${response.status} with a redirect to the unregistered URI`).toBe(false);
+    observeAssumption(ASSUMPTIONS.authorizeBehaviour, response.status === 400, `unregistered redirect_uri answered ${response.status}`);
+  });
+
+  it('exchanges a code once and rejects the replayed code with a 4xx', async (ctx) => {
+    skipUnless(ctx, BOTH, unattended);
+    const { code } = await freshCode();
+    const token = await exchangeAuthorizationCode(exchangeOptions(code));
+    expect(typeof token.access_token === 'string' && token.access_token.length > 0, 'an access token').toBe(true);
+    expect(String(token.token_type).toLowerCase()).toBe('bearer');
+    const { response } = await rawExchange({ code });
+    expect(statusClass(response.status), `replayed code answered ${response.status}`).toBe(4);
+  });
+
+  it('rejects a code exchanged with a different redirect_uri with a 4xx', async (ctx) => {
+    skipUnless(ctx, BOTH, unattended);
+    const { code } = await freshCode();
+    const other = new URL(required(target, 'LP_REDIRECT_URI'));
+    other.pathname = `${other.pathname.replace(/\/$/, '')}/other`;
+    const { response } = await rawExchange({ code, redirect_uri: other.toString() });
+    expect(statusClass(response.status), `status ${response.status}`).toBe(4);
+  });
+
+  it('rejects a PKCE-bound code exchanged with a wrong code_verifier with a 4xx', async (ctx) => {
+    skipUnless(ctx, BOTH, unattended);
+    const { code } = await freshCode(true);
+    const { response } = await rawExchange({ code, code_verifier: 'x'.repeat(43) });
+    expect(statusClass(response.status), `status ${response.status}`).toBe(4);
+  });
+
+  it('authorize → code → token → call: the token from a code authorizes a milestone call', async (ctx) => {
+    skipUnless(ctx, [...BOTH, 'recordLoadMilestoneEvent'], unattended, missing(target, 'LP_BASE_URL'));
+    // With PKCE, so the same run shows that a correct code_verifier is accepted.
+    const { code, request } = await freshCode(true);
+    const token = await exchangeAuthorizationCode(exchangeOptions(code, undefined, request.codeVerifier));
+    observeAssumption(ASSUMPTIONS.pkceAuthorize, true, 'authorize accepted code_challenge (S256)');
+    observeAssumption(ASSUMPTIONS.pkceExchange, true, 'the exchange accepted the matching code_verifier');
+    const headers = { ...JSON_TYPE, authorization: `Bearer ${token.access_token}` };
+    if (target.writesAllowed) {
+      const event = { load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'DELIVERED', event_time: new Date().toISOString() };
+      const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', { method: 'POST', headers, body: JSON.stringify(event) });
+      expect(statusClass(response.status), `status ${response.status}`).toBe(2);
+    } else {
+      // Read-only: an empty event with a valid token is refused for its content, not for its token.
+      const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', { method: 'POST', headers, body: '{}' });
+      expect(statusClass(response.status)).toBe(4);
+      expect(response.status, 'a valid token from the code grant is not refused as unauthenticated').not.toBe(401);
+    }
+  });
+});

@@ -1,0 +1,56 @@
+// Contract of lifetimes: an expired access token is refused, and an authorization code does not outlive an hour.
+// Needs a target whose clock the suite can move forward (the sandbox); elsewhere skipped, since it would mean waiting.
+import { describe, expect, it } from 'vitest';
+import { buildAuthorizationUrl, parseAuthorizationCallback } from '../../src/index.ts';
+import { lacking } from '../support/capabilities.ts';
+import { tokenProvider } from '../support/clients.ts';
+import { exchange } from '../support/contract-fetch.ts';
+import { FORM, JSON_TYPE, form, send, statusClass } from '../support/requests.ts';
+import { skipUnless } from '../support/skips.ts';
+import { missing, required, target } from '../support/target.ts';
+import { withClockAdvanced } from '../support/target-clock.ts';
+
+// The seed gives tokens one hour; RFC 6749 4.1.2 wants codes short-lived (10 minutes at most recommended).
+const ONE_HOUR = 3600;
+const WRITE_GATE = target.writesAllowed ? undefined : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted the expired token would record the event';
+
+describe('token and code lifetimes', () => {
+  it('refuses a milestone sent with a token whose lifetime has passed', async (ctx) => {
+    skipUnless(ctx, ['recordLoadMilestoneEvent'], missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), WRITE_GATE, lacking(target.name, 'advancesClock'));
+    const info = await tokenProvider(target, 'service').getTokenInfo();
+    const event = { load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'ARRIVED_AT_PICKUP', event_time: new Date().toISOString() };
+    const status = await withClockAdvanced(target, Math.max(info.expiresInSeconds, ONE_HOUR) + 60, async () => {
+      const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', {
+        method: 'POST',
+        headers: { ...JSON_TYPE, authorization: `Bearer ${info.accessToken}` },
+        body: JSON.stringify(event),
+      });
+      return response.status;
+    });
+    expect(statusClass(status), `expired token answered ${status}`).toBe(4);
+  });
+
+  it('refuses an authorization code exchanged an hour after it was issued', async (ctx) => {
+    const needs = missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
+    skipUnless(ctx, ['requestIdentityProviderToken'], needs, lacking(target.name, 'advancesClock'));
+    const request = await buildAuthorizationUrl({
+      authUrl: required(target, 'LP_AUTH_URL'),
+      clientId: required(target, 'LP_CLIENT_ID'),
+      redirectUri: required(target, 'LP_REDIRECT_URI'),
+      scope: required(target, 'LP_SCOPE'),
+    });
+    const { response: redirect } = await exchange(request.url, { redirect: 'manual' });
+    const location = redirect.headers.get('location');
+    skipUnless(ctx, ['requestIdentityProviderToken'], location ? undefined : `the authorize endpoint answered ${redirect.status}, not a redirect: the flow needs a user`);
+    const { code } = parseAuthorizationCallback(location!, { state: request.state });
+    const status = await withClockAdvanced(target, ONE_HOUR, async () => {
+      const { response } = await send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', {
+        method: 'POST',
+        headers: { ...FORM, 'Ocp-Apim-Subscription-Key': required(target, 'LP_SUBSCRIPTION_KEY') },
+        body: form({ grant_type: 'authorization_code', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET, redirect_uri: target.env.LP_REDIRECT_URI, code }),
+      });
+      return response.status;
+    });
+    expect(statusClass(status), `an hour-old code answered ${status}`).toBe(4);
+  });
+});

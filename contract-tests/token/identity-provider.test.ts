@@ -1,0 +1,74 @@
+// Contract of POST {auth_url}/oauth2/default/v1/token, client credentials: scope and the subscription key are required.
+import { describe, expect, it } from 'vitest';
+import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
+import { lacking } from '../support/capabilities.ts';
+import { tokenProvider } from '../support/clients.ts';
+import { FORM, form, jsonOf, send, statusClass } from '../support/requests.ts';
+import { skipUnless } from '../support/skips.ts';
+import { missing, target } from '../support/target.ts';
+
+const OP = ['requestIdentityProviderToken'];
+const PATH = '/oauth2/default/v1/token';
+const needs = () => missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY');
+
+const clientCredentials = (overrides: Record<string, string | undefined> = {}) =>
+  form({
+    grant_type: 'client_credentials',
+    client_id: target.env.LP_CLIENT_ID,
+    client_secret: target.env.LP_CLIENT_SECRET,
+    scope: target.env.LP_SCOPE,
+    ...overrides,
+  });
+
+const withKey = (key = target.env.LP_SUBSCRIPTION_KEY ?? '') => ({ ...FORM, 'Ocp-Apim-Subscription-Key': key });
+
+describe('identity provider token endpoint, client credentials (POST {auth_url}/oauth2/default/v1/token)', () => {
+  it('issues a Bearer token for client credentials with scope and the subscription key', async (ctx) => {
+    skipUnless(ctx, OP, needs());
+    const info = await tokenProvider(target, 'identity-provider').getTokenInfo();
+    expect(info.accessToken.length > 0, 'access_token is a non-empty string').toBe(true);
+    expect(info.tokenType.toLowerCase()).toBe('bearer');
+    expect(info.expiresInSeconds).toBeGreaterThanOrEqual(1);
+    expect(info.expiresInSeconds).toBeLessThanOrEqual(3600);
+    observeAssumption(ASSUMPTIONS.idpTokenResponse, true, `token_type ${info.tokenType}, lifetime ${info.expiresInSeconds} s`);
+    observeAssumption(ASSUMPTIONS.scopeString, true, 'the configured space-separated scope was accepted');
+  });
+
+  it('rejects a request without the subscription key with a 4xx', async (ctx) => {
+    skipUnless(ctx, OP, needs());
+    const { response } = await send(target, 'LP_AUTH_URL', PATH, { method: 'POST', headers: FORM, body: clientCredentials() });
+    expect(statusClass(response.status), `status ${response.status}`).toBe(4);
+  });
+
+  it('rejects a request with a wrong subscription key with a 4xx', async (ctx) => {
+    skipUnless(ctx, OP, needs(), lacking(target.name, 'verifiesCredentials'));
+    const { response } = await send(target, 'LP_AUTH_URL', PATH, {
+      method: 'POST',
+      headers: withKey(`${target.env.LP_SUBSCRIPTION_KEY}-wrong`),
+      body: clientCredentials(),
+    });
+    expect(statusClass(response.status), `status ${response.status}`).toBe(4);
+  });
+
+  it('rejects a wrong client secret with a 4xx', async (ctx) => {
+    skipUnless(ctx, OP, needs(), lacking(target.name, 'verifiesCredentials'));
+    const { response, bodyText } = await send(target, 'LP_AUTH_URL', PATH, {
+      method: 'POST',
+      headers: withKey(),
+      body: clientCredentials({ client_secret: `${target.env.LP_CLIENT_SECRET}-wrong` }),
+    });
+    expect(statusClass(response.status), `status ${response.status}`).toBe(4);
+    const body = jsonOf(bodyText);
+    observeAssumption(ASSUMPTIONS.oauthErrorBody, typeof body?.error === 'string', `wrong secret answered ${response.status} with error=${String(body?.error)}`);
+  });
+
+  it('rejects client credentials without scope with a 4xx (scope is required)', async (ctx) => {
+    skipUnless(ctx, OP, needs());
+    const { response } = await send(target, 'LP_AUTH_URL', PATH, {
+      method: 'POST',
+      headers: withKey(),
+      body: clientCredentials({ scope: undefined }),
+    });
+    expect(statusClass(response.status), `status ${response.status}`).toBe(4);
+  });
+});

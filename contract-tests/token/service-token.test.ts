@@ -1,0 +1,63 @@
+// Contract of POST {base_url}/token: client credentials give a Bearer token whose lifetime is `expired_in` (sic).
+import { describe, expect, it } from 'vitest';
+import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
+import { lacking } from '../support/capabilities.ts';
+import { logisticsClient } from '../support/clients.ts';
+import { redactor } from '../support/contract-fetch.ts';
+import { FORM, form, jsonOf, send, statusClass } from '../support/requests.ts';
+import { skipUnless } from '../support/skips.ts';
+import { missing, required, target } from '../support/target.ts';
+
+const OP = ['requestServiceToken'];
+const needs = () => missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET');
+
+describe('service token endpoint (POST {base_url}/token)', () => {
+  it('issues a Bearer token with an integer expired_in of 1..3600 for form-encoded client credentials', async (ctx) => {
+    skipUnless(ctx, OP, needs());
+    const { data, response } = await logisticsClient(target).token.POST('/token', {
+      body: { grant_type: 'client_credentials', client_id: required(target, 'LP_CLIENT_ID'), client_secret: required(target, 'LP_CLIENT_SECRET') },
+    });
+    expect(statusClass(response.status), `status ${response.status}`).toBe(2);
+    const body = redactor.redactValue((data ?? {}) as Record<string, unknown>);
+    expect(typeof data?.access_token === 'string' && data.access_token.length > 0, 'access_token is a non-empty string').toBe(true);
+    expect(body.token_type).toBe('Bearer');
+    // The quirk: the published shape names the lifetime expired_in; an RFC-style expires_in instead is a failure.
+    expect(body, 'lifetime must be named expired_in').toHaveProperty('expired_in');
+    expect(Number.isInteger(body.expired_in), `expired_in ${JSON.stringify(body.expired_in)} is an integer`).toBe(true);
+    expect(body.expired_in as number).toBeGreaterThanOrEqual(1);
+    expect(body.expired_in as number).toBeLessThanOrEqual(3600);
+    observeAssumption(ASSUMPTIONS.serviceTokenNoKey, true, 'token issued on form fields alone, without a subscription key');
+  });
+
+  it('rejects a wrong client secret with a 4xx', async (ctx) => {
+    skipUnless(ctx, OP, needs(), lacking(target.name, 'verifiesCredentials'));
+    const { response, bodyText } = await send(target, 'LP_BASE_URL', '/token', {
+      method: 'POST',
+      headers: FORM,
+      body: form({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: `${target.env.LP_CLIENT_SECRET}-wrong` }),
+    });
+    expect(statusClass(response.status), `status ${response.status}`).toBe(4);
+    const body = jsonOf(bodyText);
+    observeAssumption(ASSUMPTIONS.oauthErrorBody, typeof body?.error === 'string', `wrong secret answered ${response.status} with error=${String(body?.error)}`);
+  });
+
+  it('rejects an unsupported grant_type with a 4xx', async (ctx) => {
+    skipUnless(ctx, OP, needs());
+    const { response } = await send(target, 'LP_BASE_URL', '/token', {
+      method: 'POST',
+      headers: FORM,
+      body: form({ grant_type: 'password', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET }),
+    });
+    expect(statusClass(response.status), `status ${response.status}`).toBe(4);
+  });
+
+  it('rejects a request without client_secret with a 4xx', async (ctx) => {
+    skipUnless(ctx, OP, missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID'));
+    const { response } = await send(target, 'LP_BASE_URL', '/token', {
+      method: 'POST',
+      headers: FORM,
+      body: form({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID }),
+    });
+    expect(statusClass(response.status), `status ${response.status}`).toBe(4);
+  });
+});

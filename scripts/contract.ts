@@ -1,0 +1,87 @@
+// Runs the contract suite against one target: `mock` (starts Prism unless LP_BASE_URL points at a running one),
+// `sandbox` (starts the sandbox), or `live` (LP_* variables, also read from .env). Exits non-zero on any failed check.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot } from './apis.ts';
+import { runSuite } from '../contract-tests/runner/run-suite.ts';
+import { MOCK_CREDENTIALS, startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
+import { TARGET_NAMES, type TargetName } from '../contract-tests/support/target.ts';
+
+const usage = 'usage: tsx scripts/contract.ts [--target mock|sandbox|live] [--runs N] [--out DIR] [--mutation ID] [-- vitest args]';
+
+function options() {
+  try {
+    const { values, positionals } = parseArgs({
+      options: {
+        target: { type: 'string', default: 'mock' },
+        runs: { type: 'string' },
+        out: { type: 'string', default: join(repoRoot, 'dist/contract') },
+        mutation: { type: 'string' },
+      },
+      allowPositionals: true,
+    });
+    if (!(TARGET_NAMES as readonly string[]).includes(values.target)) throw new Error(`--target must be one of ${TARGET_NAMES.join(', ')}, got "${values.target}"`);
+    const runs = values.runs === undefined ? undefined : Number(values.runs);
+    if (runs !== undefined && !(Number.isInteger(runs) && runs > 0)) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
+    if (values.mutation && values.target !== 'sandbox') throw new Error('--mutation needs --target sandbox');
+    return { target: values.target as TargetName, runs, out: values.out, mutation: values.mutation, vitestArgs: positionals };
+  } catch (error) {
+    console.error(`contract: ${(error as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+}
+
+/** Is something answering at this URL (any HTTP status counts)? */
+async function answers(url: string | undefined): Promise<boolean> {
+  if (!url) return false;
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function main(): Promise<number> {
+  const opts = options();
+  let server: RunningServer | undefined;
+  const stopServer = async () => {
+    const running = server;
+    server = undefined;
+    await running?.stop();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopServer().then(() => process.exit(130)));
+
+  let env: Record<string, string | undefined>;
+  try {
+    if (opts.target === 'live') {
+      // Real environments are configured by LP_* variables; a .env file fills in what the environment lacks.
+      const dotenv = join(repoRoot, '.env');
+      if (existsSync(dotenv)) process.loadEnvFile(dotenv);
+      // A run with no address at all would skip every check and pass: refuse it instead.
+      if (!['LP_BASE_URL', 'LP_AUTH_URL', 'LP_FLEET_BASE_URL'].some((name) => process.env[name]?.trim())) {
+        console.error('contract: --target live needs at least one of LP_BASE_URL, LP_AUTH_URL, LP_FLEET_BASE_URL (in the environment or .env; see .env.example)');
+        return 2;
+      }
+      env = {};
+    } else if (opts.target === 'mock' && (await answers(process.env.LP_BASE_URL))) {
+      console.log(`contract: using the mock already running at ${process.env.LP_BASE_URL}`);
+      env = { ...MOCK_CREDENTIALS, LP_AUTH_URL: process.env.LP_BASE_URL, LP_FLEET_BASE_URL: process.env.LP_BASE_URL };
+    } else {
+      server = opts.target === 'mock' ? await startMock() : await startSandbox({ mutation: opts.mutation });
+      env = server.env;
+    }
+    console.log(`contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}`);
+    const run = await runSuite({ target: opts.target, env, outputDir: opts.out, runs: opts.runs, echo: true, vitestArgs: opts.vitestArgs });
+    console.log(`contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time (${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped); JUnit: ${join(opts.out, 'junit.xml')}`);
+    return run.exitCode;
+  } finally {
+    await stopServer();
+  }
+}
+
+process.exitCode = await main().catch((error: unknown) => {
+  console.error(`contract: ${(error as Error).message}`);
+  return 1;
+});
