@@ -2,10 +2,23 @@
 import { spawnSync } from 'node:child_process';
 
 const steps: Array<[string, string[]]> = [
+  // The specs and what is derived from them.
   ['lint', ['run', 'lint']],
   ['generate:check', ['run', 'generate:check']],
   ['typecheck', ['run', 'typecheck']],
   ['test:spec', ['run', 'test:spec']],
+  ['test:spec-diff', ['run', 'test:spec-diff']],
+  // The client, the servers and the docs.
+  ['test:client', ['run', 'test:client']],
+  ['test:sandbox', ['run', 'test:sandbox']],
+  ['test:docs', ['run', 'test:docs']],
+  // The contract suite against each local target, dredd, and the proof that the suite catches violations.
+  ['contract', ['run', 'contract']],
+  ['contract:sandbox', ['run', 'contract:sandbox']],
+  ['dredd', ['run', 'dredd']],
+  ['contract:mutation', ['run', 'contract:mutation']],
+  // The package as another repo installs it.
+  ['pack:check', ['run', 'pack:check']],
 ];
 
 const timings: string[] = [];
@@ -16,8 +29,8 @@ for (const [name, args] of steps) {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   timings.push(`${name.padEnd(22)} ${seconds.padStart(7)} s  ${result.status === 0 ? 'ok' : 'FAILED'}`);
   if (result.status !== 0) {
-    console.error(`\n${timings.join('\n')}\n\nnpm test: step "${name}" failed.`);
+    console.error(`\n${timings.join('\n')}\n\nnpm test: step "${name}" failed.\nsteps: ${timings.length - 1} passed, 1 failed`);
     process.exit(result.status ?? 1);
   }
 }
-console.log(`\n${timings.join('\n')}\n\nnpm test: all ${steps.length} steps passed.`);
+console.log(`\n${timings.join('\n')}\n\nsteps: ${steps.length} passed, 0 failed`);

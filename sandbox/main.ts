@@ -1,0 +1,120 @@
+// CLI of the stateful sandbox: starts the server, prints the LP_* dotenv lines to use it
+// (credentials from your environment masked) and `sandbox ready`; logs go to stderr.
+// Node 20 reads `--env-file` anywhere in argv as its own option, so start this file with
+// `node --import tsx -- sandbox/main.ts` (what `npm run sandbox` does) when passing --env-file.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { MAX_OFFSET_SECONDS } from './clock.ts';
+import { dotenvLines, printableDotenv, readCredentials, writeEnvFile } from './config.ts';
+import { DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
+import { MUTATIONS, parseMutation } from './mutations.ts';
+import { buildSandbox } from './server.ts';
+import { SPEC_NAMES, bundleFile } from './spec-validation.ts';
+
+const USAGE =
+  'usage: tsx sandbox/main.ts [--port N] [--host 127.0.0.1] [--env-file PATH] [--data FILE] [--vehicles N] ' +
+  '[--clock-offset SECONDS] [--mutation ID] [--list-mutations] [--log-level info|warn|silent]';
+
+function fail(message: string): never {
+  process.stderr.write(`sandbox: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function integerOption(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) fail(`--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
+function readOptions() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'env-file': { type: 'string' },
+        data: { type: 'string' },
+        vehicles: { type: 'string' },
+        'clock-offset': { type: 'string' },
+        mutation: { type: 'string' },
+        'list-mutations': { type: 'boolean', default: false },
+        'log-level': { type: 'string', default: 'info' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
+
+/** The sandbox validates against the bundles; produce them on a fresh checkout. */
+function ensureBundles(): void {
+  if (SPEC_NAMES.every((spec) => existsSync(bundleFile(spec)))) return;
+  process.stderr.write('sandbox: bundles missing, running scripts/bundle.ts\n');
+  const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bundle.ts'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) fail('bundling the specs failed');
+}
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  if (options['list-mutations']) {
+    process.stdout.write(`${JSON.stringify(MUTATIONS, null, 2)}\n`);
+    return;
+  }
+  const port = integerOption('port', options.port ?? process.env.LP_SANDBOX_PORT, 4020, 0, 65535);
+  const vehicleCount = integerOption('vehicles', options.vehicles, DEFAULT_VEHICLE_COUNT, 2, 1_000_000);
+  const clockOffset = options['clock-offset'] === undefined ? 0 : Number(options['clock-offset']);
+  if (!Number.isFinite(clockOffset) || Math.abs(clockOffset) > MAX_OFFSET_SECONDS) fail(`--clock-offset must be a number of seconds within +/- ${MAX_OFFSET_SECONDS}, got "${options['clock-offset']}"`);
+  const levels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+  if (!levels.includes(options['log-level'])) fail(`--log-level must be one of ${levels.join(', ')}`);
+
+  ensureBundles();
+  let sandbox;
+  try {
+    sandbox = buildSandbox({
+      credentials: readCredentials(process.env),
+      vehicleCount,
+      clockOffsetSeconds: clockOffset,
+      dataFile: options.data,
+      mutation: parseMutation(options.mutation),
+      logLevel: options['log-level'],
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const { app, context, foreignVehicleNumber } = sandbox;
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      context.logStream.flush();
+      process.exit(1);
+    }, 5000);
+    force.unref();
+    void app.close().then(() => {
+      context.logStream.flush();
+      process.exit(0);
+    });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ port, host: options.host });
+  const address = app.server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const lines = dotenvLines(`http://${host}:${actualPort}`, context.credentials, foreignVehicleNumber);
+  if (options['env-file']) writeEnvFile(options['env-file'], lines);
+  app.log.info({ vehicles: vehicleCount, mutation: context.mutation ?? null, envFile: options['env-file'] ?? null }, 'sandbox listening');
+  process.stdout.write(`${printableDotenv(lines)}\nsandbox ready\n`);
+}
+
+await main();

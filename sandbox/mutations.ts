@@ -1,0 +1,58 @@
+// Seeded contract violations for mutation testing of the contract suite: each id switches
+// on exactly one wrong behaviour at one place in the request path (`--mutation ID`).
+export const MUTATIONS = [
+  // Service token endpoint (POST {base_url}/token)
+  { id: 'service-token-expires-in', operation: 'requestServiceToken', description: 'Token response names the lifetime expires_in instead of expired_in.' },
+  { id: 'service-token-expired-in-string', operation: 'requestServiceToken', description: 'expired_in is the string "3600" instead of an integer.' },
+  { id: 'service-token-lifetime-7200', operation: 'requestServiceToken', description: 'expired_in is 7200 (more than 3600) and tokens live that long.' },
+  { id: 'service-token-type-lowercase', operation: 'requestServiceToken', description: 'token_type is "bearer" instead of "Bearer".' },
+  { id: 'service-token-wrong-secret-accepted', operation: 'requestServiceToken', description: 'A wrong client_secret still gets a token.' },
+  { id: 'service-token-error-not-rfc6749', operation: 'requestServiceToken', description: 'Wrong credentials are answered 401 with a body lacking the RFC 6749 "error" field.' },
+  // Identity provider token endpoint
+  { id: 'idp-token-type-jwt', operation: 'requestIdentityProviderToken', description: 'token_type is "JWT" instead of "Bearer".' },
+  { id: 'idp-missing-access-token', operation: 'requestIdentityProviderToken', description: 'The token response has no access_token.' },
+  { id: 'idp-wrong-secret-accepted', operation: 'requestIdentityProviderToken', description: 'A wrong client_secret still gets a token.' },
+  { id: 'idp-scope-not-required', operation: 'requestIdentityProviderToken', description: 'A client credentials request without scope (or with an unknown scope) gets a token.' },
+  { id: 'idp-subscription-key-not-required', operation: 'SubscriptionKey', description: 'The identity provider token endpoint accepts a request without (or with a wrong) Ocp-Apim-Subscription-Key.' },
+  { id: 'idp-code-replayable', operation: 'requestIdentityProviderToken', description: 'An authorization code can be exchanged more than once.' },
+  { id: 'idp-code-redirect-uri-unchecked', operation: 'requestIdentityProviderToken', description: 'A code exchange with a redirect_uri different from the authorization request is accepted.' },
+  { id: 'idp-code-never-expires', operation: 'requestIdentityProviderToken', description: 'Authorization codes do not expire.' },
+  { id: 'idp-pkce-unchecked', operation: 'requestIdentityProviderToken', description: 'A wrong or missing PKCE code_verifier is accepted.' },
+  // Authorization endpoint
+  { id: 'authorize-open-redirect', operation: 'requestAuthorization', description: 'An unregistered redirect_uri is redirected to (open redirect).' },
+  { id: 'authorize-drops-state', operation: 'requestAuthorization', description: 'The redirect back omits the caller\'s state.' },
+  { id: 'authorize-changes-state', operation: 'requestAuthorization', description: 'The redirect back carries a different state than the caller sent.' },
+  // Load milestones (OAuth2 bearer)
+  { id: 'milestone-no-token-accepted', operation: 'OAuth2', description: 'A milestone without an Authorization header is recorded.' },
+  { id: 'milestone-garbage-token-accepted', operation: 'OAuth2', description: 'A milestone with a bearer token that was never issued is recorded.' },
+  { id: 'milestone-expired-token-accepted', operation: 'OAuth2', description: 'A milestone with an expired token is recorded.' },
+  { id: 'milestone-malformed-json-500', operation: 'recordLoadMilestoneEvent', description: 'Malformed JSON is answered 500 instead of 400.' },
+  { id: 'milestone-non-utc-accepted', operation: 'recordLoadMilestoneEvent', description: 'An event_time with a non-UTC offset (or no offset) is accepted.' },
+  { id: 'milestone-missing-field-accepted', operation: 'recordLoadMilestoneEvent', description: 'A milestone without milestone_type is accepted.' },
+  { id: 'milestone-confirmation-without-message', operation: 'recordLoadMilestoneEvent', description: 'The 200 confirmation has no message field.' },
+  { id: 'milestone-text-plain', operation: 'recordLoadMilestoneEvent', description: 'The confirmation is sent as text/plain.' },
+  // Fleet (API-Key)
+  { id: 'fleet-missing-key-accepted', operation: 'FleetApiKey', description: 'Fleet requests without an API-Key header are answered 200 (with the first lessee\'s vehicles).' },
+  { id: 'list-leaks-foreign-vehicles', operation: 'listVehicles', description: 'The list includes vehicles of another lessee.' },
+  { id: 'list-filters-ignored', operation: 'listVehicles', description: 'All filters are ignored.' },
+  { id: 'list-filters-ored', operation: 'listVehicles', description: 'Different filters are combined with OR instead of AND.' },
+  { id: 'list-first-value-only', operation: 'listVehicles', description: 'Only the first of repeated filter values is honoured.' },
+  { id: 'list-sort-ignored', operation: 'listVehicles', description: 'sort is ignored.' },
+  { id: 'list-desc-ignored', operation: 'listVehicles', description: 'sort direction desc is treated as asc.' },
+  { id: 'list-customervehiclenumber-ignored', operation: 'listVehicles', description: 'The customervehicleNumber filter is ignored; only customerVehicleNumber (upper-case V) filters.' },
+  { id: 'list-field-renamed', operation: 'listVehicles', description: 'Listed vehicles carry licencePlate instead of licensePlate.' },
+  { id: 'list-wrong-content-type', operation: 'listVehicles', description: 'The list is sent as text/plain.' },
+  { id: 'get-foreign-vehicle-returned', operation: 'getVehicle', description: 'A vehicle of another lessee is returned.' },
+  { id: 'get-unknown-200', operation: 'getVehicle', description: 'An unknown vehicle number is answered 200 with an empty object.' },
+  { id: 'get-unknown-500', operation: 'getVehicle', description: 'An unknown vehicle number is answered 500.' },
+  { id: 'get-field-missing', operation: 'getVehicle', description: 'The returned vehicle has no vin field.' },
+] as const;
+
+export type MutationId = (typeof MUTATIONS)[number]['id'];
+
+export function parseMutation(id: string | undefined): MutationId | undefined {
+  if (id === undefined) return undefined;
+  const known = MUTATIONS.find((mutation) => mutation.id === id);
+  if (!known) throw new Error(`unknown mutation "${id}"; see --list-mutations`);
+  return known.id;
+}

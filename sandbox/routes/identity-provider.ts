@@ -1,0 +1,141 @@
+// {auth_url}/oauth2/default/v1/{authorize,token}: the identity provider. Authorize
+// auto-approves a built-in test user; token serves both grants with RFC 6749 bodies and
+// requires the subscription key.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { verifierMatchesChallenge } from '../authorization-codes.ts';
+import { mutated, type SandboxContext } from '../context.ts';
+import { isFormEncoded, sendApiError, sendHtmlError, sendOAuthError } from '../replies.ts';
+import { TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
+
+export const TEST_USER = 'sandbox.user@example.test';
+const NEVER_SECONDS = 10 * 365 * 24 * 3600;
+
+export function identityProviderRoutes(app: FastifyInstance, context: SandboxContext): void {
+  const { credentials } = context;
+  const authorizeValidator = context.validators.operation('requestAuthorization');
+  const clientCredentialsSchema = context.validators.component('token', 'ClientCredentialsGrantRequest');
+  const authorizationCodeSchema = context.validators.component('token', 'AuthorizationCodeGrantRequest');
+
+  /** Space-separated scopes that are all granted to the test client, or undefined. */
+  const grantableScope = (scope: unknown): string | undefined => {
+    if (typeof scope !== 'string') return undefined;
+    const requested = scope.split(' ').filter(Boolean);
+    return requested.length > 0 && requested.every((name) => credentials.scopes.includes(name)) ? requested.join(' ') : undefined;
+  };
+
+  app.get('/oauth2/default/v1/authorize', async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    // Until client and redirect URI are trusted, errors are shown, never redirected (RFC 6749 section 4.1.2.1).
+    if (query.client_id !== credentials.clientId) {
+      return sendHtmlError(reply, 400, 'Unknown client_id: no application with this client identifier is registered.');
+    }
+    const redirectUri = query.redirect_uri;
+    const openRedirect = mutated(context, 'authorize-open-redirect') && typeof redirectUri === 'string' && URL.canParse(redirectUri);
+    if (redirectUri !== credentials.redirectUri && !openRedirect) {
+      return sendHtmlError(reply, 400, 'The redirect_uri is missing or is not registered for this client.');
+    }
+    const state = typeof query.state === 'string' ? query.state : undefined;
+    const redirect = (params: Record<string, string>): FastifyReply => {
+      const location = new URL(String(redirectUri));
+      for (const [name, value] of Object.entries(params)) location.searchParams.set(name, value);
+      if (state !== undefined && !mutated(context, 'authorize-drops-state')) {
+        location.searchParams.set('state', mutated(context, 'authorize-changes-state') ? `${state}-changed` : state);
+      }
+      return reply.code(302).header('location', location.href).header('cache-control', 'no-store').send();
+    };
+
+    if (query.response_type !== 'code') {
+      return redirect({ error: 'unsupported_response_type', error_description: 'response_type must be code.' });
+    }
+    const checked = authorizeValidator.validateQuery(query);
+    if (!checked.ok) return redirect({ error: 'invalid_request', error_description: checked.problems.join('; ') });
+    const scope = grantableScope(query.scope);
+    if (!scope) return redirect({ error: 'invalid_scope', error_description: 'The requested scope is not granted to this client.' });
+    const challenge = typeof query.code_challenge === 'string' ? query.code_challenge : undefined;
+    if (challenge !== undefined && query.code_challenge_method !== 'S256') {
+      return redirect({ error: 'invalid_request', error_description: 'code_challenge_method must be S256.' });
+    }
+    if (challenge === undefined && query.code_challenge_method !== undefined) {
+      return redirect({ error: 'invalid_request', error_description: 'code_challenge_method was sent without code_challenge.' });
+    }
+    // The built-in test user is signed in and consents automatically.
+    const code = context.codes.issue(
+      { clientId: credentials.clientId, redirectUri: String(redirectUri), scope, user: TEST_USER, codeChallenge: challenge },
+      mutated(context, 'idp-code-never-expires') ? NEVER_SECONDS : undefined,
+    );
+    return redirect({ code });
+  });
+
+  app.post('/oauth2/default/v1/token', async (request, reply) => {
+    const key = request.headers['ocp-apim-subscription-key'];
+    if (key !== credentials.subscriptionKey && !mutated(context, 'idp-subscription-key-not-required')) {
+      // The gateway answers before the identity provider, with its own body.
+      return sendApiError(
+        reply, 401, 'invalid_subscription_key',
+        key === undefined ? 'Access denied due to missing subscription key.' : 'Access denied due to invalid subscription key.',
+      );
+    }
+    if (!isFormEncoded(request.headers['content-type'])) {
+      return sendOAuthError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
+    }
+    const body = { ...(request.body as Record<string, unknown>) };
+    const grantType = body.grant_type;
+    if (grantType === undefined) return sendOAuthError(reply, 400, 'invalid_request', 'grant_type is missing.');
+    if (grantType !== 'client_credentials' && grantType !== 'authorization_code') {
+      return sendOAuthError(reply, 400, 'unsupported_grant_type', 'grant_type must be client_credentials or authorization_code.');
+    }
+    if (grantType === 'client_credentials' && mutated(context, 'idp-scope-not-required')) {
+      body.scope = credentials.scopes.join(' ');
+    }
+    const checked = (grantType === 'client_credentials' ? clientCredentialsSchema : authorizationCodeSchema)(body);
+    if (!checked.ok) return sendOAuthError(reply, 400, 'invalid_request', checked.problems.join('; '));
+
+    const authenticated = body.client_id === credentials.clientId && body.client_secret === credentials.clientSecret;
+    if (!authenticated && !mutated(context, 'idp-wrong-secret-accepted')) {
+      return sendOAuthError(reply, 401, 'invalid_client', 'Client authentication failed.');
+    }
+
+    let scope: string;
+    let code: string | undefined;
+    if (grantType === 'client_credentials') {
+      const granted = grantableScope(body.scope);
+      if (!granted) return sendOAuthError(reply, 400, 'invalid_scope', 'The requested scope is not granted to this client.');
+      scope = granted;
+    } else {
+      code = String(body.code);
+      const redemption = context.codes.redeem(code, mutated(context, 'idp-code-replayable'));
+      if (!redemption.ok) {
+        if (redemption.reason === 'replayed') context.tokens.revokeIssuedFromCode(code);
+        const why = { unknown: 'is invalid', expired: 'has expired', replayed: 'was already used' }[redemption.reason];
+        return sendOAuthError(reply, 400, 'invalid_grant', `The authorization code ${why}.`);
+      }
+      const { grant } = redemption;
+      if (grant.clientId !== body.client_id) {
+        return sendOAuthError(reply, 400, 'invalid_grant', 'The authorization code was issued to another client.');
+      }
+      if (grant.redirectUri !== body.redirect_uri && !mutated(context, 'idp-code-redirect-uri-unchecked')) {
+        return sendOAuthError(reply, 400, 'invalid_grant', 'redirect_uri does not match the authorization request.');
+      }
+      const verifier = typeof body.code_verifier === 'string' ? body.code_verifier : undefined;
+      if (!mutated(context, 'idp-pkce-unchecked')) {
+        if (grant.codeChallenge !== undefined && (verifier === undefined || !verifierMatchesChallenge(verifier, grant.codeChallenge))) {
+          return sendOAuthError(reply, 400, 'invalid_grant', 'PKCE verification failed: code_verifier does not match code_challenge.');
+        }
+        if (grant.codeChallenge === undefined && verifier !== undefined) {
+          return sendOAuthError(reply, 400, 'invalid_grant', 'code_verifier was sent but the authorization request had no code_challenge.');
+        }
+      }
+      scope = grant.scope;
+    }
+
+    const token = context.tokens.issue({ clientId: String(body.client_id), scope, lifetimeSeconds: TOKEN_LIFETIME_SECONDS, code });
+    const response: Record<string, unknown> = {
+      access_token: token,
+      token_type: mutated(context, 'idp-token-type-jwt') ? 'JWT' : 'Bearer',
+      expires_in: TOKEN_LIFETIME_SECONDS,
+      scope,
+    };
+    if (mutated(context, 'idp-missing-access-token')) delete response.access_token;
+    return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(response);
+  });
+}

@@ -1,0 +1,71 @@
+// POST {base_url}/v1/load-milestone-events: bearer-protected recording of load milestones.
+// The token is checked before the body is parsed, so a bad token never reveals body errors.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { mutated, type SandboxContext } from '../context.ts';
+import { sendApiError } from '../replies.ts';
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  return /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
+}
+
+export function milestoneRoutes(app: FastifyInstance, context: SandboxContext): void {
+  const validator = context.validators.operation('recordLoadMilestoneEvent');
+
+  const refuse = (reply: FastifyReply, error: string, message: string) =>
+    sendApiError(reply.header('www-authenticate', `Bearer error="${error}"`), 401, 'unauthorized', message);
+
+  /** Returns the calling client, or undefined after answering 401. */
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = bearerToken(request);
+    if (token === undefined) {
+      if (mutated(context, 'milestone-no-token-accepted')) return;
+      return refuse(reply, 'invalid_request', 'Unauthorized. Access token is missing: send Authorization: Bearer <token>.');
+    }
+    const status = context.tokens.check(token);
+    if (status === 'unknown' && !mutated(context, 'milestone-garbage-token-accepted')) {
+      return refuse(reply, 'invalid_token', 'Unauthorized. The access token is invalid.');
+    }
+    if (status === 'expired' && !mutated(context, 'milestone-expired-token-accepted')) {
+      return refuse(reply, 'invalid_token', 'Unauthorized. The access token has expired.');
+    }
+    // The subscription key is optional here; a wrong one is still refused by the gateway.
+    const key = request.headers['ocp-apim-subscription-key'];
+    if (key !== undefined && key !== context.credentials.subscriptionKey) {
+      return sendApiError(reply, 401, 'invalid_subscription_key', 'Access denied due to invalid subscription key.');
+    }
+  };
+
+  app.post('/v1/load-milestone-events', { onRequest: authenticate }, async (request, reply) => {
+    const contentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (contentType !== 'application/json') {
+      return sendApiError(reply, 400, 'invalid_request', 'Content-Type must be application/json.');
+    }
+    let body = request.body;
+    if (mutated(context, 'milestone-missing-field-accepted') && body && typeof body === 'object') {
+      body = { milestone_type: 'UNSPECIFIED', ...body };
+    }
+    if (mutated(context, 'milestone-non-utc-accepted') && body && typeof body === 'object') {
+      const time = Date.parse(String((body as Record<string, unknown>).event_time));
+      if (!Number.isNaN(time)) body = { ...body, event_time: new Date(time).toISOString() };
+    }
+    const checked = validator.validateBody(body);
+    if (!checked.ok) {
+      const problems = checked.problems.map((problem) =>
+        problem.startsWith('body event_time') ? 'body event_time must be an ISO 8601 timestamp in UTC (ending in Z or +00:00)' : problem,
+      );
+      return sendApiError(reply, 400, 'invalid_request', [...new Set(problems)].join('; '));
+    }
+    const event = checked.value;
+    context.events.record({
+      load_id: String(event.load_id),
+      milestone_type: String(event.milestone_type),
+      event_time: String(event.event_time),
+      received_at: new Date(context.clock.now()).toISOString(),
+      client_id: context.tokens.clientOf(bearerToken(request) ?? '') ?? 'unknown',
+    });
+    request.log.info({ reqId: request.id, load_id: event.load_id, milestone_type: event.milestone_type }, 'milestone recorded');
+    if (mutated(context, 'milestone-text-plain')) return reply.type('text/plain').send('Load milestone event recorded.');
+    if (mutated(context, 'milestone-confirmation-without-message')) return reply.send({ status: 'recorded' });
+    return reply.send({ message: 'Load milestone event recorded.' });
+  });
+}

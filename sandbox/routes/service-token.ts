@@ -1,0 +1,44 @@
+// POST {base_url}/token: the service token endpoint, client credentials only, answering
+// with the published `expired_in` quirk and a 3600 s lifetime.
+import type { FastifyInstance } from 'fastify';
+import { mutated, type SandboxContext } from '../context.ts';
+import { isFormEncoded, sendApiError, sendOAuthError } from '../replies.ts';
+import { TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
+
+export function serviceTokenRoutes(app: FastifyInstance, context: SandboxContext): void {
+  const validator = context.validators.operation('requestServiceToken');
+
+  app.post('/token', async (request, reply) => {
+    if (!isFormEncoded(request.headers['content-type'])) {
+      return sendOAuthError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
+    }
+    const body = request.body as Record<string, unknown>;
+    if (body.grant_type !== undefined && body.grant_type !== 'client_credentials') {
+      return sendOAuthError(reply, 400, 'unsupported_grant_type', 'grant_type must be client_credentials.');
+    }
+    const checked = validator.validateBody(body);
+    if (!checked.ok) return sendOAuthError(reply, 400, 'invalid_request', checked.problems.join('; '));
+
+    const { credentials } = context;
+    const authenticated = body.client_id === credentials.clientId && body.client_secret === credentials.clientSecret;
+    if (!authenticated && !mutated(context, 'service-token-wrong-secret-accepted')) {
+      if (mutated(context, 'service-token-error-not-rfc6749')) {
+        return sendApiError(reply, 401, 'unauthorized', 'Client authentication failed.');
+      }
+      return sendOAuthError(reply, 401, 'invalid_client', 'Client authentication failed.');
+    }
+
+    const lifetime = mutated(context, 'service-token-lifetime-7200') ? 7200 : TOKEN_LIFETIME_SECONDS;
+    const token = context.tokens.issue({ clientId: String(body.client_id), scope: '', lifetimeSeconds: lifetime });
+    const response: Record<string, unknown> = {
+      access_token: token,
+      token_type: mutated(context, 'service-token-type-lowercase') ? 'bearer' : 'Bearer',
+      expired_in: mutated(context, 'service-token-expired-in-string') ? String(lifetime) : lifetime,
+    };
+    if (mutated(context, 'service-token-expires-in')) {
+      response.expires_in = response.expired_in;
+      delete response.expired_in;
+    }
+    return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(response);
+  });
+}

@@ -1,0 +1,132 @@
+// Builds the sandbox Fastify app: {base_url} at /svc, {auth_url} at /idp, {fleet_base_url}
+// at /fleet and sandbox-only routes at /_sandbox, with spec-driven validation and no 5xx.
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { AuthorizationCodes } from './authorization-codes.ts';
+import { SandboxClock } from './clock.ts';
+import { OTHER_LESSEE_API_KEY, type SandboxCredentials } from './config.ts';
+import type { SandboxContext } from './context.ts';
+import { EventStore } from './event-store.ts';
+import { buildLessees, buildVehicles, DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
+import { FleetIndex } from './fleet-index.ts';
+import type { MutationId } from './mutations.ts';
+import { sendApiError, sendOAuthError } from './replies.ts';
+import { fleetRoutes } from './routes/fleet.ts';
+import { identityProviderRoutes } from './routes/identity-provider.ts';
+import { inspectionRoutes } from './routes/inspection.ts';
+import { milestoneRoutes } from './routes/milestones.ts';
+import { serviceTokenRoutes } from './routes/service-token.ts';
+import { BatchedStderr } from './log-stream.ts';
+import { loadSpecValidators } from './spec-validation.ts';
+import { TokenStore } from './token-store.ts';
+
+export type SandboxOptions = {
+  credentials: SandboxCredentials;
+  vehicleCount?: number;
+  clockOffsetSeconds?: number;
+  dataFile?: string;
+  mutation?: MutationId;
+  /** pino level; 'silent' for in-process tests. */
+  logLevel?: string;
+};
+
+export type Sandbox = { app: FastifyInstance; context: SandboxContext; foreignVehicleNumber: string };
+
+/** Query parameters whose values are credentials and never logged. */
+const SECRET_QUERY = /([?&](?:code|client_secret|code_verifier|access_token)=)[^&]*/g;
+
+export function buildSandbox(options: SandboxOptions): Sandbox {
+  const { credentials } = options;
+  const clock = new SandboxClock(options.clockOffsetSeconds ?? 0);
+  const lessees = buildLessees(credentials.fleetApiKey, OTHER_LESSEE_API_KEY);
+  const vehicles = buildVehicles(options.vehicleCount ?? DEFAULT_VEHICLE_COUNT, lessees);
+  const context: SandboxContext = {
+    credentials,
+    clock,
+    tokens: new TokenStore(clock),
+    codes: new AuthorizationCodes(clock),
+    events: new EventStore(options.dataFile),
+    fleet: new FleetIndex(vehicles, lessees),
+    validators: loadSpecValidators(),
+    mutation: options.mutation,
+    logStream: new BatchedStderr(),
+  };
+  return { app: buildApp(context, options.logLevel ?? 'info'), context, foreignVehicleNumber: foreignVehicle(context) };
+}
+
+/** The second lessee's first vehicle: what LP_FLEET_FOREIGN_VEHICLE_NUMBER names. */
+function foreignVehicle(context: SandboxContext): string {
+  const other = context.fleet.forApiKey(OTHER_LESSEE_API_KEY)!;
+  return context.fleet.vehicles[other.ids[0]!]!.vehicleNumber;
+}
+
+/** Body parse errors and other framework 4xx errors, answered in the shape of the route's API. */
+function errorHandler(shape: 'oauth' | 'api', context: SandboxContext) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    let status = error.statusCode ?? 500;
+    let message = error.message;
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      status = 400;
+      message = `Unsupported Content-Type ${request.headers['content-type'] ?? '(none)'}.`;
+    } else if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+      status = 400;
+      message = `The body is not valid JSON: ${error.message}`;
+      if (context.mutation === 'milestone-malformed-json-500') status = 500;
+    }
+    if (status >= 500) request.log.error({ err: error }, 'unexpected error');
+    if (shape === 'oauth' && status < 500) return sendOAuthError(reply, status, 'invalid_request', message);
+    return sendApiError(reply, status, status >= 500 ? 'internal_error' : 'invalid_request', status >= 500 ? 'Internal server error.' : message);
+  };
+}
+
+function buildApp(context: SandboxContext, logLevel: string): FastifyInstance {
+  const app = Fastify({
+    logger: {
+      level: logLevel,
+      stream: context.logStream,
+      redact: { paths: ['req.headers.authorization', 'req.headers["api-key"]', 'req.headers["ocp-apim-subscription-key"]'], censor: '[redacted]' },
+    },
+    // One log line per request (in onResponse below) instead of Fastify's two: half the cost under load.
+    logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request (a measurable share of the per-request cost); lines carry reqId explicitly.
+    childLoggerFactory: (logger) => logger,
+    // Generous but bounded; an oversized body is a 413, not a crash.
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 500 },
+  });
+
+  // Token requests are form-encoded; repeated fields become arrays so validation refuses them (RFC 6749 section 3.2).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    const fields: Record<string, string | string[]> = {};
+    for (const [name, value] of new URLSearchParams(String(body))) {
+      const previous = fields[name];
+      fields[name] = previous === undefined ? value : ([] as string[]).concat(previous, value);
+    }
+    done(null, fields);
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { reqId: request.id, method: request.method, url: request.url.replace(SECRET_QUERY, '$1[redacted]'), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      'request',
+    );
+    done();
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendApiError(reply, 404, 'not_found', `Resource not found: ${request.method} ${request.url.split('?')[0]} (the API lives under /svc, /idp and /fleet).`),
+  );
+  app.setErrorHandler(errorHandler('api', context));
+
+  app.register(async (scope) => {
+    scope.setErrorHandler(errorHandler('oauth', context));
+    serviceTokenRoutes(scope, context);
+  }, { prefix: '/svc' });
+  app.register(async (scope) => milestoneRoutes(scope, context), { prefix: '/svc' });
+  app.register(async (scope) => {
+    scope.setErrorHandler(errorHandler('oauth', context));
+    identityProviderRoutes(scope, context);
+  }, { prefix: '/idp' });
+  app.register(async (scope) => fleetRoutes(scope, context), { prefix: '/fleet' });
+  app.register(async (scope) => inspectionRoutes(scope, context), { prefix: '/_sandbox' });
+  return app;
+}

@@ -1,0 +1,104 @@
+// The sandbox's answers, successes and errors alike, use statuses the specs document and
+// bodies that validate against the bundled response schemas: the sandbox tells the truth.
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OTHER_LESSEE_API_KEY } from '../config.ts';
+import { bundleFile, SPEC_NAMES } from '../spec-validation.ts';
+import { aMilestone, authorizationCode, authorize, defaults, fleetGet, idpToken, postForm, recordMilestone, serviceToken } from './api-calls.ts';
+import { startInProcess, type InProcessSandbox } from './sandbox-process.ts';
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+type Operation = { responses: Record<string, { content?: Record<string, unknown> }> };
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addFormat('password', true);
+const operations = new Map<string, { spec: string; pointer: string; operation: Operation }>();
+for (const spec of SPEC_NAMES) {
+  const document = JSON.parse(readFileSync(bundleFile(spec), 'utf8')) as { paths: Record<string, Record<string, Operation & { operationId?: string }>> };
+  ajv.addSchema(document, `${spec}.json`);
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (operation.operationId) {
+        operations.set(operation.operationId, { spec, pointer: `/paths/${path.replace(/\//g, '~1')}/${method}`, operation });
+      }
+    }
+  }
+}
+
+/** Problems of a response against the operation's documented responses; [] when it conforms. */
+async function problems(operationId: string, response: Response): Promise<string[]> {
+  const { spec, pointer, operation } = operations.get(operationId)!;
+  const status = String(response.status);
+  const documented = operation.responses[status];
+  if (!documented) return [`status ${status} is not documented for ${operationId}`];
+  const text = await response.text();
+  if (!documented.content) return [];
+  const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  if (!(mediaType in documented.content)) return [`content type ${mediaType} is not documented for ${operationId} ${status}`];
+  if (mediaType !== 'application/json') return [];
+  const validate = ajv.getSchema(`${spec}.json#${pointer}/responses/${status}/content/application~1json/schema`)!;
+  return validate(JSON.parse(text)) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+}
+
+let sandbox: InProcessSandbox;
+let token: string;
+beforeAll(async () => {
+  sandbox = await startInProcess();
+  token = await serviceToken(sandbox.origin);
+});
+afterAll(() => sandbox?.close());
+
+const serviceFields = { grant_type: 'client_credentials', client_id: defaults.LP_CLIENT_ID, client_secret: defaults.LP_CLIENT_SECRET };
+
+const cases: [string, string, () => Promise<Response>][] = [
+  ['requestServiceToken', '200', () => postForm(`${sandbox.origin}/svc/token`, serviceFields)],
+  ['requestServiceToken', '400 missing field', () => postForm(`${sandbox.origin}/svc/token`, { grant_type: 'client_credentials' })],
+  ['requestServiceToken', '400 wrong grant', () => postForm(`${sandbox.origin}/svc/token`, { ...serviceFields, grant_type: 'password' })],
+  ['requestServiceToken', '400 JSON body', () => fetch(`${sandbox.origin}/svc/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' })],
+  ['requestServiceToken', '401', () => postForm(`${sandbox.origin}/svc/token`, { ...serviceFields, client_secret: 'x' })],
+  ['requestIdentityProviderToken', '200 client credentials', () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE })],
+  ['requestIdentityProviderToken', '200 code', async () =>
+    idpToken(sandbox.origin, { grant_type: 'authorization_code', code: await authorizationCode(sandbox.origin), redirect_uri: defaults.LP_REDIRECT_URI })],
+  ['requestIdentityProviderToken', '400 bad code', () => idpToken(sandbox.origin, { grant_type: 'authorization_code', code: 'x', redirect_uri: defaults.LP_REDIRECT_URI })],
+  ['requestIdentityProviderToken', '400 invalid scope', () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: 'nope' })],
+  ['requestIdentityProviderToken', '401 no key', () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE }, null)],
+  ['requestIdentityProviderToken', '401 wrong secret', () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE, client_secret: 'x' })],
+  ['requestAuthorization', '302', () => authorize(sandbox.origin, { state: 's' })],
+  ['requestAuthorization', '302 error', () => authorize(sandbox.origin, { response_type: 'token' })],
+  ['requestAuthorization', '400', () => authorize(sandbox.origin, { redirect_uri: 'https://elsewhere.example/' })],
+  ['recordLoadMilestoneEvent', '200', () => recordMilestone(sandbox.origin, token, aMilestone)],
+  ['recordLoadMilestoneEvent', '400 malformed', () => recordMilestone(sandbox.origin, token, '{')],
+  ['recordLoadMilestoneEvent', '400 non-UTC', () => recordMilestone(sandbox.origin, token, { ...aMilestone, event_time: '2026-11-22T14:30:00+02:00' })],
+  ['recordLoadMilestoneEvent', '400 content type', () => recordMilestone(sandbox.origin, token, 'x', { 'content-type': 'application/xml' })],
+  ['recordLoadMilestoneEvent', '401', () => recordMilestone(sandbox.origin, 'nope', aMilestone)],
+  ['recordLoadMilestoneEvent', '404 unknown path', () => fetch(`${sandbox.origin}/svc/v2/load-milestone-events`, { method: 'POST' })],
+  ['listVehicles', '200', () => fleetGet(sandbox.origin, '/vehicles?sort=vin%20desc')],
+  ['listVehicles', '200 other lessee', () => fleetGet(sandbox.origin, '/vehicles', OTHER_LESSEE_API_KEY)],
+  ['listVehicles', '400 sort', () => fleetGet(sandbox.origin, '/vehicles?sort=vin')],
+  ['listVehicles', '400 unknown parameter', () => fleetGet(sandbox.origin, '/vehicles?customerVehicleNumber=TRK-1')],
+  ['listVehicles', '401', () => fleetGet(sandbox.origin, '/vehicles', null)],
+  ['listVehicles', '404 dropped base path', () => fetch(`${sandbox.origin}/vehicles`)],
+  ['getVehicle', '200', () => fleetGet(sandbox.origin, '/vehicles/V-000001')],
+  ['getVehicle', '401', () => fleetGet(sandbox.origin, '/vehicles/V-000001', 'nope')],
+  ['getVehicle', '404', () => fleetGet(sandbox.origin, '/vehicles/V-000002')],
+];
+
+describe('responses conform to the bundled specs', () => {
+  it.each(cases)('%s %s', async (operationId, label, send) => {
+    const response = await send();
+    expect(String(response.status)).toBe(label.split(' ')[0]);
+    expect(await problems(operationId, response)).toEqual([]);
+  });
+
+  it('would notice a non-conforming answer (the list-field-renamed mutation)', async () => {
+    const broken = await startInProcess({ mutation: 'list-field-renamed' });
+    try {
+      expect(await problems('listVehicles', await fleetGet(broken.origin, '/vehicles'))).not.toEqual([]);
+    } finally {
+      await broken.close();
+    }
+  });
+});

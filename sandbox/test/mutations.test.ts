@@ -1,0 +1,165 @@
+// Every seeded mutation must be observable: its probe sees the violation on the mutated
+// sandbox and not on the correct one. Also checks the --list-mutations catalogue.
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Vehicle } from '../fleet-fixtures.ts';
+import { MUTATIONS, type MutationId } from '../mutations.ts';
+import {
+  advanceClock, aMilestone, authorizationCode, authorize, defaults, fleetGet, idpToken, postForm, recordMilestone, serviceToken,
+} from './api-calls.ts';
+import { repoRoot, startInProcess, type InProcessSandbox } from './sandbox-process.ts';
+
+/** Resolves true when the contract violation is observed. */
+type Probe = (sandbox: InProcessSandbox) => Promise<boolean>;
+
+const serviceTokenBody = async (origin: string, secret: string = defaults.LP_CLIENT_SECRET) => {
+  const response = await postForm(`${origin}/svc/token`, { grant_type: 'client_credentials', client_id: defaults.LP_CLIENT_ID, client_secret: secret });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+const ccFields = { grant_type: 'client_credentials', scope: defaults.LP_SCOPE };
+const idpBody = async (origin: string) => (await (await idpToken(origin, ccFields)).json()) as Record<string, unknown>;
+const exchange = (origin: string, code: string, extra: Record<string, string> = {}) =>
+  idpToken(origin, { grant_type: 'authorization_code', code, redirect_uri: defaults.LP_REDIRECT_URI, ...extra });
+const stateAfterRedirect = async (origin: string) =>
+  new URL((await authorize(origin, { state: 'probe-state' })).headers.get('location')!).searchParams.get('state');
+const vehicles = async (origin: string, query = '') => (await (await fleetGet(origin, `/vehicles${query}`)).json()) as Vehicle[];
+const isJson = (response: Response) => /^application\/json/.test(response.headers.get('content-type') ?? '');
+
+const PROBES: Record<MutationId, Probe> = {
+  'service-token-expires-in': async ({ origin }) => {
+    const { body } = await serviceTokenBody(origin);
+    return !('expired_in' in body) || 'expires_in' in body;
+  },
+  'service-token-expired-in-string': async ({ origin }) => typeof (await serviceTokenBody(origin)).body.expired_in !== 'number',
+  'service-token-lifetime-7200': async ({ origin }) => Number((await serviceTokenBody(origin)).body.expired_in) > 3600,
+  'service-token-type-lowercase': async ({ origin }) => (await serviceTokenBody(origin)).body.token_type !== 'Bearer',
+  'service-token-wrong-secret-accepted': async ({ origin }) => (await serviceTokenBody(origin, 'wrong')).status === 200,
+  'service-token-error-not-rfc6749': async ({ origin }) => typeof (await serviceTokenBody(origin, 'wrong')).body.error !== 'string',
+  'idp-token-type-jwt': async ({ origin }) => String((await idpBody(origin)).token_type).toLowerCase() !== 'bearer',
+  'idp-missing-access-token': async ({ origin }) => typeof (await idpBody(origin)).access_token !== 'string',
+  'idp-wrong-secret-accepted': async ({ origin }) => (await idpToken(origin, { ...ccFields, client_secret: 'wrong' })).status === 200,
+  'idp-scope-not-required': async ({ origin }) => (await idpToken(origin, { grant_type: 'client_credentials' })).status === 200,
+  'idp-subscription-key-not-required': async ({ origin }) => (await idpToken(origin, ccFields, null)).status === 200,
+  'idp-code-replayable': async ({ origin }) => {
+    const code = await authorizationCode(origin);
+    await exchange(origin, code);
+    return (await exchange(origin, code)).status === 200;
+  },
+  'idp-code-redirect-uri-unchecked': async ({ origin }) =>
+    (await exchange(origin, await authorizationCode(origin), { redirect_uri: 'http://127.0.0.1:8765/elsewhere' })).status === 200,
+  'idp-code-never-expires': async ({ origin }) => {
+    const code = await authorizationCode(origin);
+    await advanceClock(origin, 3600);
+    return (await exchange(origin, code)).status === 200;
+  },
+  'idp-pkce-unchecked': async ({ origin }) => {
+    const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
+    const code = await authorizationCode(origin, { code_challenge: challenge, code_challenge_method: 'S256' });
+    return (await exchange(origin, code, { code_verifier: randomBytes(32).toString('base64url') })).status === 200;
+  },
+  'authorize-open-redirect': async ({ origin }) => (await authorize(origin, { redirect_uri: 'https://attacker.example/cb' })).status === 302,
+  'authorize-drops-state': async ({ origin }) => (await stateAfterRedirect(origin)) !== 'probe-state',
+  'authorize-changes-state': async ({ origin }) => (await stateAfterRedirect(origin)) !== 'probe-state',
+  'milestone-no-token-accepted': async ({ origin }) => (await recordMilestone(origin, undefined, aMilestone)).status === 200,
+  'milestone-garbage-token-accepted': async ({ origin }) => (await recordMilestone(origin, 'garbage', aMilestone)).status === 200,
+  'milestone-expired-token-accepted': async ({ origin }) => {
+    const token = await serviceToken(origin);
+    await advanceClock(origin, 3601);
+    return (await recordMilestone(origin, token, aMilestone)).status === 200;
+  },
+  'milestone-malformed-json-500': async ({ origin }) => (await recordMilestone(origin, await serviceToken(origin), '{"load_id":')).status >= 500,
+  'milestone-non-utc-accepted': async ({ origin }) =>
+    (await recordMilestone(origin, await serviceToken(origin), { ...aMilestone, event_time: '2026-11-22T15:30:00+01:00' })).status === 200,
+  'milestone-missing-field-accepted': async ({ origin }) => {
+    const { milestone_type: _omitted, ...event } = aMilestone;
+    return (await recordMilestone(origin, await serviceToken(origin), event)).status === 200;
+  },
+  'milestone-confirmation-without-message': async ({ origin }) => {
+    const body = (await (await recordMilestone(origin, await serviceToken(origin), aMilestone)).json()) as Record<string, unknown>;
+    return typeof body.message !== 'string';
+  },
+  'milestone-text-plain': async ({ origin }) => !isJson(await recordMilestone(origin, await serviceToken(origin), aMilestone)),
+  'fleet-missing-key-accepted': async ({ origin }) => (await fleetGet(origin, '/vehicles', null)).status === 200,
+  'list-leaks-foreign-vehicles': async ({ origin }) => (await vehicles(origin)).some((v) => v.customerNumber.startsWith('C-2')),
+  'list-filters-ignored': async ({ origin }) => {
+    const [first] = await vehicles(origin);
+    return (await vehicles(origin, `?vin=${first!.vin}`)).length !== 1;
+  },
+  'list-filters-ored': async ({ origin }) => {
+    const all = await vehicles(origin);
+    const other = all.find((v) => v.customerNumber !== all[0]!.customerNumber)!;
+    return (await vehicles(origin, `?customerNumber=${all[0]!.customerNumber}&vin=${other.vin}`)).length !== 0;
+  },
+  'list-first-value-only': async ({ origin }) => {
+    const [a, b] = await vehicles(origin);
+    return (await vehicles(origin, `?vehicleNumber=${a!.vehicleNumber}&vehicleNumber=${b!.vehicleNumber}`)).length !== 2;
+  },
+  'list-sort-ignored': async ({ origin }) => {
+    const plates = (await vehicles(origin, '?sort=licensePlate%20asc')).map((v) => v.licensePlate);
+    return plates.join() !== [...plates].sort().join();
+  },
+  'list-desc-ignored': async ({ origin }) => {
+    const plates = (await vehicles(origin, '?sort=licensePlate%20desc')).map((v) => v.licensePlate);
+    return plates.join() !== [...plates].sort().reverse().join();
+  },
+  'list-customervehiclenumber-ignored': async ({ origin }) => {
+    const response = await fleetGet(origin, '/vehicles?customervehicleNumber=TRK-1');
+    if (response.status !== 200) return true;
+    return ((await response.json()) as Vehicle[]).some((v) => v.customerVehicleNumber !== 'TRK-1');
+  },
+  'list-field-renamed': async ({ origin }) => !('licensePlate' in (await vehicles(origin))[0]!),
+  'list-wrong-content-type': async ({ origin }) => !isJson(await fleetGet(origin, '/vehicles')),
+  'get-foreign-vehicle-returned': async ({ origin, foreignVehicleNumber }) =>
+    (await fleetGet(origin, `/vehicles/${foreignVehicleNumber}`)).status === 200,
+  'get-unknown-200': async ({ origin }) => (await fleetGet(origin, '/vehicles/V-NOPE')).status === 200,
+  'get-unknown-500': async ({ origin }) => (await fleetGet(origin, '/vehicles/V-NOPE')).status >= 500,
+  'get-field-missing': async ({ origin }) => {
+    const [first] = await vehicles(origin);
+    return !('vin' in ((await (await fleetGet(origin, `/vehicles/${first!.vehicleNumber}`)).json()) as object));
+  },
+};
+
+describe('--list-mutations', () => {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--list-mutations'], { cwd: repoRoot, encoding: 'utf8' });
+  const listed = JSON.parse(run.stdout) as { id: string; operation: string; description: string }[];
+
+  it('prints a JSON array of at least 22 mutations with unique ids and exits 0', () => {
+    expect(run.status).toBe(0);
+    expect(listed.length).toBeGreaterThanOrEqual(22);
+    expect(new Set(listed.map((m) => m.id)).size).toBe(listed.length);
+    for (const mutation of listed) expect(mutation).toEqual({ id: expect.any(String), operation: expect.any(String), description: expect.stringMatching(/\S/) });
+  });
+
+  it('covers all six operations and all three auth schemes', () => {
+    const operations = new Set(listed.map((m) => m.operation));
+    for (const name of [
+      'requestServiceToken', 'requestIdentityProviderToken', 'requestAuthorization', 'recordLoadMilestoneEvent', 'listVehicles', 'getVehicle',
+      'OAuth2', 'SubscriptionKey', 'FleetApiKey',
+    ]) expect(operations).toContain(name);
+  });
+
+  it('refuses an unknown mutation id with a clear error', () => {
+    const bad = spawnSync(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--mutation', 'no-such-thing'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('unknown mutation "no-such-thing"');
+  });
+});
+
+describe('each mutation is observable', () => {
+  it.each(MUTATIONS.map((m) => m.id))('%s: seen on the mutated sandbox, not on the correct one', async (id) => {
+    const mutated = await startInProcess({ mutation: id });
+    try {
+      expect(await PROBES[id](mutated)).toBe(true);
+    } finally {
+      await mutated.close();
+    }
+    // A fresh correct sandbox per probe: probes move the clock and use up codes.
+    const fresh = await startInProcess();
+    try {
+      expect(await PROBES[id](fresh)).toBe(false);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

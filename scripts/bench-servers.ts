@@ -1,0 +1,178 @@
+// Benchmark, one run: GET /vehicles with a filter on the sandbox vs the Prism mock (req/s,
+// p99, ratio; goal sandbox >= 10x), then the sandbox's list latency and RSS at 100,000 vehicles.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { repoRoot } from './apis.ts';
+
+type AutocannonResult = {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+};
+type Autocannon = (options: { url: string; connections: number; duration: number; headers?: Record<string, string> }) => Promise<AutocannonResult>;
+// autocannon ships no types; this is the part of its API we use.
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const { values: options } = parseArgs({
+  options: { duration: { type: 'string', default: '3' }, connections: { type: 'string', default: '10' } },
+});
+const duration = Number(options.duration);
+const connections = Number(options.connections);
+if (!(duration > 0 && duration <= 60) || !(connections > 0 && connections <= 200)) {
+  throw new Error('--duration must be 1-60 seconds and --connections 1-200');
+}
+
+type Server = { child: ChildProcess; env: Record<string, string>; stop: () => Promise<void> };
+const started: Server[] = [];
+
+/** Starts `node --import tsx -- script` and resolves when it prints readyLine; output other than LP_* lines is dropped. */
+function start(script: string, args: string[], readyLine: string): Promise<Server> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('LP_')) env[name] = value; // sandbox defaults, not your credentials
+  const child = spawn(process.execPath, ['--import', 'tsx', '--', script, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(force);
+  };
+  const server: Server = { child, env: {}, stop };
+  started.push(server);
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => reject(new Error(`${script} not ready within 120 s`)), 120_000);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (!stdout.split('\n').includes(readyLine)) return;
+      clearTimeout(timer);
+      for (const match of stdout.matchAll(/^(LP_\w+)=(.*)$/gm)) server.env[match[1]!] = match[2]!;
+      resolve(server);
+    });
+  });
+}
+
+function rssMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Math.round(Number(line?.match(/\d+/)?.[0] ?? 0) / 1024);
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+/** The mock script's Prism child: the process that actually serves. */
+function childPid(pid: number): number {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean);
+  if (children.length !== 1) throw new Error(`expected one Prism child of ${pid}, found ${children.length}`);
+  return Number(children[0]);
+}
+
+async function load(label: string, url: string, headers: Record<string, string>, load = { connections, duration }, serverPid?: number) {
+  // A short warm-up so JIT and Prism's first-request work are not measured.
+  await autocannon({ url, headers, connections: 1, duration: 1 });
+  const cpuBefore = serverPid ? cpuSeconds(serverPid) : 0;
+  const result = await autocannon({ url, headers, ...load });
+  const cpu = serverPid ? cpuSeconds(serverPid) - cpuBefore : 0;
+  const failures = result.non2xx + result.errors + result.timeouts;
+  if (failures > 0) throw new Error(`${label}: ${failures} of ${result.requests.total} requests failed or were not 2xx`);
+  return {
+    label,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    /** Requests served per CPU second of the server: its capacity when the load generator, not the server, is the limit. */
+    perCpuSecond: cpu > 0 ? result.requests.total / cpu : Number.NaN,
+  };
+}
+
+type Measurement = Awaited<ReturnType<typeof load>>;
+const ROUNDS = 3;
+
+/** The round with the median throughput (its p99 is reported with it). */
+function median(measurements: Measurement[]): Measurement {
+  return [...measurements].sort((a, b) => a.rps - b.rps)[Math.floor(measurements.length / 2)]!;
+}
+
+const row = (r: Measurement) =>
+  `${r.label.padEnd(66)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   (${r.total} requests)`;
+
+async function main(): Promise<void> {
+  console.log(`bench:servers — autocannon, ${connections} connections, ${duration} s per measurement, loopback\n`);
+
+  const [sandbox, quietSandbox, mock] = await Promise.all([
+    // Default settings on both sides: the sandbox logs every request as `npm run sandbox` does.
+    start('sandbox/main.ts', ['--port', '0'], 'sandbox ready'),
+    // For reference: per-request logging is a large share of the sandbox's cost.
+    start('sandbox/main.ts', ['--port', '0', '--log-level', 'warn'], 'sandbox ready'),
+    start('scripts/mock.ts', ['--port', '0'], 'mock ready'),
+  ]);
+  const filter = '/vehicles?customerNumber=C-100234';
+  const targets = [
+    { label: `sandbox  GET ${filter}`, url: `${sandbox.env.LP_FLEET_BASE_URL}${filter}`, headers: { 'api-key': sandbox.env.LP_FLEET_API_KEY! }, pid: sandbox.child.pid! },
+    { label: `sandbox --log-level warn`, url: `${quietSandbox.env.LP_FLEET_BASE_URL}${filter}`, headers: { 'api-key': quietSandbox.env.LP_FLEET_API_KEY! }, pid: quietSandbox.child.pid! },
+    { label: `prism    GET ${filter}`, url: `${mock.env.LP_FLEET_BASE_URL}${filter}`, headers: { 'api-key': 'any' }, pid: childPid(mock.child.pid!) },
+  ];
+  // Rounds alternate the servers (never two at once: two cores), so load from other work on
+  // the machine hits all alike; the medians of the rounds are compared.
+  const rounds: Measurement[][] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const results: Measurement[] = [];
+    for (const target of targets) results.push(await load(target.label, target.url, target.headers, { connections, duration }, target.pid));
+    rounds.push(results);
+    const [own, quiet, prism] = results as [Measurement, Measurement, Measurement];
+    console.log(
+      `round ${round + 1}: sandbox ${own.rps.toFixed(0)} req/s (quiet ${quiet.rps.toFixed(0)}), prism ${prism.rps.toFixed(0)} req/s, ratio ${(own.rps / prism.rps).toFixed(1)}x`,
+    );
+  }
+  const [sandboxResult, quietResult, mockResult] = targets.map((_, index) => median(rounds.map((results) => results[index]!))) as [
+    Measurement, Measurement, Measurement,
+  ];
+  console.log(`\nmedian of ${ROUNDS} rounds:`);
+  for (const result of [sandboxResult, quietResult, mockResult]) console.log(row(result));
+  const ratio = sandboxResult.rps / mockResult.rps;
+  console.log(`ratio sandbox/prism throughput: ${ratio.toFixed(1)}x (goal >= 10x: ${ratio >= 10 ? 'met' : 'NOT met'}); with --log-level warn: ${(quietResult.rps / mockResult.rps).toFixed(1)}x`);
+  console.log(
+    `requests per server CPU second: sandbox ${sandboxResult.perCpuSecond.toFixed(0)} (quiet ${quietResult.perCpuSecond.toFixed(0)}), prism ${mockResult.perCpuSecond.toFixed(0)}, ` +
+      `ratio ${(sandboxResult.perCpuSecond / mockResult.perCpuSecond).toFixed(1)}x (quiet ${(quietResult.perCpuSecond / mockResult.perCpuSecond).toFixed(1)}x)`,
+  );
+  console.log('(autocannon shares the two cores with the server; when it is the limit, requests per CPU second show the capacity ratio)\n');
+  await Promise.all([sandbox.stop(), quietSandbox.stop(), mock.stop()]);
+
+  const startedAt = Date.now();
+  const big = await start('sandbox/main.ts', ['--port', '0', '--log-level', 'warn', '--vehicles', '100000'], 'sandbox ready');
+  const startupMs = Date.now() - startedAt;
+  const base = big.env.LP_FLEET_BASE_URL!;
+  const key = { 'api-key': big.env.LP_FLEET_API_KEY! };
+  const rssIdle = rssMiB(big.child.pid!);
+  const oneVehicle = (await (await fetch(`${base}/vehicles?sort=vin%20asc`, { headers: key })).json()) as { vin: string }[];
+  const results = [
+    await load('100k  GET /vehicles?vin=<one vin>', `${base}/vehicles?vin=${oneVehicle[500]!.vin}`, key),
+    // Multi-megabyte answers: one connection, so the figure is the latency of one list, not queueing.
+    await load('100k  GET /vehicles?customerNumber=C-100235&sort=vin desc (20,000)', `${base}/vehicles?customerNumber=C-100235&sort=vin%20desc`, key, { connections: 1, duration }),
+    await load('100k  GET /vehicles (all 60,000 of the lessee)', `${base}/vehicles`, key, { connections: 1, duration }),
+    await load('100k  GET /vehicles/{vehicleNumber}', `${base}/vehicles/V-0000001`, key),
+  ];
+  const rssLoaded = rssMiB(big.child.pid!);
+  for (const result of results) console.log(row(result));
+  console.log(`100k  startup to "sandbox ready": ${startupMs} ms; RSS idle ${rssIdle} MiB, after the runs ${rssLoaded} MiB`);
+  await big.stop();
+}
+
+const stopAll = () => Promise.all(started.map((server) => server.stop()));
+process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
+process.on('SIGTERM', () => void stopAll().then(() => process.exit(143)));
+try {
+  await main();
+} finally {
+  await stopAll();
+}
