@@ -1,15 +1,9 @@
 // Deterministic, seeded fleet data: two lessees with their customer numbers (fleet groups)
 // and N vehicles spread over them. The same N always yields the same vehicles.
-export type Vehicle = {
-  customerNumber: string;
-  vehicleNumber: string;
-  vin: string;
-  customerVehicleNumber: string;
-  licensePlate: string;
-  domicileLocationNumber: string;
-  domicileLocationName: string;
-  vehicleType: string;
-};
+import type { components } from '../generated/fleet.ts';
+
+/** The spec's Vehicle (seed 2.1), from the generated types, so the fixtures cannot drift from the schema. */
+export type Vehicle = components['schemas']['Vehicle'];
 
 export type Lessee = { lesseeNumber: string; name: string; apiKey: string; customerNumbers: string[] };
 

@@ -2,7 +2,6 @@
 // dredd alone compares example keys; the proxy fails any response that breaks the schema. Targets: mock (default), live.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from './apis.ts';
@@ -10,6 +9,7 @@ import { writeDreddDocuments, type DreddDocument } from '../contract-tests/dredd
 import { startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
 import { Redactor } from '../contract-tests/support/redact.ts';
 import { SECRET_VARIABLES, TARGET_NAMES, type TargetName } from '../contract-tests/support/target.ts';
+import { freePort } from './free-port.ts';
 
 const PROXY_READY_MS = 60_000;
 const DREDD_TIMEOUT_MS = 300_000;
@@ -24,17 +24,6 @@ export interface DreddResult {
   total: number;
   seconds: number;
   output: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function stop(child: ChildProcess): Promise<void> {

@@ -2,12 +2,12 @@
 // prints the LP_* base URLs when it answers, and stops Prism on SIGINT/SIGTERM.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { API_NAMES, bundlePath, repoRoot } from './apis.ts';
+import { freePort } from './free-port.ts';
 
 type OpenApiDocument = {
   openapi: string;
@@ -46,18 +46,6 @@ function readOptions() {
   const port = Number(rawPort);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer 0-65535, got "${rawPort}"`);
   return { port, host: parsed.values.host, dynamic: parsed.values.dynamic, seed: parsed.values.seed };
-}
-
-/** A free loopback port, for --port 0: Prism prints no chosen port, so we pick one first. */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function ensureBundles(): void {

@@ -3,9 +3,9 @@
 // against a Prism mock of the fleet spec (started here on a free loopback port, and always stopped).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from './free-port.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -21,17 +21,6 @@ function run(step: string, command: string, args: string[], options: { cwd?: str
     throw new Error(`pack:check: step "${step}" failed (exit ${result.status ?? result.signal})`);
   }
   return options.stdoutOnly ? (result.stdout ?? '') : output;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolvePort(port));
-    });
-  });
 }
 
 async function waitForMock(url: string, prism: ChildProcess, deadlineMs: number): Promise<void> {

@@ -2,9 +2,9 @@
 // (fetch following redirects) signs in.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
+import { freePort } from '../../scripts/free-port.ts';
 
 const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-1234';
 const ACCESS_TOKEN = 'access-token-DO-NOT-PRINT-3456';
@@ -18,17 +18,6 @@ afterEach(async () => {
   await idp?.close();
   idp = undefined;
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the login script; resolves with the authorize URL it prints, and a promise of its exit and output. */
 async function startLogin(redirectUri: string, args: string[] = []) {
