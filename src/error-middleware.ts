@@ -6,32 +6,37 @@ import type { Secrets } from './secrets.js';
 
 export function errorMiddleware(secrets: Secrets): Middleware {
   return {
-    async onResponse({ request, response, schemaPath }) {
-      if (response.ok) return undefined;
-      const text = secrets.redact(await response.text().catch(() => ''));
-      let body: unknown = text || undefined;
-      if (text && (response.headers.get('content-type') ?? '').includes('json')) {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // Not JSON after all: keep the text.
-        }
-      }
-      throw new ApiError({
-        kind: 'http',
-        status: response.status,
-        operation: `${request.method} ${schemaPath}`,
-        url: displayUrl(request.url),
-        body,
-        requestIds: requestIdsOf(response.headers),
-        detail: summarizeBody(body),
-      });
+    // Not async: the happy path returns at once instead of allocating a promise per call.
+    onResponse({ request, response, schemaPath }) {
+      return response.ok ? undefined : toApiError(secrets, request, response, schemaPath);
     },
     onError({ request, error, schemaPath }) {
       const described = describeFailure(secrets, error, request, schemaPath);
       return described instanceof Error ? described : undefined;
     },
   };
+}
+
+/** Rejects with the ApiError of an error response (body read, redacted and summarised). */
+async function toApiError(secrets: Secrets, request: Request, response: Response, schemaPath: string): Promise<never> {
+  const text = secrets.redact(await response.text().catch(() => ''));
+  let body: unknown = text || undefined;
+  if (text && (response.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON after all: keep the text.
+    }
+  }
+  throw new ApiError({
+    kind: 'http',
+    status: response.status,
+    operation: `${request.method} ${schemaPath}`,
+    url: displayUrl(request.url),
+    body,
+    requestIds: requestIdsOf(response.headers),
+    detail: summarizeBody(body),
+  });
 }
 
 /** A failure without a response as an ApiError; the caller's own abort and errors already described pass through. */

@@ -72,12 +72,14 @@ export function resendMiddleware(policy: ResolvedRetryPolicy, describeFailure: F
       if (request.body !== null && !originOf(request) && (renewable || mayRetry(request.method, policy))) pristine.set(request, request.clone());
       return undefined;
     },
-    async onResponse({ request, response, options, schemaPath }) {
+    // Not async: the happy path returns at once instead of allocating a promise per call.
+    onResponse({ request, response, options, schemaPath }) {
       if (response.ok || settled.has(response)) return undefined;
-      const outcome = await settle(request, { response }, options.fetch as Fetch);
-      if (outcome.response) return outcome.response;
-      // A throw from onResponse skips the other middlewares, so describe the failure here.
-      throw describeFailure(outcome.error, request, schemaPath);
+      return settle(request, { response }, options.fetch as Fetch).then((outcome) => {
+        if (outcome.response) return outcome.response;
+        // A throw from onResponse skips the other middlewares, so describe the failure here.
+        throw describeFailure(outcome.error, request, schemaPath);
+      });
     },
     async onError({ request, error, options }) {
       const outcome = await settle(request, { error }, options.fetch as Fetch);
