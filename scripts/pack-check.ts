@@ -10,7 +10,7 @@ import { freePort } from './free-port.ts';
 const root = resolve(import.meta.dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 const ALLOWED = [/^dist\/client\/.+\.(js|d\.ts)$/, /^dist\/openapi\/(token|carriers|fleet)\.(yaml|json)$/, /^README\.md$/, /^package\.json$/];
-const REQUIRED = ['package.json', 'dist/client/src/index.js', 'dist/client/src/index.d.ts', 'dist/client/src/fleet.d.ts', 'dist/openapi/fleet.yaml'];
+const REQUIRED = ['package.json', 'README.md', 'dist/client/src/index.js', 'dist/client/src/index.d.ts', 'dist/client/src/fleet.d.ts', 'dist/openapi/fleet.yaml'];
 
 function run(step: string, command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; stdoutOnly?: boolean } = {}): string {
   console.log(`\n=== ${step}`);
@@ -64,16 +64,16 @@ console.log(\`consumer ok: \${vehicles.length} vehicles, first \${vehicles[0].ve
 const work = mkdtempSync(join(tmpdir(), 'lp-pack-check-'));
 let prism: ChildProcess | undefined;
 try {
+  // The same two steps as the package's prepack script, run here so that `npm pack --json` prints only JSON.
   run('npm run bundle', 'npm', ['run', 'bundle']);
   run('npm run build', 'npm', ['run', 'build']);
-  const packed = JSON.parse(run('npm pack', 'npm', ['pack', '--json', '--pack-destination', work], { stdoutOnly: true })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const packed = JSON.parse(run('npm pack', 'npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { stdoutOnly: true })) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const tarball = join(work, packed[0]!.filename);
   const files = packed[0]!.files.map((file) => file.path);
   const unexpected = files.filter((path) => !ALLOWED.some((pattern) => pattern.test(path)));
   const missing = REQUIRED.filter((path) => !files.includes(path));
   console.log(`${files.length} files in ${packed[0]!.filename}`);
   if (unexpected.length || missing.length) throw new Error(`pack:check: tarball contents wrong. Unexpected: ${unexpected.join(', ') || 'none'}; missing: ${missing.join(', ') || 'none'}`);
-  if (!files.includes('README.md')) console.log('note: README.md is not in the tarball because the repository has none yet (it is packed once it exists).');
 
   console.log(run('publint --strict', bin('publint'), ['--strict']));
   console.log(run('attw (esm-only profile: the package is ESM by design)', bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'table-flipped']));
