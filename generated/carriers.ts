@@ -130,6 +130,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description The bearer token is missing, invalid or expired. Get a new token and retry once. */
@@ -141,6 +142,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description The token is valid but the application is not subscribed to the carriers product or lacks the scope. */
@@ -150,6 +152,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description No such operation at this address (check the base URL), or the load is unknown. */
@@ -159,6 +162,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many requests; retry after the indicated delay. */
@@ -169,6 +173,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description The service failed. The event may or may not be recorded. */
@@ -178,6 +183,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Any other client error. The seed gives no error codes and advises clients to
+             *     handle status classes, so a status not listed above is still a client error
+             *     of this operation, with a JSON (or RFC 9457 problem) body or none.
+             */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };

@@ -186,6 +186,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description The `API-Key` header is missing or the key is invalid. */
@@ -195,6 +196,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description The key is valid but not approved for the fleet product, or the caller has no lessee number. */
@@ -204,6 +206,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description No such operation at this address (check the fleet base URL). */
@@ -213,6 +216,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many requests; retry after the indicated delay. */
@@ -223,6 +227,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description The service failed; retry later. */
@@ -232,6 +237,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Any other client error. The seed gives no error codes and advises clients to
+             *     handle status classes, so a status not listed above is still a client error
+             *     of this operation, with a JSON (or RFC 9457 problem) body or none.
+             */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -264,6 +284,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description The `API-Key` header is missing or the key is invalid. */
@@ -273,6 +294,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description The key is valid but not approved for the fleet product, or the caller has no lessee number. */
@@ -282,6 +304,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description No vehicle with this number is accessible to you. */
@@ -291,6 +314,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many requests; retry after the indicated delay. */
@@ -301,6 +325,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description The service failed; retry later. */
@@ -310,6 +335,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Any other client error. The seed gives no error codes and advises clients to
+             *     handle status classes, so a status not listed above is still a client error
+             *     of this operation, with a JSON (or RFC 9457 problem) body or none.
+             */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };

@@ -352,6 +352,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many requests; retry after the indicated delay. */
@@ -362,6 +363,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description The service failed; retry later. */
@@ -371,6 +373,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Any other client error. The seed gives no error codes and advises clients to
+             *     handle status classes, so a status not listed above is still a client error
+             *     of this operation, with a JSON (or RFC 9457 problem) body or none.
+             */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -434,6 +451,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many requests; retry after the indicated delay. */
@@ -444,6 +462,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
             /** @description The identity provider failed; retry later. */
@@ -453,6 +472,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Any other client error. The seed gives no error codes and advises clients to
+             *     handle status classes, so a status not listed above is still a client error
+             *     of this operation, with a JSON (or RFC 9457 problem) body or none.
+             */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/problem+json": components["schemas"]["Error"];
                 };
             };
         };
@@ -520,6 +554,15 @@ export interface operations {
             };
             /** @description The identity provider failed; retry later. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Any other client error. The identity provider shows an error page and does not redirect. */
+            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,9 +17,17 @@ describe('conformance checker', () => {
     expect(checkResponse(operationById('requestServiceToken'), json(200, { access_token: 't', token_type: 'Bearer', expired_in: 3600 }))).toEqual([]);
   });
 
+  it('accepts a client error the seed leaves open (the 4XX range), as JSON, as a problem document or empty', () => {
+    expect(checkResponse(operationById('recordLoadMilestoneEvent'), json(422, { message: 'bad' }))).toEqual([]);
+    const problem = { status: 415, headers: new Headers({ 'content-type': 'application/problem+json' }), bodyText: '{"title":"Unsupported"}' };
+    expect(checkResponse(operationById('listVehicles'), problem)).toEqual([]);
+    expect(checkResponse(operationById('getVehicle'), { status: 409, headers: new Headers(), bodyText: '' })).toEqual([]);
+  });
+
   it.for([
     ['a 5xx', 'listVehicles', json(500, {}), /5xx/],
-    ['an undocumented status', 'listVehicles', json(418, {}), /not documented/],
+    ['an undocumented status', 'listVehicles', json(201, [vehicle]), /not documented/],
+    ['an undocumented redirect', 'getVehicle', json(307, {}), /not documented/],
     ['a wrong content type', 'listVehicles', { ...json(200, [vehicle]), headers: new Headers({ 'content-type': 'text/plain' }) }, /content type/],
     ['a body that is not JSON', 'listVehicles', json(200, '[{'), /not valid JSON/],
     ['a missing required field', 'getVehicle', json(200, { ...vehicle, vin: undefined }), /vin/],
