@@ -6,6 +6,7 @@ import { lacking } from '../support/capabilities.ts';
 import { logisticsClient, tokenProvider } from '../support/clients.ts';
 import { JSON_TYPE, send, statusClass } from '../support/requests.ts';
 import { skipUnless } from '../support/skips.ts';
+import { describeWrong, wrongValues } from '../support/wrong-credentials.ts';
 import { missing, target } from '../support/target.ts';
 
 const OP = ['recordLoadMilestoneEvent'];
@@ -57,6 +58,22 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
+  it('rejects an event with an issued token cut short or extended with a 4xx', async (ctx) => {
+    skipUnless(ctx, OP, needsToken(), WRITE_GATE, lacking(target.name, 'verifiesCredentials'));
+    for (const wrong of wrongValues(token)) {
+      const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(wrong), body: JSON.stringify(validEvent()) });
+      expect(statusClass(response.status), `a wrong token (${describeWrong(token, wrong)}) answered ${response.status}`).toBe(4);
+    }
+  });
+
+  it('answers a very long milestone_type with a 2xx or a 4xx, never a 5xx', async (ctx) => {
+    // The seed gives no size limit: the target may record the event or refuse it, but it must not fail on it.
+    skipUnless(ctx, OP, needsToken(), WRITE_GATE);
+    const event = { ...validEvent(), milestone_type: `CONTRACT_LONG_${'X'.repeat(5000)}` };
+    const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify(event) });
+    expect([2, 4], `status ${response.status}`).toContain(statusClass(response.status));
+  });
+
   it('rejects malformed JSON with a 4xx, never a 5xx', async (ctx) => {
     skipUnless(ctx, OP, needsToken());
     const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: `{"load_id": "${loadId()}", "milestone_type": ` });
@@ -67,6 +84,8 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
     ['a non-ISO event_time', '22/11/2026 14:30'],
     ['an event_time without a time zone', '2026-11-22T14:30:00'],
     ['an event_time with a non-UTC offset', '2026-11-22T14:30:00+02:00'],
+    ['a date without a time', '2026-11-22'],
+    ['an impossible calendar date', '2026-02-30T14:30:00Z'],
   ] as const)('rejects %s with a 4xx', async ([, eventTime], ctx) => {
     skipUnless(ctx, OP, needsToken());
     const { response } = await send(target, 'LP_BASE_URL', PATH, {

@@ -44,12 +44,18 @@ async function list(query: Partial<Record<FilterName, string[]>> & { sort?: stri
 
 const numbers = (vehicles: Vehicle[]) => vehicles.map((v) => v.vehicleNumber);
 
-/** Two vehicles that differ in `field`, or the reason there are none. */
-function pairDifferingIn(field: keyof Vehicle): [Vehicle, Vehicle] | string {
-  const first = all[0];
-  const other = all.find((v) => first && v[field] !== first[field]);
-  return first && other ? [first, other] : `the key sees no two vehicles with different ${field} values`;
+/** Two vehicles that differ in `field`, or the reason there are none. Filter values must be non-empty (the spec's
+ * minLength 1, and a server may refuse an empty one), so both vehicles have a non-empty value in `field` and in each
+ * of `alsoSent`, the other fields a check sends as filters. */
+function pairDifferingIn(field: keyof Vehicle, ...alsoSent: Array<keyof Vehicle>): [Vehicle, Vehicle] | string {
+  const usable = all.filter((v) => [field, ...alsoSent].every((f) => typeof v[f] === 'string' && v[f] !== ''));
+  const first = usable[0];
+  const other = usable.find((v) => first && v[field] !== first[field]);
+  return first && other ? [first, other] : `the key sees no two vehicles with different, non-empty ${[field, ...alsoSent].join(', ')} values`;
 }
+
+/** A vehicle with a non-empty value in `field` (a filter value must not be empty). */
+const withValueIn = (field: keyof Vehicle) => all.find((v) => typeof v[field] === 'string' && v[field] !== '');
 
 beforeAll(async () => {
   if (needsKey()) return;
@@ -71,10 +77,10 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   });
 
   it.for(FILTERS)('filter %s returns only matching vehicles, the chosen one included', async ([param, field], ctx) => {
-    skipUnless(ctx, LIST, needsKey(), needsData(), listFailure, all.length === 0 ? 'the key sees no vehicles' : undefined);
+    skipUnless(ctx, LIST, needsKey(), needsData(), listFailure, withValueIn(field) ? undefined : `the key sees no vehicle with a non-empty ${field}`);
     // Prefer a vehicle whose value is not shared by every vehicle, so an ignored filter shows.
     const pair = pairDifferingIn(field);
-    const chosen = typeof pair === 'string' ? all[0]! : pair[0];
+    const chosen = typeof pair === 'string' ? withValueIn(field)! : pair[0];
     const result = await list({ [param]: [chosen[field]] });
     expect(result.filter((v) => v[field] !== chosen[field]).map((v) => v.vehicleNumber), `vehicles not matching ${param}`).toEqual([]);
     expect(numbers(result)).toContain(chosen.vehicleNumber);
@@ -93,7 +99,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   });
 
   it('two different filters combine with AND', async (ctx) => {
-    const pair = pairDifferingIn('vin');
+    const pair = pairDifferingIn('vin', 'customerNumber', 'licensePlate');
     skipUnless(ctx, LIST, needsKey(), needsData(), listFailure, typeof pair === 'string' ? pair : undefined);
     const [a, b] = pair as [Vehicle, Vehicle];
     const both = await list({ vin: [a.vin], customerNumber: [a.customerNumber] });
@@ -113,6 +119,28 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     expect(numbers(sorted)).toEqual(expected);
     expect([...numbers(sorted)].sort(), 'the same vehicles as unsorted').toEqual([...numbers(all)].sort());
     observeAssumption(ASSUMPTIONS.sortForm, true, `sort "vehicleNumber ${direction}" ordered by code units`);
+  });
+
+  it.for(['asc', 'desc'] as const)('sort by each of the eight vehicle fields, %s, orders the results', async (direction, ctx) => {
+    skipUnless(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
+    // The spec makes every vehicle field sortable; ties may come in any order, so only the field's order is checked.
+    const byCodeUnits = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+    for (const field of VEHICLE_FIELDS) {
+      const values = (await list({ sort: `${field} ${direction}` })).map((v) => v[field]);
+      const expected = [...values].sort(byCodeUnits);
+      if (direction === 'desc') expected.reverse();
+      expect(values, `sort "${field} ${direction}" in code-unit order`).toEqual(expected);
+      expect(values.length, `sort "${field} ${direction}" returns every vehicle`).toBe(all.length);
+    }
+  });
+
+  it('answers unknown query parameters with a 2xx or a 4xx, never a 5xx', async (ctx) => {
+    // Unknown parameters may be ignored or refused (the seed says neither); a misspelt filter is the likeliest one.
+    skipUnless(ctx, LIST, needsKey());
+    for (const query of ['customerVehicleNumber=CONTRACT-PROBE', 'contractProbe=1', `${'q'.repeat(300)}=${'v'.repeat(2000)}`]) {
+      const { response } = await send(target, 'LP_FLEET_BASE_URL', `/vehicles?${query}`, { headers: { 'API-Key': target.env.LP_FLEET_API_KEY! } });
+      expect([2, 4], `?${query.slice(0, 40)} answered ${response.status}`).toContain(statusClass(response.status));
+    }
   });
 
   it('does not list the foreign vehicle (LP_FLEET_FOREIGN_VEHICLE_NUMBER), even when asked for it', async (ctx) => {

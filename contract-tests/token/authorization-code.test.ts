@@ -7,12 +7,15 @@ import { clientTransport } from '../support/clients.ts';
 import { exchange } from '../support/contract-fetch.ts';
 import { FORM, JSON_TYPE, form, send, statusClass } from '../support/requests.ts';
 import { skipUnless } from '../support/skips.ts';
+import { describeWrong, wrongValues } from '../support/wrong-credentials.ts';
 import { missing, required, target } from '../support/target.ts';
 
 const AUTHORIZE = ['requestAuthorization'];
 const BOTH = ['requestAuthorization', 'requestIdentityProviderToken'];
 const needs = () => missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
+/** Same origin and path; a Location that is not an absolute URL is never the registered redirect URI. */
 const sameEndpoint = (a: string, b: string) => {
+  if (!URL.canParse(a) || !URL.canParse(b)) return false;
   const [x, y] = [new URL(a), new URL(b)];
   return x.origin === y.origin && x.pathname === y.pathname;
 };
@@ -64,7 +67,9 @@ beforeAll(async () => {
   unattended =
     statusClass(response.status) === 3 && location && sameEndpoint(location, required(target, 'LP_REDIRECT_URI'))
       ? undefined
-      : `the authorize endpoint answered ${response.status}${location ? ' with a redirect elsewhere' : ''}, not a redirect to LP_REDIRECT_URI: the flow needs a user to log in`;
+      : statusClass(response.status) === 3
+        ? `the authorize endpoint answered ${response.status} with ${location ? `a Location that is not LP_REDIRECT_URI ("${location.split('?')[0]}")` : 'no Location'}: not an unattended approval`
+        : `the authorize endpoint answered ${response.status}, not a redirect to LP_REDIRECT_URI: the flow needs a user to log in`;
 });
 
 describe('authorization code grant', () => {
@@ -76,6 +81,21 @@ describe('authorization code grant', () => {
     expect(new URL(location!).searchParams.get('state'), 'state unchanged').toBe(request.state);
     expect(() => parseAuthorizationCallback(location!, { state: request.state })).not.toThrow();
     observeAssumption(ASSUMPTIONS.authorizeBehaviour, response.status === 302, `approved authorize answered ${response.status}`);
+  });
+
+  it('returns a state with reserved characters unchanged', async (ctx) => {
+    skipUnless(ctx, AUTHORIZE, unattended);
+    // RFC 6749 A.5: state is any printable ASCII; these characters need percent-encoding and '+' and space are
+    // easily confused by a server that decodes the query by hand.
+    const state = `a b+c/d=e&f%g~h?i#j:${crypto.randomUUID().slice(0, 8)}`;
+    const { request } = await authorize();
+    const url = new URL(request.url);
+    url.searchParams.set('state', state);
+    const { response } = await exchange(url.toString(), { redirect: 'manual' });
+    const location = response.headers.get('location');
+    expect(statusClass(response.status), `authorize answered ${response.status}`).toBe(3);
+    expect(location && sameEndpoint(location, request.redirectUri), 'redirected to LP_REDIRECT_URI').toBe(true);
+    expect(new URL(location!).searchParams.get('state'), 'state unchanged').toBe(state);
   });
 
   it('never redirects to an unregistered redirect_uri', async (ctx) => {
@@ -104,6 +124,16 @@ describe('authorization code grant', () => {
     other.pathname = `${other.pathname.replace(/\/$/, '')}/other`;
     const { response } = await rawExchange({ code, redirect_uri: other.toString() });
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
+  });
+
+  it('rejects a code exchanged with a wrong client_secret with a 4xx', async (ctx) => {
+    skipUnless(ctx, BOTH, unattended);
+    const { code } = await freshCode();
+    const secret = required(target, 'LP_CLIENT_SECRET');
+    for (const wrong of wrongValues(secret)) {
+      const { response } = await rawExchange({ code, client_secret: wrong });
+      expect(statusClass(response.status), `a wrong client_secret (${describeWrong(secret, wrong)}) answered ${response.status}`).toBe(4);
+    }
   });
 
   it('rejects a PKCE-bound code exchanged with a wrong code_verifier with a 4xx', async (ctx) => {

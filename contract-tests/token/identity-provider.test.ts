@@ -5,7 +5,8 @@ import { lacking } from '../support/capabilities.ts';
 import { tokenProvider } from '../support/clients.ts';
 import { FORM, form, jsonOf, send, statusClass } from '../support/requests.ts';
 import { skipUnless } from '../support/skips.ts';
-import { missing, target } from '../support/target.ts';
+import { describeWrong, wrongValues } from '../support/wrong-credentials.ts';
+import { missing, required, target } from '../support/target.ts';
 
 const OP = ['requestIdentityProviderToken'];
 const PATH = '/oauth2/default/v1/token';
@@ -42,22 +43,22 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
 
   it('rejects a request with a wrong subscription key with a 4xx', async (ctx) => {
     skipUnless(ctx, OP, needs(), lacking(target.name, 'verifiesCredentials'));
-    const { response } = await send(target, 'LP_AUTH_URL', PATH, {
-      method: 'POST',
-      headers: withKey(`${target.env.LP_SUBSCRIPTION_KEY}-wrong`),
-      body: clientCredentials(),
-    });
-    expect(statusClass(response.status), `status ${response.status}`).toBe(4);
+    const key = required(target, 'LP_SUBSCRIPTION_KEY');
+    for (const wrong of wrongValues(key)) {
+      const { response } = await send(target, 'LP_AUTH_URL', PATH, { method: 'POST', headers: withKey(wrong), body: clientCredentials() });
+      expect(statusClass(response.status), `a wrong subscription key (${describeWrong(key, wrong)}) answered ${response.status}`).toBe(4);
+    }
   });
 
   it('rejects a wrong client secret with a 4xx', async (ctx) => {
     skipUnless(ctx, OP, needs(), lacking(target.name, 'verifiesCredentials'));
-    const { response, bodyText } = await send(target, 'LP_AUTH_URL', PATH, {
-      method: 'POST',
-      headers: withKey(),
-      body: clientCredentials({ client_secret: `${target.env.LP_CLIENT_SECRET}-wrong` }),
-    });
-    expect(statusClass(response.status), `status ${response.status}`).toBe(4);
+    const secret = required(target, 'LP_CLIENT_SECRET');
+    let last: Awaited<ReturnType<typeof send>> | undefined;
+    for (const wrong of wrongValues(secret)) {
+      last = await send(target, 'LP_AUTH_URL', PATH, { method: 'POST', headers: withKey(), body: clientCredentials({ client_secret: wrong }) });
+      expect(statusClass(last.response.status), `a wrong client_secret (${describeWrong(secret, wrong)}) answered ${last.response.status}`).toBe(4);
+    }
+    const { response, bodyText } = last!;
     const body = jsonOf(bodyText);
     observeAssumption(ASSUMPTIONS.oauthErrorBody, typeof body?.error === 'string', `wrong secret answered ${response.status} with error=${String(body?.error)}`);
   });
