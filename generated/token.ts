@@ -561,6 +561,18 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /**
+             * @description The same redirect with another status (RFC 6749 section 4.1.2 allows any
+             *     redirect the user agent follows, e.g. 303 or 307).
+             */
+            "3XX": {
+                headers: {
+                    /** @description The registered redirect URI with `code` and `state` (or `error` and `state`) in its query. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Any other client error. The identity provider shows an error page and does not redirect. */
             "4XX": {
                 headers: {

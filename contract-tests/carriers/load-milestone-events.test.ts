@@ -35,11 +35,14 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
     observeAssumption(ASSUMPTIONS.milestoneConfirmation, response.status === 200, `confirmed with ${response.status}`);
   });
 
-  it('accepts the bearer token alone, without the subscription key', async (ctx) => {
+  // Seed 4.4 shows only the bearer header, 5.2 says gateway APIs also take the subscription key: whether the key is
+  // required is an assumption (not required). A 4xx here contradicts the assumption in the report; it does not fail
+  // the run, since a server that requires the key still keeps the seed. Anything but a 2xx or 4xx fails.
+  it('answers the bearer token alone with a 2xx or a 4xx, and records whether the subscription key is required', async (ctx) => {
     skipUnless(ctx, OP, needsToken(), WRITE_GATE);
     const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify(validEvent()) });
-    expect(statusClass(response.status), `status ${response.status}`).toBe(2);
-    observeAssumption(ASSUMPTIONS.milestoneBearerAlone, true, `bearer alone answered ${response.status}`);
+    expect([2, 4], `status ${response.status}`).toContain(statusClass(response.status));
+    observeAssumption(ASSUMPTIONS.milestoneBearerAlone, statusClass(response.status) === 2, `bearer alone answered ${response.status}`);
   });
 
   it('rejects an event without a token with a 4xx', async (ctx) => {
