@@ -58,6 +58,11 @@ class VisibleFleet {
   }
 
   private match(query: VehicleQuery): Uint32Array {
+    const [only] = query.filters;
+    // One filter with one value (the common case): its index list is already in vehicleNumber order.
+    if (query.filters.length === 1 && only!.values.length === 1) {
+      return Uint32Array.from(this.byField.get(only!.field)!.get(only!.values[0]!) ?? []);
+    }
     const perFilter = query.filters.map(({ field, values }) => {
       const index = this.byField.get(field)!;
       if (values.length === 1) return index.get(values[0]!) ?? [];

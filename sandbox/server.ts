@@ -16,6 +16,7 @@ import { inspectionRoutes } from './routes/inspection.ts';
 import { milestoneRoutes } from './routes/milestones.ts';
 import { serviceTokenRoutes } from './routes/service-token.ts';
 import { BatchedStderr } from './log-stream.ts';
+import { requestLogHook } from './request-log.ts';
 import { loadSpecValidators } from './spec-validation.ts';
 import { TokenStore } from './token-store.ts';
 
@@ -30,9 +31,6 @@ export type SandboxOptions = {
 };
 
 export type Sandbox = { app: FastifyInstance; context: SandboxContext; foreignVehicleNumber: string };
-
-/** Query parameters whose values are credentials and never logged. */
-const SECRET_QUERY = /([?&](?:code|client_secret|code_verifier|access_token)=)[^&]*/g;
 
 export function buildSandbox(options: SandboxOptions): Sandbox {
   const { credentials } = options;
@@ -104,13 +102,7 @@ function buildApp(context: SandboxContext, logLevel: string): FastifyInstance {
     done(null, fields);
   });
 
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { reqId: request.id, method: request.method, url: request.url.replace(SECRET_QUERY, '$1[redacted]'), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
-      'request',
-    );
-    done();
-  });
+  app.addHook('onResponse', requestLogHook(app.log, context.logStream));
 
   app.setNotFoundHandler((request, reply) =>
     sendApiError(reply, 404, 'not_found', `Resource not found: ${request.method} ${request.url.split('?')[0]} (the API lives under /svc, /idp and /fleet).`),

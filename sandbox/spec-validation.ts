@@ -123,7 +123,8 @@ function compileOperation(ajv: Ajv2020, pointer: string, operation: Operation): 
     validateQuery(raw) {
       // Query strings carry no types: repeated parameters arrive as arrays, single ones as strings.
       const value: Record<string, unknown> = {};
-      for (const [name, given] of Object.entries(raw)) {
+      for (const name in raw) {
+        const given = raw[name];
         value[name] = arrayParameters.has(name) && !Array.isArray(given) ? [given] : given;
       }
       return validateQuery(value) ? { ok: true, value } : { ok: false, problems: describe(validateQuery.errors, 'query parameter') };

@@ -8,6 +8,7 @@ import { repoRoot } from './apis.ts';
 
 type AutocannonResult = {
   requests: { average: number; total: number };
+  throughput: { total: number };
   latency: { p50: number; p99: number; average: number };
   non2xx: number;
   errors: number;
@@ -18,12 +19,13 @@ type Autocannon = (options: { url: string; connections: number; duration: number
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const { values: options } = parseArgs({
-  options: { duration: { type: 'string', default: '3' }, connections: { type: 'string', default: '10' } },
+  options: { duration: { type: 'string', default: '3' }, connections: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' } },
 });
 const duration = Number(options.duration);
 const connections = Number(options.connections);
-if (!(duration > 0 && duration <= 60) || !(connections > 0 && connections <= 200)) {
-  throw new Error('--duration must be 1-60 seconds and --connections 1-200');
+const ROUNDS = Number(options.rounds);
+if (!(duration > 0 && duration <= 60) || !(connections > 0 && connections <= 200) || !(Number.isInteger(ROUNDS) && ROUNDS >= 1 && ROUNDS <= 15)) {
+  throw new Error('--duration must be 1-60 seconds, --connections 1-200 and --rounds 1-15');
 }
 
 type Server = { child: ChildProcess; env: Record<string, string>; stop: () => Promise<void> };
@@ -90,13 +92,14 @@ async function load(label: string, url: string, headers: Record<string, string>,
     p50: result.latency.p50,
     p99: result.latency.p99,
     total: result.requests.total,
+    /** Response bytes (headers and body) per request: the two servers do not answer the same list. */
+    bytes: Math.round(result.throughput.total / Math.max(1, result.requests.total)),
     /** Requests served per CPU second of the server: its capacity when the load generator, not the server, is the limit. */
     perCpuSecond: cpu > 0 ? result.requests.total / cpu : Number.NaN,
   };
 }
 
 type Measurement = Awaited<ReturnType<typeof load>>;
-const ROUNDS = 3;
 
 /** The round with the median throughput (its p99 is reported with it). */
 function median(measurements: Measurement[]): Measurement {
@@ -104,7 +107,7 @@ function median(measurements: Measurement[]): Measurement {
 }
 
 const row = (r: Measurement) =>
-  `${r.label.padEnd(66)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   (${r.total} requests)`;
+  `${r.label.padEnd(66)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   (${r.total} requests, ${r.bytes} B each)`;
 
 async function main(): Promise<void> {
   console.log(`bench:servers — autocannon, ${connections} connections, ${duration} s per measurement, loopback\n`);
@@ -123,11 +126,17 @@ async function main(): Promise<void> {
     { label: `prism    GET ${filter}`, url: `${mock.env.LP_FLEET_BASE_URL}${filter}`, headers: { 'api-key': 'any' }, pid: childPid(mock.child.pid!) },
   ];
   // Rounds alternate the servers (never two at once: two cores), so load from other work on
-  // the machine hits all alike; the medians of the rounds are compared.
+  // the machine hits all alike; every other round runs them in reverse order, so none is always
+  // measured first or last; the medians of the rounds are compared.
   const rounds: Measurement[][] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
-    const results: Measurement[] = [];
-    for (const target of targets) results.push(await load(target.label, target.url, target.headers, { connections, duration }, target.pid));
+    const results: Measurement[] = new Array(targets.length);
+    const order = targets.map((_, index) => index);
+    if (round % 2 === 1) order.reverse();
+    for (const index of order) {
+      const target = targets[index]!;
+      results[index] = await load(target.label, target.url, target.headers, { connections, duration }, target.pid);
+    }
     rounds.push(results);
     const [own, quiet, prism] = results as [Measurement, Measurement, Measurement];
     console.log(
@@ -145,6 +154,10 @@ async function main(): Promise<void> {
     `requests per server CPU second: sandbox ${sandboxResult.perCpuSecond.toFixed(0)} (quiet ${quietResult.perCpuSecond.toFixed(0)}), prism ${mockResult.perCpuSecond.toFixed(0)}, ` +
       `ratio ${(sandboxResult.perCpuSecond / mockResult.perCpuSecond).toFixed(1)}x (quiet ${(quietResult.perCpuSecond / mockResult.perCpuSecond).toFixed(1)}x)`,
   );
+  // Each round measures the servers back to back, so its ratio sees nearly the same background load;
+  // the median of those paired ratios drifts less than the ratio of two separately chosen medians.
+  const paired = rounds.map(([own, , prism]) => own!.rps / prism!.rps).sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!;
+  console.log(`median of the per-round ratios: ${paired.toFixed(1)}x`);
   console.log('(autocannon shares the two cores with the server; when it is the limit, requests per CPU second show the capacity ratio)\n');
   await Promise.all([sandbox.stop(), quietSandbox.stop(), mock.stop()]);
 
