@@ -16,6 +16,7 @@ const steps: Array<[string, string[]]> = [
   ['contract', ['run', 'contract']],
   ['contract:sandbox', ['run', 'contract:sandbox']],
   ['dredd', ['run', 'dredd']],
+  ['dredd:sandbox', ['run', 'dredd:sandbox']],
   ['contract:mutation', ['run', 'contract:mutation']],
   // The package as another repo installs it.
   ['pack:check', ['run', 'pack:check']],

@@ -38,6 +38,23 @@ function dreddReady(node: unknown): unknown {
   return copy;
 }
 
+/**
+ * Dredd turns several media types of one response into an exact-match list for Content-Type, so
+ * "application/json; charset=utf-8" would fail against [application/json, application/problem+json]. Its copy keeps
+ * application/json alone where both are documented; the validating proxy keeps both.
+ */
+function jsonOnlyErrors(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(jsonOnlyErrors);
+  if (!node || typeof node !== 'object') return node;
+  const copy: Json = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, jsonOnlyErrors(value)]));
+  const content = copy.content as Json | undefined;
+  if (content && 'application/json' in content && 'application/problem+json' in content) {
+    const { 'application/problem+json': _problem, ...rest } = content;
+    copy.content = rest;
+  }
+  return copy;
+}
+
 export function writeDreddDocuments(dir: string): DreddDocument[] {
   mkdirSync(dir, { recursive: true });
   const groups = new Map<string, typeof operations>();
@@ -58,7 +75,7 @@ export function writeDreddDocuments(dir: string): DreddDocument[] {
     delete document.security;
     const file = join(dir, `${name}.dredd.yaml`);
     const proxyFile = join(dir, `${name}.prism.yaml`);
-    writeFileSync(file, stringify({ ...document, openapi: '3.0.3' }));
+    writeFileSync(file, stringify({ ...(jsonOnlyErrors(document) as Json), openapi: '3.0.3' }));
     // The proxy only judges responses; with security left in, it would answer a credential-less request itself.
     const proxyPaths = Object.fromEntries(
       Object.entries(document.paths as Record<string, Json>).map(([path, item]) => [
