@@ -36,6 +36,8 @@ const DEFAULT_WHY_NOT: Record<string, string> = {
   '404': 'answered only for a wrong base URL or an unknown resource that this operation does not address',
   '429': 'rate limiting is not provoked: a contract run must not flood the target',
   '500': 'a server failure cannot be provoked on purpose (and any 5xx fails the run)',
+  '3XX': 'a redirect status other than 302: the range covers servers that pick another one',
+  '4XX': 'a client error other than those listed: the range covers servers that pick another code',
 };
 
 const label = (requirement: Record<string, unknown>) => Object.keys(requirement).sort().join('+') || 'none';
@@ -62,7 +64,13 @@ export function coverage(entries: LedgerEntry[]): CoverageRow[] {
           status,
           scheme,
           exercised: hits,
-          ...(hits ? {} : { whyNot: DEFAULT_WHY_NOT[status] ?? skip?.reason ?? 'no check of this run provoked this status' }),
+          ...(hits
+            ? {}
+            : {
+                whyNot:
+                  DEFAULT_WHY_NOT[status] ??
+                  (skip ? `a check of this operation was skipped (${skip.reason})` : 'no check of this run provoked this status'),
+              }),
         });
       }
     }
