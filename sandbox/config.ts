@@ -68,7 +68,11 @@ export function readCredentials(env: NodeJS.ProcessEnv): SandboxCredentials {
 export type DotenvLine = { name: string; value: string; fromEnvironment: boolean };
 
 /** Every LP_* line the live contract suite needs to run against this sandbox. */
-export function dotenvLines(origin: string, credentials: SandboxCredentials, foreignVehicleNumber: string): DotenvLine[] {
+export function dotenvLines(
+  origin: string,
+  credentials: SandboxCredentials,
+  foreign: { vehicleNumber: string; customerNumber: string },
+): DotenvLine[] {
   const configured = (name: ConfiguredVariable, value: string): DotenvLine => ({
     name,
     value,
@@ -85,7 +89,8 @@ export function dotenvLines(origin: string, credentials: SandboxCredentials, for
     configured('LP_SCOPE', credentials.scopes.join(' ')),
     configured('LP_REDIRECT_URI', credentials.redirectUri),
     configured('LP_FLEET_API_KEY', credentials.fleetApiKey),
-    own('LP_FLEET_FOREIGN_VEHICLE_NUMBER', foreignVehicleNumber),
+    own('LP_FLEET_FOREIGN_VEHICLE_NUMBER', foreign.vehicleNumber),
+    own('LP_FLEET_FOREIGN_CUSTOMER_NUMBER', foreign.customerNumber),
     own('LP_ALLOW_WRITES', '1'),
     configured('LP_TEST_LOAD_ID', credentials.testLoadId),
   ];

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   } catch (error) {
     fail((error as Error).message);
   }
-  const { app, context, foreignVehicleNumber } = sandbox;
+  const { app, context, foreignVehicleNumber, foreignCustomerNumber } = sandbox;
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -111,7 +111,10 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const lines = dotenvLines(`http://${host}:${actualPort}`, context.credentials, foreignVehicleNumber);
+  const lines = dotenvLines(`http://${host}:${actualPort}`, context.credentials, {
+    vehicleNumber: foreignVehicleNumber,
+    customerNumber: foreignCustomerNumber,
+  });
   if (options['env-file']) writeEnvFile(options['env-file'], lines);
   app.log.info({ vehicles: vehicleCount, mutation: context.mutation ?? null, envFile: options['env-file'] ?? null }, 'sandbox listening');
   process.stdout.write(`${printableDotenv(lines)}\nsandbox ready\n`);

@@ -34,6 +34,7 @@ export const MUTATIONS = [
   // Fleet (API-Key)
   { id: 'fleet-missing-key-accepted', operation: 'FleetApiKey', description: 'Fleet requests without an API-Key header are answered 200 (with the first lessee\'s vehicles).' },
   { id: 'list-leaks-foreign-vehicles', operation: 'listVehicles', description: 'The list includes vehicles of another lessee.' },
+  { id: 'list-leaks-on-foreign-customer-filter', operation: 'listVehicles', description: 'A customerNumber filter naming another lessee\'s customer lists that customer\'s vehicles (the unfiltered list is clean).' },
   { id: 'list-filters-ignored', operation: 'listVehicles', description: 'All filters are ignored.' },
   { id: 'list-filters-ored', operation: 'listVehicles', description: 'Different filters are combined with OR instead of AND.' },
   { id: 'list-first-value-only', operation: 'listVehicles', description: 'Only the first of repeated filter values is honoured.' },

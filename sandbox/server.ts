@@ -30,7 +30,7 @@ export type SandboxOptions = {
   logLevel?: string;
 };
 
-export type Sandbox = { app: FastifyInstance; context: SandboxContext; foreignVehicleNumber: string };
+export type Sandbox = { app: FastifyInstance; context: SandboxContext; foreignVehicleNumber: string; foreignCustomerNumber: string };
 
 export function buildSandbox(options: SandboxOptions): Sandbox {
   const { credentials } = options;
@@ -48,13 +48,19 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
     mutation: options.mutation,
     logStream: new BatchedStderr(),
   };
-  return { app: buildApp(context, options.logLevel ?? 'info'), context, foreignVehicleNumber: foreignVehicle(context) };
+  const foreign = foreignVehicle(context);
+  return {
+    app: buildApp(context, options.logLevel ?? 'info'),
+    context,
+    foreignVehicleNumber: foreign.vehicleNumber,
+    foreignCustomerNumber: foreign.customerNumber,
+  };
 }
 
-/** The second lessee's first vehicle: what LP_FLEET_FOREIGN_VEHICLE_NUMBER names. */
-function foreignVehicle(context: SandboxContext): string {
+/** The second lessee's first vehicle: what LP_FLEET_FOREIGN_VEHICLE_NUMBER and LP_FLEET_FOREIGN_CUSTOMER_NUMBER name. */
+function foreignVehicle(context: SandboxContext): { vehicleNumber: string; customerNumber: string } {
   const other = context.fleet.forApiKey(OTHER_LESSEE_API_KEY)!;
-  return context.fleet.vehicles[other.ids[0]!]!.vehicleNumber;
+  return context.fleet.vehicles[other.ids[0]!]!;
 }
 
 /** Body parse errors and other framework 4xx errors, answered in the shape of the route's API. */

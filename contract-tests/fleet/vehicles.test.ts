@@ -149,6 +149,18 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     expect(numbers(all)).not.toContain(foreign);
     expect(numbers(await list({ vehicleNumber: [foreign] }))).not.toContain(foreign);
   });
+
+  it("lists none of the foreign customer's vehicles (LP_FLEET_FOREIGN_CUSTOMER_NUMBER), even when filtered by it", async (ctx) => {
+    skipUnless(ctx, LIST, needsKey(), needsData(), missing(target, 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'), listFailure);
+    const foreign = target.env.LP_FLEET_FOREIGN_CUSTOMER_NUMBER!;
+    expect(all.map((v) => v.customerNumber)).not.toContain(foreign);
+    // An empty list or a 4xx both keep the contract (the seed shows neither); any vehicle of that customer is a leak.
+    const { response, bodyText } = await send(target, 'LP_FLEET_BASE_URL', `/vehicles?customerNumber=${encodeURIComponent(foreign)}`, {
+      headers: { 'API-Key': target.env.LP_FLEET_API_KEY! },
+    });
+    expect([2, 4], `filtered by the foreign customer: ${response.status}`).toContain(statusClass(response.status));
+    if (statusClass(response.status) === 2) expect(JSON.parse(bodyText)).toEqual([]);
+  });
 });
 
 describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () => {

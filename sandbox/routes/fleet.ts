@@ -36,6 +36,7 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
   const sortIgnored = mutated(context, 'list-sort-ignored');
   const descIgnored = mutated(context, 'list-desc-ignored');
   const listLeaks = mutated(context, 'list-leaks-foreign-vehicles');
+  const leaksOnCustomerFilter = mutated(context, 'list-leaks-on-foreign-customer-filter');
   const fieldRenamed = mutated(context, 'list-field-renamed');
   const listType = mutated(context, 'list-wrong-content-type') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
 
@@ -100,7 +101,7 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
       query.sort = { field, descending: direction === 'desc' && !descIgnored };
     }
 
-    const visible = listLeaks ? fleet.forEveryone() : request.visibleFleet!;
+    const visible = listLeaks || (leaksOnCustomerFilter && raw.customerNumber !== undefined) ? fleet.forEveryone() : request.visibleFleet!;
     const ids = visible.query(query);
     const parts = new Array<string>(ids.length);
     for (let position = 0; position < ids.length; position += 1) {

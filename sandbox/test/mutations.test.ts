@@ -82,6 +82,7 @@ const PROBES: Record<MutationId, Probe> = {
   'milestone-text-plain': async ({ origin }) => !isJson(await recordMilestone(origin, await serviceToken(origin), aMilestone)),
   'fleet-missing-key-accepted': async ({ origin }) => (await fleetGet(origin, '/vehicles', null)).status === 200,
   'list-leaks-foreign-vehicles': async ({ origin }) => (await vehicles(origin)).some((v) => v.customerNumber.startsWith('C-2')),
+  'list-leaks-on-foreign-customer-filter': async ({ origin }) => (await vehicles(origin, '?customerNumber=C-200410')).length > 0,
   'list-filters-ignored': async ({ origin }) => {
     const [first] = await vehicles(origin);
     return (await vehicles(origin, `?vin=${first!.vin}`)).length !== 1;

@@ -11,7 +11,7 @@ import { repoRoot, startSandboxProcess } from './sandbox-process.ts';
 
 const EXPECTED_VARIABLES = [
   'LP_BASE_URL', 'LP_AUTH_URL', 'LP_FLEET_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY', 'LP_SCOPE',
-  'LP_REDIRECT_URI', 'LP_FLEET_API_KEY', 'LP_FLEET_FOREIGN_VEHICLE_NUMBER', 'LP_ALLOW_WRITES', 'LP_TEST_LOAD_ID',
+  'LP_REDIRECT_URI', 'LP_FLEET_API_KEY', 'LP_FLEET_FOREIGN_VEHICLE_NUMBER', 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER', 'LP_ALLOW_WRITES', 'LP_TEST_LOAD_ID',
 ];
 const dir = mkdtempSync(join(tmpdir(), 'lp-sandbox-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
