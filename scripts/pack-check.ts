@@ -1,6 +1,7 @@
 // `npm run pack:check`: builds and packs the package, checks the tarball's contents, runs publint and
-// @arethetypeswrong/cli, then installs the tarball in a temporary project, compiles a strict consumer and runs it
-// against a Prism mock of the fleet spec (started here on a free loopback port, and always stopped).
+// @arethetypeswrong/cli, then installs the tarball in temporary projects, compiles two strict consumers (ESM with
+// NodeNext resolution; CommonJS with the classic "node10" resolution, through require(esm)) and runs them against a
+// Prism mock of the fleet spec (started here on a free loopback port, and always stopped).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,6 +62,46 @@ if (!auth.codeVerifier) throw new Error('expected a PKCE verifier');
 console.log(\`consumer ok: \${vehicles.length} vehicles, first \${vehicles[0].vehicleNumber}; \${surface.length} functions, \${pathsSeen.length} paths, ApiError is \${typeof ApiError}\`);
 `;
 
+// Many repos still compile to CommonJS with moduleResolution "node": the subpath types reach them through
+// typesVersions, and Node 20.19+ loads the ESM package with require().
+const CJS_CONSUMER = `// CommonJS consumer with the classic "node10" resolution.
+import { ApiError, createFleetClient } from '@logistics-partner/api';
+import type { components as FleetComponents } from '@logistics-partner/api/fleet';
+import type { paths as TokenPaths } from '@logistics-partner/api/token';
+import type { paths as CarriersPaths } from '@logistics-partner/api/carriers';
+
+declare const process: { env: Record<string, string | undefined>; exitCode?: number };
+declare const require: unknown;
+type Vehicle = FleetComponents['schemas']['Vehicle'];
+const pathsSeen: Array<keyof TokenPaths | keyof CarriersPaths> = ['/token', '/v1/load-milestone-events'];
+
+async function main(): Promise<void> {
+  if (typeof require !== 'function') throw new Error('expected to run as CommonJS');
+  const fleet = createFleetClient({ baseUrl: process.env.LP_FLEET_BASE_URL!, fleetApiKey: 'smoke-test-key' });
+  const { data } = await fleet.GET('/vehicles', {});
+  const vehicles: Vehicle[] = data ?? [];
+  if (vehicles.length === 0 || typeof vehicles[0]?.vin !== 'string') throw new Error('expected a list of vehicles from the mock');
+  console.log(\`commonjs consumer ok: \${vehicles.length} vehicles; \${pathsSeen.length} paths, ApiError is \${typeof ApiError}\`);
+}
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
+`;
+
+/** A temporary project with `source` as its only file, the tarball installed, compiled with `tsc`. */
+function consumerProject(name: string, tarball: string, packageType: 'module' | 'commonjs', compilerOptions: Record<string, unknown>, source: string): string {
+  const dir = join(work, name);
+  run(`create ${name} project`, 'mkdir', ['-p', dir]);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `lp-${name}`, private: true, type: packageType }, null, 2));
+  const options = { target: 'ES2022', strict: true, noUncheckedIndexedAccess: true, lib: ['ES2023', 'DOM'], types: [], skipLibCheck: false, outDir: 'out', ...compilerOptions };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: ['consumer.ts'] }, null, 2));
+  writeFileSync(join(dir, 'consumer.ts'), source);
+  run(`npm install <tarball> in ${name}`, 'npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], { cwd: dir });
+  run(`tsc (strict) on ${name}`, bin('tsc'), ['-p', dir]);
+  return dir;
+}
+
 const work = mkdtempSync(join(tmpdir(), 'lp-pack-check-'));
 let prism: ChildProcess | undefined;
 try {
@@ -76,18 +117,12 @@ try {
   if (unexpected.length || missing.length) throw new Error(`pack:check: tarball contents wrong. Unexpected: ${unexpected.join(', ') || 'none'}; missing: ${missing.join(', ') || 'none'}`);
 
   console.log(run('publint --strict', bin('publint'), ['--strict']));
-  console.log(run('attw (esm-only profile: the package is ESM by design)', bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'table-flipped']));
+  // ESM by design: a require() from CommonJS is flagged by attw, yet Node 20.19+ loads it (the CommonJS consumer below
+  // proves it). Every other rule and resolution, node10 included, must pass.
+  console.log(run('attw (all resolutions; CommonJS loads the ESM package through require(esm))', bin('attw'), [tarball, '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'table-flipped']));
 
-  const consumer = join(work, 'consumer');
-  run('create consumer project', 'mkdir', ['-p', consumer]);
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'lp-consumer', private: true, type: 'module' }, null, 2));
-  writeFileSync(
-    join(consumer, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, lib: ['ES2023', 'DOM'], types: [], skipLibCheck: false, outDir: 'out' }, files: ['consumer.ts'] }, null, 2),
-  );
-  writeFileSync(join(consumer, 'consumer.ts'), CONSUMER);
-  run('npm install <tarball> in the consumer', 'npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], { cwd: consumer });
-  run('tsc (strict) on the consumer', bin('tsc'), ['-p', consumer]);
+  const consumer = consumerProject('consumer', tarball, 'module', { module: 'NodeNext', moduleResolution: 'NodeNext' }, CONSUMER);
+  const cjsConsumer = consumerProject('consumer-cjs', tarball, 'commonjs', { module: 'CommonJS', moduleResolution: 'node10' }, CJS_CONSUMER);
 
   const port = await freePort();
   prism = spawn(bin('prism'), ['mock', '-h', '127.0.0.1', '-p', String(port), join(root, 'dist/openapi/fleet.yaml')], { stdio: 'ignore', detached: true });
@@ -96,6 +131,10 @@ try {
   console.log(run('run the consumer against the Prism fleet mock', process.execPath, [join(consumer, 'out', 'consumer.js')], {
     cwd: consumer,
     env: { ...process.env, LP_BASE_URL: mockUrl, LP_FLEET_BASE_URL: mockUrl },
+  }));
+  console.log(run('run the CommonJS consumer against the same mock', process.execPath, [join(cjsConsumer, 'out', 'consumer.js')], {
+    cwd: cjsConsumer,
+    env: { ...process.env, LP_FLEET_BASE_URL: mockUrl },
   }));
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
   console.log(`\npack:check: all checks passed for @logistics-partner/api@${version}.`);
