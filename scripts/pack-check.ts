@@ -1,12 +1,12 @@
 // `npm run pack:check`: builds and packs the package, checks the tarball's contents, runs publint and
 // @arethetypeswrong/cli, then installs the tarball in temporary projects, compiles two strict consumers (ESM with
-// NodeNext resolution; CommonJS with the classic "node10" resolution, through require(esm)) and runs them against a
-// Prism mock of the fleet spec (started here on a free loopback port, and always stopped).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// NodeNext resolution; CommonJS with the classic "node10" resolution, through require(esm)) and runs them against the
+// Prism mock of the three specs (`npm run mock`, started here on a free loopback port, and always stopped).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from './free-port.ts';
+import { startMock, type RunningServer } from '../contract-tests/runner/target-server.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -24,21 +24,6 @@ function run(step: string, command: string, args: string[], options: { cwd?: str
   return options.stdoutOnly ? (result.stdout ?? '') : output;
 }
 
-async function waitForMock(url: string, prism: ChildProcess, deadlineMs: number): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  for (let attempt = 0; attempt < 300 && Date.now() < deadline; attempt += 1) {
-    if (prism.exitCode !== null) throw new Error(`pack:check: Prism exited early (code ${prism.exitCode})`);
-    try {
-      const response = await fetch(url, { headers: { 'API-Key': 'smoke-test-key' }, signal: AbortSignal.timeout(1000) });
-      if (response.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`pack:check: Prism did not answer within ${deadlineMs} ms`);
-}
-
 const CONSUMER = `// Strict consumer of the packed package: compiles against its public types and calls the mock.
 import { ApiError, createLogisticsClient, createTokenProvider, buildAuthorizationUrl, parseAuthorizationCallback,
   exchangeAuthorizationCode, createTokenClient, createCarriersClient, createFleetClient } from '@logistics-partner/api';
@@ -51,7 +36,25 @@ type Vehicle = FleetComponents['schemas']['Vehicle'];
 const surface = [createTokenProvider, buildAuthorizationUrl, parseAuthorizationCallback, exchangeAuthorizationCode, createTokenClient, createCarriersClient, createFleetClient];
 const pathsSeen: Array<keyof FleetPaths | keyof TokenPaths | keyof CarriersPaths> = ['/vehicles', '/token', '/v1/load-milestone-events'];
 
-const lp = createLogisticsClient({ baseUrl: process.env.LP_BASE_URL!, fleetBaseUrl: process.env.LP_FLEET_BASE_URL!, fleetApiKey: 'smoke-test-key' });
+const env = process.env;
+const lp = createLogisticsClient({
+  baseUrl: env.LP_BASE_URL!, authUrl: env.LP_AUTH_URL, fleetBaseUrl: env.LP_FLEET_BASE_URL,
+  clientId: env.LP_CLIENT_ID, clientSecret: env.LP_CLIENT_SECRET, scope: env.LP_SCOPE,
+  subscriptionKey: env.LP_SUBSCRIPTION_KEY, fleetApiKey: env.LP_FLEET_API_KEY, tokenEndpoint: 'service',
+});
+// Token API, both endpoints: the service's lifetime is spelled expired_in, the identity provider's expires_in.
+const t = await lp.token.POST('/token', { body: { grant_type: 'client_credentials', client_id: env.LP_CLIENT_ID!, client_secret: env.LP_CLIENT_SECRET! } });
+const lifetime: number | undefined = t.data?.expired_in;
+if (typeof lifetime !== 'number') throw new Error('expected expired_in from the service token endpoint');
+const idp = createTokenProvider({ tokenEndpoint: 'identity-provider', authUrl: env.LP_AUTH_URL!, clientId: env.LP_CLIENT_ID!,
+  clientSecret: env.LP_CLIENT_SECRET!, scope: env.LP_SCOPE!, subscriptionKey: env.LP_SUBSCRIPTION_KEY! });
+if ((await idp.getTokenInfo()).expiresInSeconds <= 0) throw new Error('expected a lifetime from the identity provider');
+// Carriers API with the bearer token the client fetched itself.
+const recorded = await lp.carriers.POST('/v1/load-milestone-events', {
+  body: { load_id: 'LD-PACK-CHECK', milestone_type: 'ARRIVED_AT_PICKUP', event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
+});
+if (!recorded.response.ok) throw new Error(\`expected the milestone to be accepted, got \${recorded.response.status}\`);
+// Fleet API with the API-Key.
 const { data } = await lp.fleet.GET('/vehicles', { params: { query: { sort: 'vehicleNumber asc' } } });
 const vehicles: Vehicle[] = data ?? [];
 if (vehicles.length === 0 || typeof vehicles[0]?.vehicleNumber !== 'string') throw new Error('expected a list of vehicles from the mock');
@@ -59,7 +62,7 @@ const one = await lp.fleet.GET('/vehicles/{vehicleNumber}', { params: { path: { 
 if (typeof one.data?.vin !== 'string') throw new Error('expected one vehicle from the mock');
 const auth = await buildAuthorizationUrl({ authUrl: 'https://idp.invalid', clientId: 'c', redirectUri: 'http://127.0.0.1:1/cb', scope: 's', pkce: true });
 if (!auth.codeVerifier) throw new Error('expected a PKCE verifier');
-console.log(\`consumer ok: \${vehicles.length} vehicles, first \${vehicles[0].vehicleNumber}; \${surface.length} functions, \${pathsSeen.length} paths, ApiError is \${typeof ApiError}\`);
+console.log(\`consumer ok: service token (expired_in \${lifetime}), identity-provider token, milestone \${recorded.response.status}, \${vehicles.length} vehicles, first \${vehicles[0].vehicleNumber}; \${surface.length} functions, \${pathsSeen.length} paths, ApiError is \${typeof ApiError}\`);
 `;
 
 // Many repos still compile to CommonJS with moduleResolution "node": the subpath types reach them through
@@ -77,7 +80,7 @@ const pathsSeen: Array<keyof TokenPaths | keyof CarriersPaths> = ['/token', '/v1
 
 async function main(): Promise<void> {
   if (typeof require !== 'function') throw new Error('expected to run as CommonJS');
-  const fleet = createFleetClient({ baseUrl: process.env.LP_FLEET_BASE_URL!, fleetApiKey: 'smoke-test-key' });
+  const fleet = createFleetClient({ baseUrl: process.env.LP_FLEET_BASE_URL!, fleetApiKey: process.env.LP_FLEET_API_KEY! });
   const { data } = await fleet.GET('/vehicles', {});
   const vehicles: Vehicle[] = data ?? [];
   if (vehicles.length === 0 || typeof vehicles[0]?.vin !== 'string') throw new Error('expected a list of vehicles from the mock');
@@ -103,7 +106,7 @@ function consumerProject(name: string, tarball: string, packageType: 'module' | 
 }
 
 const work = mkdtempSync(join(tmpdir(), 'lp-pack-check-'));
-let prism: ChildProcess | undefined;
+let mock: RunningServer | undefined;
 try {
   // The same two steps as the package's prepack script, run here so that `npm pack --json` prints only JSON.
   run('npm run bundle', 'npm', ['run', 'bundle']);
@@ -124,27 +127,15 @@ try {
   const consumer = consumerProject('consumer', tarball, 'module', { module: 'NodeNext', moduleResolution: 'NodeNext' }, CONSUMER);
   const cjsConsumer = consumerProject('consumer-cjs', tarball, 'commonjs', { module: 'CommonJS', moduleResolution: 'node10' }, CJS_CONSUMER);
 
-  const port = await freePort();
-  prism = spawn(bin('prism'), ['mock', '-h', '127.0.0.1', '-p', String(port), join(root, 'dist/openapi/fleet.yaml')], { stdio: 'ignore', detached: true });
-  const mockUrl = `http://127.0.0.1:${port}`;
-  await waitForMock(`${mockUrl}/vehicles`, prism, 60_000);
-  console.log(run('run the consumer against the Prism fleet mock', process.execPath, [join(consumer, 'out', 'consumer.js')], {
-    cwd: consumer,
-    env: { ...process.env, LP_BASE_URL: mockUrl, LP_FLEET_BASE_URL: mockUrl },
-  }));
-  console.log(run('run the CommonJS consumer against the same mock', process.execPath, [join(cjsConsumer, 'out', 'consumer.js')], {
-    cwd: cjsConsumer,
-    env: { ...process.env, LP_FLEET_BASE_URL: mockUrl },
-  }));
+  console.log('\n=== start the Prism mock of the three specs (npm run mock)');
+  mock = await startMock();
+  // The mock's LP_* settings only (it accepts any credential value); none of the caller's own.
+  const consumerEnv: NodeJS.ProcessEnv = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('LP_'))), ...mock.env };
+  console.log(run('run the consumer against the mock (token, carriers, fleet)', process.execPath, [join(consumer, 'out', 'consumer.js')], { cwd: consumer, env: consumerEnv }));
+  console.log(run('run the CommonJS consumer against the same mock', process.execPath, [join(cjsConsumer, 'out', 'consumer.js')], { cwd: cjsConsumer, env: consumerEnv }));
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
   console.log(`\npack:check: all checks passed for @logistics-partner/api@${version}.`);
 } finally {
-  if (prism?.pid !== undefined && prism.exitCode === null) {
-    try {
-      process.kill(-prism.pid, 'SIGTERM'); // the whole group: prism starts child processes
-    } catch {
-      // already gone
-    }
-  }
+  await mock?.stop();
   rmSync(work, { recursive: true, force: true });
 }

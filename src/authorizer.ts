@@ -2,6 +2,7 @@
 // The resend middleware applies the same authorizer again to each replayed request, so a renewed token is used.
 import type { Middleware } from 'openapi-fetch';
 import type { TokenProvider } from './token-provider.js';
+import { originOf } from './replayable-request.js';
 import type { Secrets } from './secrets.js';
 
 export interface RequestAuthorizer {
@@ -26,8 +27,10 @@ export function authMiddleware(authorizer: RequestAuthorizer): Middleware {
 export function bearerTokenAuthorizer(tokens: TokenProvider, secrets: Secrets, subscriptionKey?: string): RequestAuthorizer {
   return {
     async authorize(request) {
-      const token = await tokens.getToken();
-      secrets.add(token);
+      // The caller's abort ends the wait for a token; the token request itself goes on for the other callers.
+      const origin = originOf(request);
+      const token = await untilAborted(tokens.getToken(), origin ? origin.callerSignal : request.signal);
+      secrets.addToken(token);
       request.headers.set('Authorization', `Bearer ${token}`);
       if (subscriptionKey) request.headers.set(SUBSCRIPTION_KEY_HEADER, subscriptionKey);
     },
@@ -36,6 +39,27 @@ export function bearerTokenAuthorizer(tokens: TokenProvider, secrets: Secrets, s
       tokens.invalidate(header.startsWith('Bearer ') ? header.slice(7) : undefined);
     },
   };
+}
+
+/** `pending`, or a rejection with the signal's reason as soon as it aborts. */
+function untilAborted<T>(pending: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  // No caller signal: nothing to wait for besides the token.
+  if (!signal) return pending;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Fixed credential headers, such as the fleet `API-Key`. */

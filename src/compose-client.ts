@@ -1,5 +1,5 @@
 // Builds one openapi-fetch client from the shared pieces: timeout transport, error, auth and resend middlewares.
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import createClient, { createFinalURL, createQuerySerializer, defaultPathSerializer, type Client } from 'openapi-fetch';
 import { authMiddleware, type RequestAuthorizer } from './authorizer.js';
 import type { TransportOptions } from './client-options.js';
 import { describeFailure, errorMiddleware } from './error-middleware.js';
@@ -14,16 +14,26 @@ export interface ComposeOptions extends TransportOptions {
   secrets: Secrets;
   authorizer?: RequestAuthorizer;
   headers?: Record<string, string>;
-  /** Middlewares that rewrite the request before it is authorized (e.g. routing to another host). */
-  routing?: Middleware;
 }
+
+/** The call methods of an openapi-fetch client. */
+export const HTTP_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
+
+interface CallInit {
+  baseUrl?: string;
+  params?: { path?: Record<string, unknown>; query?: Record<string, unknown> };
+  signal?: AbortSignal | null;
+  fetch?: FetchFunction;
+}
+type Call = (path: string, init?: CallInit) => Promise<unknown>;
+type Guarded = Record<(typeof HTTP_METHODS)[number], Call> & { request(method: string, path: string, init?: CallInit): Promise<unknown> };
 
 // `paths` is an interface of the generated types; openapi-fetch constrains it to `{}`.
 export function composeClient<Paths extends {}>(options: ComposeOptions): Client<Paths> {
-  const baseFetch = (options.fetch ?? globalThis.fetch) as FetchFunction;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = createClient<Paths>({
     baseUrl: options.baseUrl,
-    fetch: timeoutFetch(baseFetch, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    fetch: timeoutFetch((options.fetch ?? globalThis.fetch) as FetchFunction, timeoutMs),
     Request: ReplayableRequest,
     ...(options.headers ? { headers: options.headers } : {}),
   });
@@ -31,8 +41,38 @@ export function composeClient<Paths extends {}>(options: ComposeOptions): Client
   const secrets = options.secrets;
   // Order matters: onRequest runs in this order, onResponse and onError in reverse.
   client.use(errorMiddleware(secrets));
-  if (options.routing) client.use(options.routing);
   if (options.authorizer) client.use(authMiddleware(options.authorizer));
   client.use(resendMiddleware(policy, (error, request, schemaPath) => describeFailure(secrets, error, request, schemaPath), options.authorizer));
+  guardCalls(client as unknown as Guarded, options.baseUrl, secrets, timeoutMs);
   return client;
+}
+
+/**
+ * Wraps each call method so that (1) a `fetch` given for one call gets the timeout too, and (2) a failure while
+ * openapi-fetch reads the response body (a timeout or a dropped connection after the status line arrived), which no
+ * middleware sees, still surfaces as an ApiError.
+ */
+function guardCalls(client: Guarded, baseUrl: string, secrets: Secrets, timeoutMs: number): void {
+  const request = client.request;
+  client.request = (method, path, init) => {
+    const own = init?.fetch ? { ...init, fetch: timeoutFetch(init.fetch, timeoutMs) } : init;
+    return request(method, path, own).catch((error: unknown) => {
+      throw describeLateFailure(secrets, error, method.toUpperCase(), path, baseUrl, init);
+    });
+  };
+  for (const method of HTTP_METHODS) client[method] = (path, init) => client.request(method, path, init);
+}
+
+function describeLateFailure(secrets: Secrets, error: unknown, method: string, path: string, baseUrl: string, init: CallInit | undefined): unknown {
+  // Only transport failures: a timeout, or fetch's TypeError with a cause (undici's "terminated", "fetch failed").
+  // Anything else (bad configuration, a caller's own error) passes through unchanged.
+  const transport = error instanceof Error && (error.name === 'TimeoutError' || (error instanceof TypeError && error.cause !== undefined));
+  if (!transport) return error;
+  let url: string;
+  try {
+    url = createFinalURL(path, { baseUrl: init?.baseUrl ?? baseUrl, params: init?.params ?? {}, querySerializer: createQuerySerializer(), pathSerializer: defaultPathSerializer });
+  } catch {
+    url = `${baseUrl}${path}`;
+  }
+  return describeFailure(secrets, error, { method, url, signal: init?.signal ?? undefined }, path);
 }

@@ -39,9 +39,17 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
   });
 }
 
+/** What describeFailure needs of a request: a Request, or the parts of one known when no Request is at hand. */
+export interface RequestSummary {
+  method: string;
+  url: string;
+  /** The caller's signal, or a signal that follows it (a Request's). */
+  signal?: AbortSignal | undefined;
+}
+
 /** A failure without a response as an ApiError; the caller's own abort and errors already described pass through. */
-export function describeFailure(secrets: Secrets, error: unknown, request: Request, schemaPath: string): unknown {
-  if (error instanceof ApiError || isCallerAbort(error)) return error;
+export function describeFailure(secrets: Secrets, error: unknown, request: RequestSummary, schemaPath: string): unknown {
+  if (error instanceof ApiError || isCallerAbort(error, request.signal)) return error;
   const timedOut = error instanceof Error && error.name === 'TimeoutError';
   const cause = error instanceof Error ? (error.cause ?? error) : error;
   const code = (cause as { code?: unknown } | undefined)?.code;
@@ -55,7 +63,11 @@ export function describeFailure(secrets: Secrets, error: unknown, request: Reque
   });
 }
 
-/** The caller's own signal aborted the call: surface the caller's reason unchanged. */
-export function isCallerAbort(error: unknown): boolean {
+/**
+ * The caller's own signal aborted the call: surface the caller's reason unchanged, whatever it is (an AbortError, the
+ * TimeoutError of the caller's AbortSignal.timeout, or a custom reason).
+ */
+export function isCallerAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  if (signal?.aborted && error === signal.reason) return true;
   return error instanceof Error && error.name === 'AbortError';
 }

@@ -57,7 +57,7 @@ export function resendMiddleware(policy: ResolvedRetryPolicy, describeFailure: F
         wait = hinted ?? backoffMs(attempt, policy);
         await outcome.response.body?.cancel();
       } else {
-        if (isCallerAbort(outcome.error) || request.signal.aborted) return outcome;
+        if (isCallerAbort(outcome.error, request.signal) || request.signal.aborted) return outcome;
         wait = backoffMs(attempt, policy);
       }
       await policy.sleep(wait, request.signal);
@@ -87,6 +87,8 @@ export function resendMiddleware(policy: ResolvedRetryPolicy, describeFailure: F
         settled.add(outcome.response);
         return outcome.response;
       }
+      // Unchanged (e.g. the caller's own abort reason, which need not be an Error): let it through as it is.
+      if (outcome.error === error) return undefined;
       return outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
     },
   };

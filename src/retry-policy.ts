@@ -52,12 +52,27 @@ export function backoffMs(retry: number, policy: ResolvedRetryPolicy): number {
   return Math.floor(policy.random() * ceiling);
 }
 
-/** Retry-After in ms (delta-seconds or an HTTP date), or undefined when absent or unreadable. */
+// RFC 9110 section 10.2.3: Retry-After = HTTP-date / delay-seconds. An HTTP-date is an IMF-fixdate, or one of the two
+// obsolete formats a recipient must still accept (RFC 850 and asctime).
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+const HTTP_DATE = new RegExp(
+  [
+    `^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`,
+    `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`,
+    `^${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`,
+  ].join('|'),
+);
+
+/** Retry-After in ms (delay-seconds or an HTTP-date), or undefined when absent or not in either form. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (header === null || header.trim() === '') return undefined;
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  if (!HTTP_DATE.test(value)) return undefined;
+  // asctime has no zone; it is GMT.
+  const date = Date.parse(value.endsWith('GMT') ? value : `${value} GMT`);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 

@@ -1,11 +1,10 @@
-// The Token API client: POST {base_url}/token, and POST/GET {auth_url}/oauth2/... routed to the identity provider.
+// The Token API client: POST {base_url}/token, and POST/GET {auth_url}/oauth2/... at the identity provider.
 // Token requests are form-encoded; identity-provider calls carry the subscription key.
 import type { Client, Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/token.js';
 import { SUBSCRIPTION_KEY_HEADER } from './authorizer.js';
 import { requireBaseUrl, type TransportOptions } from './client-options.js';
-import { composeClient } from './compose-client.js';
-import { ReplayableRequest } from './replayable-request.js';
+import { composeClient, HTTP_METHODS } from './compose-client.js';
 import { Secrets } from './secrets.js';
 
 export type TokenClient = Client<paths>;
@@ -23,34 +22,56 @@ export interface TokenClientOptions extends TransportOptions {
 
 const IDENTITY_PROVIDER_PREFIX = '/oauth2/';
 const FACTORY = 'createTokenClient';
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
+type Call = (path: string, init?: unknown) => Promise<unknown>;
+type AnyClient = Record<(typeof HTTP_METHODS)[number], Call> & {
+  request(method: string, path: string, init?: unknown): Promise<unknown>;
+  use(...middleware: Middleware[]): void;
+  eject(...middleware: Middleware[]): void;
+};
+
+/**
+ * One typed client over two hosts: paths under /oauth2/ go to the identity provider ({auth_url}), the others to the
+ * service ({base_url}). Each host has its own openapi-fetch client, so each keeps its own base URL and path prefix.
+ */
 export function createTokenClient(options: TokenClientOptions): TokenClient {
   if (!options.baseUrl && !options.authUrl) throw new TypeError(`${FACTORY}: option "baseUrl" or "authUrl" is required`);
   const baseUrl = options.baseUrl ? requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl) : undefined;
   const authUrl = options.authUrl ? requireBaseUrl(FACTORY, 'authUrl', options.authUrl) : undefined;
   const secrets = options.secrets ?? new Secrets();
   secrets.add(options.subscriptionKey);
-  return composeClient<paths>({
-    ...options,
-    // openapi-fetch needs one base URL; identity-provider paths are moved to authUrl by the routing middleware.
-    baseUrl: (baseUrl ?? authUrl)!,
-    secrets,
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    routing: identityProviderRouting(authUrl, options.subscriptionKey),
-  });
-}
+  const service = baseUrl ? (composeClient<paths>({ ...options, baseUrl, secrets, headers: FORM }) as unknown as AnyClient) : undefined;
+  const identityProvider = authUrl
+    ? (composeClient<paths>({
+        ...options,
+        baseUrl: authUrl,
+        secrets,
+        headers: options.subscriptionKey ? { ...FORM, [SUBSCRIPTION_KEY_HEADER]: options.subscriptionKey } : FORM,
+      }) as unknown as AnyClient)
+    : undefined;
+  const clients = [service, identityProvider].filter((client): client is AnyClient => client !== undefined);
 
-function identityProviderRouting(authUrl: string | undefined, subscriptionKey: string | undefined): Middleware {
-  return {
-    async onRequest({ request, schemaPath, options }) {
-      if (!schemaPath.startsWith(IDENTITY_PROVIDER_PREFIX)) return undefined;
-      if (!authUrl) throw new TypeError(`${FACTORY}: option "authUrl" is required to call ${schemaPath}`);
-      const headers = new Headers(request.headers);
-      if (subscriptionKey) headers.set(SUBSCRIPTION_KEY_HEADER, subscriptionKey);
-      const pathAndQuery = request.url.slice(options.baseUrl.length);
-      // The body is read as text: a form body is small, and a stream body would need chunked encoding.
-      const body = request.body === null ? null : await request.text();
-      return new ReplayableRequest(`${authUrl}${pathAndQuery}`, { method: request.method, headers, body, signal: request.signal, redirect: request.redirect });
+  function clientFor(path: string): AnyClient {
+    if (path.startsWith(IDENTITY_PROVIDER_PREFIX)) {
+      if (!identityProvider) throw new TypeError(`${FACTORY}: option "authUrl" is required to call ${path}`);
+      return identityProvider;
+    }
+    if (!service) throw new TypeError(`${FACTORY}: option "baseUrl" is required to call ${path}`);
+    return service;
+  }
+
+  const facade = {
+    request: (method: string, path: string, init?: unknown) => {
+      try {
+        return clientFor(path).request(method, path, init);
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
-  };
+    use: (...middleware: Middleware[]) => clients.forEach((client) => client.use(...middleware)),
+    eject: (...middleware: Middleware[]) => clients.forEach((client) => client.eject(...middleware)),
+  } as AnyClient;
+  for (const method of HTTP_METHODS) facade[method] = (path, init) => facade.request(method, path, init);
+  return facade as unknown as TokenClient;
 }

@@ -34,6 +34,8 @@ export interface TokenInfo {
   expiresInSeconds: number;
   /** When the provider will fetch a new token (ms since the epoch). */
   refreshAt: number;
+  /** When the token expires (ms since the epoch). */
+  expiresAt: number;
 }
 
 export interface TokenProvider {
@@ -41,7 +43,10 @@ export interface TokenProvider {
   getToken(): Promise<string>;
   /** The current token and its timing, fetching one if needed. */
   getTokenInfo(): Promise<TokenInfo>;
-  /** Drop the cached token. With a token, only when it is still the cached one (so a burst of 401s renews once). */
+  /**
+   * Drop the cached token. With a token, only when it is still the cached one (so a burst of 401s renews once).
+   * A failed renewal ahead of expiry keeps the current token in use until it expires; invalidate ends that too.
+   */
   invalidate(token?: string): void;
 }
 
@@ -90,27 +95,43 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
         detail: 'the token response has no access_token',
       });
     }
-    secrets.add(fields.access_token);
+    secrets.addToken(fields.access_token);
     const lifetime = [fields.expired_in, fields.expires_in].find((v): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0);
     const expiresInSeconds = lifetime ?? DEFAULT_LIFETIME_SECONDS;
     // A skew larger than half the lifetime would make every call fetch a new token.
-    const refreshAt = now() + expiresInSeconds * 1000 - Math.min(skewMs, (expiresInSeconds * 1000) / 2);
-    return { accessToken: fields.access_token, tokenType: typeof fields.token_type === 'string' ? fields.token_type : 'Bearer', expiresInSeconds, refreshAt };
+    const expiresAt = now() + expiresInSeconds * 1000;
+    const refreshAt = expiresAt - Math.min(skewMs, (expiresInSeconds * 1000) / 2);
+    const tokenType = typeof fields.token_type === 'string' ? fields.token_type : 'Bearer';
+    return { accessToken: fields.access_token, tokenType, expiresInSeconds, refreshAt, expiresAt };
+  }
+
+  function cache(info: TokenInfo): void {
+    cached = { info, promise: Promise.resolve(info), token: Promise.resolve(info.accessToken) };
   }
 
   function getTokenInfo(): Promise<TokenInfo> {
     if (cached && now() < cached.info.refreshAt) return cached.promise;
     if (inFlight) return inFlight;
+    const previous = cached;
     const pending = requestToken().then(
       (info) => {
         if (inFlight === pending) {
-          cached = { info, promise: Promise.resolve(info), token: Promise.resolve(info.accessToken) };
+          cache(info);
           inFlight = undefined;
         }
         return info;
       },
       (error: unknown) => {
         if (inFlight === pending) inFlight = undefined;
+        // A renewal ahead of expiry failed, but the current token is still valid (and was not rejected by a 401):
+        // keep using it, and try again after a quarter of its remaining life (at least a second). Only a token
+        // request without a valid token to fall back on fails the calls.
+        const time = now();
+        if (previous && cached === previous && time < previous.info.expiresAt) {
+          const retryAt = Math.min(previous.info.expiresAt, time + Math.max(1000, (previous.info.expiresAt - time) / 4));
+          cache({ ...previous.info, refreshAt: retryAt });
+          return cached!.info;
+        }
         throw error;
       },
     );

@@ -1,6 +1,6 @@
 // Carriers client: bearer auth, one replay after 401, and no retry of the milestone POST unless the caller opts in.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, createCarriersClient, createLogisticsClient } from '../../src/index.ts';
+import { ApiError, createCarriersClient, createLogisticsClient, createTokenProvider } from '../../src/index.ts';
 import { dropConnection, sendJson, startLoopbackServer, type LoopbackServer, type RecordedRequest } from './loopback-server.ts';
 import { recordingSleep } from './recording-sleep.ts';
 
@@ -70,17 +70,46 @@ describe('createCarriersClient', () => {
     expect(tokenRequests(server)).toHaveLength(2);
   });
 
-  it('renews once for a burst of concurrent 401s', async () => {
+  it('renews once for a burst of 20 concurrent calls that all carry the rejected token', async () => {
+    // Every call carrying token-1 gets a 401; the 401s are spread over ~100 ms, well past the 20 ms the token takes,
+    // so late ones arrive after token-2 is cached and must not discard it.
+    let rejected = 0;
     server = await service((request, response) => {
-      if (request.headers.authorization === 'Bearer token-1') sendJson(response, 401, {});
-      else sendJson(response, 200, { message: 'recorded' });
+      if (request.headers.authorization !== 'Bearer token-1') return sendJson(response, 200, { message: 'recorded' });
+      rejected += 1;
+      setTimeout(() => sendJson(response, 401, { message: 'token revoked' }), rejected * 5);
     });
-    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
-    await carriers.POST('/v1/load-milestone-events', { body: EVENT }); // caches token-1, then token-2 after the 401
-    expect(tokenRequests(server)).toHaveLength(2);
+    const tokenProvider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    expect(await tokenProvider.getToken()).toBe('token-1');
+    const carriers = createCarriersClient({ baseUrl: server.origin, tokenProvider });
     const results = await Promise.all(Array.from({ length: 20 }, () => carriers.POST('/v1/load-milestone-events', { body: EVENT })));
     expect(results.every((r) => r.data?.message === 'recorded')).toBe(true);
+    const sent = milestoneRequests(server).map((r) => r.headers.authorization);
+    expect(sent.filter((h) => h === 'Bearer token-1')).toHaveLength(20);
+    expect(sent.filter((h) => h === 'Bearer token-2')).toHaveLength(20);
     expect(tokenRequests(server)).toHaveLength(2);
+  });
+
+  it("a caller's abort ends the wait for a slow token at once; the token request goes on for the others", async () => {
+    let issued = 0;
+    server = await startLoopbackServer(async (request, response) => {
+      if (!request.url.endsWith('/token')) return sendJson(response, 200, { message: 'recorded' });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      issued += 1;
+      sendJson(response, 200, { access_token: `token-${issued}`, token_type: 'Bearer', expired_in: 3600 });
+    });
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    const controller = new AbortController();
+    const reason = new Error('user left the page');
+    setTimeout(() => controller.abort(reason), 50);
+    const started = performance.now();
+    const patient = carriers.POST('/v1/load-milestone-events', { body: EVENT });
+    const aborted = await carriers.POST('/v1/load-milestone-events', { body: EVENT, signal: controller.signal }).catch((e: unknown) => e);
+    expect(aborted).toBe(reason);
+    expect(performance.now() - started).toBeLessThan(700);
+    expect((await patient).data).toEqual({ message: 'recorded' });
+    expect(tokenRequests(server)).toHaveLength(1);
+    expect(milestoneRequests(server)).toHaveLength(1);
   });
 
   it('surfaces a second 401 as ApiError without a third attempt', async () => {

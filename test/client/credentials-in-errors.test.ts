@@ -2,7 +2,7 @@
 // a server echoes the request's headers and body back in its error body.
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, createLogisticsClient, exchangeAuthorizationCode } from '../../src/index.ts';
+import { ApiError, createLogisticsClient, createTokenProvider, exchangeAuthorizationCode } from '../../src/index.ts';
 import { dropConnection, sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
 
 const SECRETS = {
@@ -79,6 +79,52 @@ describe('credentials are absent from every error', () => {
       redirectUri: 'http://127.0.0.1:1/cb',
     }).catch((e: unknown) => e);
     expect((error as ApiError).status).toBe(400);
+    expectNoCredentials(error);
+  });
+
+  it('a secret with characters that encode differently is redacted in every spelling a server may echo', async () => {
+    // Azure AD style secret: ~ is kept by encodeURIComponent but escaped by form encoding, a space becomes +.
+    const secret = "Ab8Q~Zr.x_y-z!'()* and+more/é";
+    const form = new URLSearchParams({ client_secret: secret }).toString().split('=')[1]!;
+    const spellings = [
+      secret,
+      encodeURIComponent(secret),
+      form,
+      form.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+      form.replaceAll('+', '%20'),
+      JSON.stringify(secret).slice(1, -1),
+    ];
+    expect(new Set(spellings).size).toBeGreaterThan(3);
+    server = await startLoopbackServer((request, response) => {
+      // The echo is text, so each spelling reaches the error as written.
+      response.writeHead(400, { 'content-type': 'text/plain' }).end(`invalid_client: ${request.body} | ${spellings.slice(1).join(' | ')}`);
+    });
+    const error = await createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: secret }).getToken().catch((e: unknown) => e);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).message).toContain('invalid_client: grant_type=client_credentials&client_id=app&client_secret=[REDACTED]');
+    const views = [(error as Error).message, String(error), JSON.stringify(error), (error as Error).stack ?? '', inspect(error, { depth: 10 })];
+    for (const view of views) for (const spelling of spellings) expect(view).not.toContain(spelling);
+  });
+
+  it('a long-lived client still redacts its secret and keys after 40 token renewals', async () => {
+    let issued = 0;
+    let failing = false;
+    server = await startLoopbackServer((request, response) => {
+      if (failing) return sendJson(response, 400, { error: 'invalid_request', echo: request.body, key: request.headers['ocp-apim-subscription-key'] });
+      issued += 1;
+      sendJson(response, 200, { access_token: `issued-token-${issued}`, token_type: 'Bearer', expired_in: 3600 });
+    });
+    let clock = 0;
+    const lp = createLogisticsClient({ baseUrl: server.origin, clientId: 'app', clientSecret: SECRETS.clientSecret, subscriptionKey: SECRETS.subscriptionKey, now: () => clock });
+    for (let hour = 0; hour < 40; hour += 1) {
+      await lp.tokenProvider.getToken();
+      clock += 3600_000;
+    }
+    expect(issued).toBe(40);
+    failing = true;
+    const error = await lp.tokenProvider.getToken().catch((e: unknown) => e);
+    expect((error as ApiError).status).toBe(400);
+    expect(JSON.stringify((error as ApiError).body)).toContain('client_secret=[REDACTED]');
     expectNoCredentials(error);
   });
 

@@ -117,6 +117,81 @@ describe('createFleetClient', () => {
     expect(server!.requests).toHaveLength(1);
   });
 
+  it('backs off instead of trusting a Retry-After that is neither whole seconds nor an HTTP-date', async () => {
+    const hints = ['1.5', '-1', '2024-01-01'];
+    const { sleep, waits } = recordingSleep();
+    const client = await fleet((_request, response, index) => sendJson(response, 503, {}, { 'retry-after': hints[index] ?? '0' }), {
+      retry: { attempts: 4, baseDelayMs: 100, random: () => 0.5, sleep },
+    });
+    const error = await client.GET('/vehicles').catch((e: unknown) => e);
+    expect((error as ApiError).status).toBe(503);
+    expect(waits).toEqual([50, 100, 200]);
+  });
+
+  it('honours a Retry-After given as an HTTP-date', async () => {
+    const { sleep, waits } = recordingSleep();
+    const client = await fleet(
+      (_request, response, index) =>
+        index === 0 ? sendJson(response, 503, {}, { 'retry-after': new Date(Date.now() + 3000).toUTCString() }) : sendJson(response, 200, [VEHICLE]),
+      { retry: { sleep } },
+    );
+    await client.GET('/vehicles');
+    expect(waits).toHaveLength(1);
+    // The date has whole seconds, so the wait is between 2 and 3 seconds.
+    expect(waits[0]).toBeGreaterThan(1500);
+    expect(waits[0]).toBeLessThanOrEqual(3000);
+  });
+
+  it('reports a body that stalls past the timeout as an ApiError timeout', async () => {
+    const client = await fleet(
+      (_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('[{"vehicleNumber":');
+      },
+      { timeoutMs: 150 },
+    );
+    const error = await client.GET('/vehicles/{vehicleNumber}', { params: { path: { vehicleNumber: 'V-1' } } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe('timeout');
+    expect((error as ApiError).message).toBe(`GET /vehicles/{vehicleNumber} timed out [${server!.origin}/gateway/fleet/v1/vehicles/V-1]`);
+  });
+
+  it('reports a connection dropped in the middle of the body as an ApiError network error', async () => {
+    const client = await fleet((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+      response.write('[{"vehicleNumber":');
+      setTimeout(() => response.socket?.destroy(), 20);
+    });
+    const error = await client.GET('/vehicles').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe('network');
+    expect((error as ApiError).operation).toBe('GET /vehicles');
+  });
+
+  it("surfaces the caller's own abort reason unchanged, whatever it is", async () => {
+    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000));
+    for (const reason of [new Error('user navigated away'), 'a string reason']) {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(reason), 30);
+      expect(await client.GET('/vehicles', { signal: controller.signal }).catch((e: unknown) => e)).toBe(reason);
+    }
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it('applies the timeout to a fetch given for one call too', async () => {
+    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000), { timeoutMs: 100, retry: { attempts: 1 } });
+    const seen: string[] = [];
+    const recordingFetch = (input: Request | string, init?: RequestInit) => {
+      seen.push(typeof input === 'string' ? input : input.url);
+      return globalThis.fetch(input, init);
+    };
+    const started = performance.now();
+    const error = await client.GET('/vehicles', { fetch: recordingFetch }).catch((e: unknown) => e);
+    expect((error as ApiError).kind).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(800);
+    expect(seen).toEqual([`${server!.origin}/gateway/fleet/v1/vehicles`]);
+  });
+
   it('rejects a missing key naming the option', () => {
     expect(() => createFleetClient({ baseUrl: 'http://127.0.0.1:9', fleetApiKey: '' })).toThrow(/createFleetClient: option "fleetApiKey" is required/);
     const lp = createLogisticsClient({ baseUrl: 'http://127.0.0.1:9' });

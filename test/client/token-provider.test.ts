@@ -1,6 +1,6 @@
 // Token provider: single flight, caching and renewal ahead of expiry, both lifetime spellings, clear failures.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, createTokenProvider } from '../../src/index.ts';
+import { ApiError, createLogisticsClient, createTokenClient, createTokenProvider } from '../../src/index.ts';
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
 
 const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-1234';
@@ -112,6 +112,68 @@ describe('createTokenProvider', () => {
     expect(error.message).toContain('invalid_client');
     for (const text of [error.message, String(error), JSON.stringify(error), error.stack ?? '']) expect(text).not.toContain(CLIENT_SECRET);
     expect(await provider.getToken()).toBe('token-ok');
+  });
+
+  it('keeps using a still-valid token when a renewal ahead of expiry fails, and renews once the endpoint is back', async () => {
+    let issued = 0;
+    let down = false;
+    server = await startLoopbackServer((_request, response) => {
+      if (down) return sendJson(response, 503, { message: 'maintenance' });
+      issued += 1;
+      sendJson(response, 200, { access_token: `token-${issued}`, token_type: 'Bearer', expired_in: 3600 });
+    });
+    let clock = 0;
+    const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, now: () => clock, retry: { attempts: 1 } });
+    expect(await provider.getToken()).toBe('token-1');
+    down = true;
+    clock = 3590_000; // past the renewal point (60 s ahead), 10 s before expiry
+    expect(await provider.getToken()).toBe('token-1');
+    expect(server.requests).toHaveLength(2);
+    expect(await provider.getToken()).toBe('token-1'); // the next attempt waits a quarter of the remaining life
+    expect(server.requests).toHaveLength(2);
+    clock += 2_500;
+    down = false;
+    expect(await provider.getToken()).toBe('token-2');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('fails once the token has expired and no renewal succeeded, and after invalidate', async () => {
+    let down = false;
+    server = await startLoopbackServer((_request, response) =>
+      down ? sendJson(response, 503, { message: 'maintenance' }) : sendJson(response, 200, { access_token: 'token-1', token_type: 'Bearer', expired_in: 3600 }),
+    );
+    let clock = 0;
+    const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, now: () => clock, retry: { attempts: 1 } });
+    await provider.getToken();
+    down = true;
+    clock = 3600_000;
+    expect(((await provider.getToken().catch((e: unknown) => e)) as ApiError).status).toBe(503);
+    down = false;
+    await provider.getToken();
+    down = true;
+    clock += 3590_000; // renewal due, token still valid, but the server rejected it with a 401
+    provider.invalidate('token-1');
+    expect(((await provider.getToken().catch((e: unknown) => e)) as ApiError).status).toBe(503);
+  });
+
+  it('routes /oauth2 paths to authUrl and /token to baseUrl even when URL parsing rewrites a base URL', async () => {
+    server = await startLoopbackServer((_request, response) => sendJson(response, 200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 900, expired_in: 900 }));
+    // `/x/../svc` is normalised to `/svc` by the URL parser: the request URL is shorter than the base URL as written.
+    const lp = createLogisticsClient({ baseUrl: `${server.origin}/x/../svc`, authUrl: `${server.origin}/idp/./v2`, subscriptionKey: SUBSCRIPTION_KEY });
+    const body = { grant_type: 'client_credentials', client_id: 'app', client_secret: CLIENT_SECRET } as const;
+    await lp.token.POST('/oauth2/default/v1/token', { body: { ...body, scope: 'carriers.milestones' } });
+    await lp.token.POST('/token', { body });
+    expect(server.requests.map((r) => r.url)).toEqual(['/idp/v2/oauth2/default/v1/token', '/svc/token']);
+    expect(server.requests.map((r) => r.headers['ocp-apim-subscription-key'])).toEqual([SUBSCRIPTION_KEY, undefined]);
+  });
+
+  it('a token client without the base URL a path needs rejects the call naming the option', async () => {
+    const onlyIdentityProvider = createTokenClient({ authUrl: 'http://127.0.0.1:9' });
+    await expect(onlyIdentityProvider.POST('/token', { body: { grant_type: 'client_credentials', client_id: 'a', client_secret: 'b' } })).rejects.toThrow(
+      /createTokenClient: option "baseUrl" is required to call \/token/,
+    );
+    const onlyService = createTokenClient({ baseUrl: 'http://127.0.0.1:9' });
+    await expect(onlyService.GET('/oauth2/default/v1/authorize', { params: { query: {} as never } })).rejects.toThrow(/option "authUrl" is required/);
   });
 
   it('rejects bad configuration naming the option, not its value', () => {
