@@ -2,6 +2,9 @@
 // (fetch following redirects) signs in.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
 import { freePort } from '../../scripts/free-port.ts';
@@ -20,12 +23,13 @@ afterEach(async () => {
 });
 
 /** Starts the login script; resolves with the authorize URL it prints, and a promise of its exit and output. */
-async function startLogin(redirectUri: string, args: string[] = []) {
+async function startLogin(redirectUri: string, args: string[] = [], env: Record<string, string> = {}) {
   let output = '';
   child = spawn(process.execPath, ['--import', 'tsx', 'scripts/login.ts', '--timeout', '15', ...args], {
     cwd: root,
     env: {
       ...process.env,
+      ...env,
       LP_AUTH_URL: `${idp!.origin}/idp`,
       LP_CLIENT_ID: 'app',
       LP_CLIENT_SECRET: CLIENT_SECRET,
@@ -50,6 +54,25 @@ async function startLogin(redirectUri: string, args: string[] = []) {
     child!.on('exit', () => reject(new Error(`login exited early: ${output}`)));
   });
   return { url, exited };
+}
+
+/** An identity provider that redirects back with code-1 (or with `error`), and answers the exchange with `token`. */
+async function identityProvider(options: { refuse?: string; token?: (form: URLSearchParams) => [number, unknown] } = {}) {
+  return startLoopbackServer((request, response) => {
+    const url = new URL(request.url, 'http://idp');
+    if (url.pathname === '/idp/oauth2/default/v1/authorize') {
+      const back = new URL(url.searchParams.get('redirect_uri')!);
+      if (options.refuse) {
+        back.searchParams.set('error', options.refuse);
+        back.searchParams.set('error_description', 'The user said no');
+      } else back.searchParams.set('code', 'code-1');
+      back.searchParams.set('state', url.searchParams.get('state')!);
+      response.writeHead(302, { location: back.toString() }).end();
+      return;
+    }
+    const [status, body] = options.token?.(new URLSearchParams(request.body)) ?? [200, { access_token: ACCESS_TOKEN, token_type: 'Bearer', expires_in: 1800 }];
+    sendJson(response, status, body);
+  });
 }
 
 describe('npm run login', () => {
@@ -92,5 +115,63 @@ describe('npm run login', () => {
     expect(code).toBe(1);
     expect(output).toMatch(/state does not match/);
     expect(idp.requests).toHaveLength(0);
+  });
+
+  it('prints the token with --show-token, and still never the client secret', async () => {
+    idp = await identityProvider();
+    const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
+    const { url, exited } = await startLogin(redirectUri, ['--show-token']);
+    await (await fetch(url)).text();
+    const { code, output } = await exited;
+    expect(code).toBe(0);
+    expect(output).toContain('expires in 1800 s');
+    expect(output).toContain(`access_token: ${ACCESS_TOKEN}`);
+    expect(output).not.toContain(CLIENT_SECRET);
+  });
+
+  it('reports an error redirect from the identity provider and exchanges no code', async () => {
+    idp = await identityProvider({ refuse: 'access_denied' });
+    const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
+    const { url, exited } = await startLogin(redirectUri);
+    expect((await fetch(url)).status).toBe(400);
+    const { code, output } = await exited;
+    expect(code).toBe(1);
+    expect(output).toContain('The identity provider refused the authorization: access_denied (The user said no)');
+    expect(idp.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('reports a refused code exchange with the status, and no credential even when the provider echoes them', async () => {
+    idp = await identityProvider({ token: (form) => [400, { error: 'invalid_grant', error_description: `bad ${form.toString()}` }] });
+    const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
+    const { url, exited } = await startLogin(redirectUri);
+    await (await fetch(url)).text();
+    const { code, output } = await exited;
+    expect(code).toBe(1);
+    expect(output).toMatch(/the code exchange failed: POST \/oauth2\/default\/v1\/token failed with status 400: invalid_grant/);
+    expect(output).toContain('client_secret=[REDACTED]');
+    expect(output).not.toContain(CLIENT_SECRET);
+    expect(output).not.toContain('sub-key-1234');
+  });
+
+  it('with --open, hands the authorize URL to the system opener', async () => {
+    idp = await identityProvider();
+    // Stand-ins for xdg-open (Linux) and open (macOS), first on PATH, that record the URL they were given.
+    const bin = mkdtempSync(join(tmpdir(), 'lp-login-open-'));
+    const opened = join(bin, 'opened.txt');
+    for (const name of ['xdg-open', 'open']) writeFileSync(join(bin, name), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 });
+    try {
+      const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
+      const { url, exited } = await startLogin(redirectUri, ['--open'], { PATH: `${bin}:${process.env.PATH ?? ''}` });
+      let recorded = '';
+      for (let attempt = 0; attempt < 100 && !recorded; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        recorded = existsSync(opened) ? readFileSync(opened, 'utf8') : '';
+      }
+      expect(recorded).toBe(url);
+      await (await fetch(recorded)).text();
+      expect((await exited).code).toBe(0);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
