@@ -17,7 +17,7 @@ export interface ComposeOptions extends TransportOptions {
 }
 
 /** The call methods of an openapi-fetch client. */
-export const HTTP_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
+const HTTP_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
 
 interface CallInit {
   baseUrl?: string;
@@ -25,8 +25,16 @@ interface CallInit {
   signal?: AbortSignal | null;
   fetch?: FetchFunction;
 }
-type Call = (path: string, init?: CallInit) => Promise<unknown>;
-type Guarded = Record<(typeof HTTP_METHODS)[number], Call> & { request(method: string, path: string, init?: CallInit): Promise<unknown> };
+
+/** The call surface of an openapi-fetch client: a method per HTTP verb, and `request(method, ...)` behind them. */
+export type ClientCalls<Init = CallInit> = Record<(typeof HTTP_METHODS)[number], (path: string, init?: Init) => Promise<unknown>> & {
+  request(method: string, path: string, init?: Init): Promise<unknown>;
+};
+
+/** Points every verb method of `client` at its `request`, so that whatever `request` does, every call does. */
+export function callThroughRequest<Init>(client: ClientCalls<Init>): void {
+  for (const method of HTTP_METHODS) client[method] = (path, init) => client.request(method, path, init);
+}
 
 // `paths` is an interface of the generated types; openapi-fetch constrains it to `{}`.
 export function composeClient<Paths extends {}>(options: ComposeOptions): Client<Paths> {
@@ -43,7 +51,7 @@ export function composeClient<Paths extends {}>(options: ComposeOptions): Client
   client.use(errorMiddleware(secrets));
   if (options.authorizer) client.use(authMiddleware(options.authorizer));
   client.use(resendMiddleware(policy, (error, request, schemaPath) => describeFailure(secrets, error, request, schemaPath), options.authorizer));
-  guardCalls(client as unknown as Guarded, options.baseUrl, secrets, timeoutMs);
+  guardCalls(client as unknown as ClientCalls, options.baseUrl, secrets, timeoutMs);
   return client;
 }
 
@@ -52,7 +60,7 @@ export function composeClient<Paths extends {}>(options: ComposeOptions): Client
  * openapi-fetch reads the response body (a timeout or a dropped connection after the status line arrived), which no
  * middleware sees, still surfaces as an ApiError.
  */
-function guardCalls(client: Guarded, baseUrl: string, secrets: Secrets, timeoutMs: number): void {
+function guardCalls(client: ClientCalls, baseUrl: string, secrets: Secrets, timeoutMs: number): void {
   const request = client.request;
   client.request = (method, path, init) => {
     const own = init?.fetch ? { ...init, fetch: timeoutFetch(init.fetch, timeoutMs) } : init;
@@ -60,7 +68,7 @@ function guardCalls(client: Guarded, baseUrl: string, secrets: Secrets, timeoutM
       throw describeLateFailure(secrets, error, method.toUpperCase(), path, baseUrl, init);
     });
   };
-  for (const method of HTTP_METHODS) client[method] = (path, init) => client.request(method, path, init);
+  callThroughRequest(client);
 }
 
 function describeLateFailure(secrets: Secrets, error: unknown, method: string, path: string, baseUrl: string, init: CallInit | undefined): unknown {

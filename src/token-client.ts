@@ -4,7 +4,7 @@ import type { Client, Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/token.js';
 import { SUBSCRIPTION_KEY_HEADER } from './authorizer.js';
 import { requireBaseUrl, type TransportOptions } from './client-options.js';
-import { composeClient, HTTP_METHODS } from './compose-client.js';
+import { callThroughRequest, composeClient, type ClientCalls } from './compose-client.js';
 import { Secrets } from './secrets.js';
 
 export type TokenClient = Client<paths>;
@@ -24,9 +24,7 @@ const IDENTITY_PROVIDER_PREFIX = '/oauth2/';
 const FACTORY = 'createTokenClient';
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
-type Call = (path: string, init?: unknown) => Promise<unknown>;
-type AnyClient = Record<(typeof HTTP_METHODS)[number], Call> & {
-  request(method: string, path: string, init?: unknown): Promise<unknown>;
+type AnyClient = ClientCalls<unknown> & {
   use(...middleware: Middleware[]): void;
   eject(...middleware: Middleware[]): void;
 };
@@ -72,6 +70,6 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
     use: (...middleware: Middleware[]) => clients.forEach((client) => client.use(...middleware)),
     eject: (...middleware: Middleware[]) => clients.forEach((client) => client.eject(...middleware)),
   } as AnyClient;
-  for (const method of HTTP_METHODS) facade[method] = (path, init) => facade.request(method, path, init);
+  callThroughRequest(facade);
   return facade as unknown as TokenClient;
 }

@@ -129,8 +129,9 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
         const time = now();
         if (previous && cached === previous && time < previous.info.expiresAt) {
           const retryAt = Math.min(previous.info.expiresAt, time + Math.max(1000, (previous.info.expiresAt - time) / 4));
-          cache({ ...previous.info, refreshAt: retryAt });
-          return cached!.info;
+          const info = { ...previous.info, refreshAt: retryAt };
+          cache(info);
+          return info;
         }
         throw error;
       },

@@ -77,21 +77,13 @@ async function identityProvider(options: { refuse?: string; token?: (form: URLSe
 
 describe('npm run login', () => {
   it('signs in with state and PKCE, exchanges the code with the same redirect_uri, and prints the lifetime but not the token', async () => {
-    let challenge = '';
-    idp = await startLoopbackServer((request, response) => {
-      const url = new URL(request.url, 'http://idp');
-      if (url.pathname === '/idp/oauth2/default/v1/authorize') {
-        challenge = url.searchParams.get('code_challenge') ?? '';
-        const back = new URL(url.searchParams.get('redirect_uri')!);
-        back.searchParams.set('code', 'code-1');
-        back.searchParams.set('state', url.searchParams.get('state')!);
-        response.writeHead(302, { location: back.toString() }).end();
-        return;
-      }
-      const form = new URLSearchParams(request.body);
-      const verified = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url') === challenge;
-      if (form.get('code') !== 'code-1' || form.get('redirect_uri') !== redirectUri || !verified) return sendJson(response, 400, { error: 'invalid_grant' });
-      sendJson(response, 200, { access_token: ACCESS_TOKEN, token_type: 'Bearer', expires_in: 3600, scope: 'carriers.milestones' });
+    idp = await identityProvider({
+      token: (form) => {
+        const challenge = new URL(idp!.requests[0]!.url, 'http://idp').searchParams.get('code_challenge');
+        const verified = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url') === challenge;
+        if (form.get('code') !== 'code-1' || form.get('redirect_uri') !== redirectUri || !verified) return [400, { error: 'invalid_grant' }];
+        return [200, { access_token: ACCESS_TOKEN, token_type: 'Bearer', expires_in: 3600, scope: 'carriers.milestones' }];
+      },
     });
     const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
     const { url, exited } = await startLogin(redirectUri);
