@@ -1,14 +1,18 @@
 // Runs the contract suite against one target: `mock` (starts Prism unless LP_BASE_URL points at a running one),
-// `sandbox` (starts the sandbox), or `live` (LP_* variables, also read from .env). Exits non-zero on any failed check.
+// `sandbox` (starts the sandbox), or `live` (LP_* variables, also read from .env). Exits non-zero on any contract
+// violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock
+// and the sandbox always are). Ends with one verdict line.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from './apis.ts';
-import { runSuite } from '../contract-tests/runner/run-suite.ts';
+import { runSuite, strictByDefault } from '../contract-tests/runner/run-suite.ts';
+import { verdictOfRun } from '../contract-tests/runner/verdict.ts';
 import { MOCK_CREDENTIALS, startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
 import { TARGET_NAMES, type TargetName } from '../contract-tests/support/target.ts';
 
-const usage = 'usage: tsx scripts/contract.ts [--target mock|sandbox|live] [--runs N] [--out DIR] [--mutation ID] [-- vitest args]';
+const usage =
+  'usage: tsx scripts/contract.ts [--target mock|sandbox|live] [--runs N] [--out DIR] [--mutation ID] [--strict-assumptions] [--fail-on-skip] [--min-coverage RATIO] [-- vitest args]';
 
 function options() {
   try {
@@ -18,6 +22,9 @@ function options() {
         runs: { type: 'string' },
         out: { type: 'string', default: join(repoRoot, 'dist/contract') },
         mutation: { type: 'string' },
+        'strict-assumptions': { type: 'boolean' },
+        'fail-on-skip': { type: 'boolean' },
+        'min-coverage': { type: 'string' },
       },
       allowPositionals: true,
     });
@@ -25,7 +32,22 @@ function options() {
     const runs = values.runs === undefined ? undefined : Number(values.runs);
     if (runs !== undefined && !(Number.isInteger(runs) && runs > 0)) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
     if (values.mutation && values.target !== 'sandbox') throw new Error('--mutation needs --target sandbox');
-    return { target: values.target as TargetName, runs, out: values.out, mutation: values.mutation, vitestArgs: positionals };
+    const rawCoverage = values['min-coverage'] ?? (process.env.LP_MIN_COVERAGE?.trim() || undefined);
+    const minCoverage = rawCoverage === undefined ? undefined : Number(rawCoverage);
+    if (minCoverage !== undefined && !(rawCoverage!.trim() !== '' && minCoverage >= 0 && minCoverage <= 1)) {
+      throw new Error(`--min-coverage (or LP_MIN_COVERAGE) must be a ratio from 0 to 1, got "${rawCoverage}"`);
+    }
+    const target = values.target as TargetName;
+    return {
+      target,
+      runs,
+      out: values.out,
+      mutation: values.mutation,
+      vitestArgs: positionals,
+      strict: values['strict-assumptions'] === true || strictByDefault(target),
+      failOnSkip: values['fail-on-skip'] === true || process.env.LP_FAIL_ON_SKIP === '1',
+      minCoverage,
+    };
   } catch (error) {
     console.error(`contract: ${(error as Error).message}\n${usage}`);
     process.exit(2);
@@ -72,10 +94,13 @@ async function main(): Promise<number> {
       server = opts.target === 'mock' ? await startMock() : await startSandbox({ mutation: opts.mutation });
       env = server.env;
     }
-    console.log(`contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}`);
-    const run = await runSuite({ target: opts.target, env, outputDir: opts.out, runs: opts.runs, echo: true, vitestArgs: opts.vitestArgs });
-    console.log(`contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time (${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped); JUnit: ${join(opts.out, 'junit.xml')}`);
-    return run.exitCode;
+    console.log(`contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${opts.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`);
+    const run = await runSuite({ target: opts.target, env, outputDir: opts.out, runs: opts.runs, echo: true, vitestArgs: opts.vitestArgs, strict: opts.strict });
+    const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
+    if (verdict.contradictions) console.log(`\n${verdict.contradictions}`);
+    console.log(`contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (assumptions.md, coverage.md, junit.xml)`);
+    console.log(verdict.line);
+    return verdict.exitCode;
   } finally {
     await stopServer();
   }

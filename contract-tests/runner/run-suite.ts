@@ -26,7 +26,16 @@ export interface SuiteOptions {
   echo?: boolean;
   /** Vitest test name filter and other arguments. */
   vitestArgs?: string[];
+  /**
+   * Contradicted assumptions fail the run as well. Default: LP_STRICT_ASSUMPTIONS=1 in the environment, or a local
+   * target (the mock and the sandbox implement the specs' assumptions, so a contradiction there is a bug).
+   */
+  strict?: boolean;
 }
+
+/** Strict unless told otherwise: on local targets, and wherever LP_STRICT_ASSUMPTIONS=1. */
+export const strictByDefault = (target: TargetName, env: Record<string, string | undefined> = process.env) =>
+  target !== 'live' || env.LP_STRICT_ASSUMPTIONS === '1';
 
 export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const redactor = new Redactor(SECRET_VARIABLES.map((name) => options.env[name]));
@@ -36,6 +45,7 @@ export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
     LP_CONTRACT_TARGET: options.target,
     LP_CONTRACT_OUT: options.outputDir,
     ...(options.runs ? { LP_CONTRACT_RUNS: String(options.runs) } : {}),
+    LP_STRICT_ASSUMPTIONS: (options.strict ?? strictByDefault(options.target, { ...process.env, ...options.env })) ? '1' : '',
     FORCE_COLOR: '0',
     NO_COLOR: '1',
   };

@@ -1,15 +1,23 @@
-// The suite's own checker must be able to fail: responses that break the spec in each way are reported.
-// Pure checks of the conformance function on constructed responses; no target involved.
+// The suite's own checker must be able to fail: responses that break the spec in each way are reported, and each is
+// judged from the specs' x-assumption `covers`: a seed fact broken is a violation, a guess of the specs contradicted
+// is a contradicted assumption. Pure checks of the conformance function on constructed responses; no target involved.
 import { describe, expect, it } from 'vitest';
-import { checkResponse } from '../support/conformance.ts';
+import { checkResponse, inspectResponse, type ObservedResponse } from '../support/conformance.ts';
 import { operationById } from '../support/spec.ts';
+import { verdictOf } from '../support/verdicts.ts';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
   status,
   headers: new Headers({ 'content-type': 'application/json', ...headers }),
   bodyText: typeof body === 'string' ? body : JSON.stringify(body),
 });
+const text = (status: number, body: string, type = 'text/plain') => ({ status, headers: new Headers({ 'content-type': type }), bodyText: body });
 const vehicle = { customerNumber: 'C-1', vehicleNumber: 'V-1', vin: 'VIN1', customerVehicleNumber: 'T-1', licensePlate: 'P-1', domicileLocationNumber: '01', domicileLocationName: 'X', vehicleType: 'TRACTOR' };
+
+const judge = (operationId: string, response: ObservedResponse) => {
+  const operation = operationById(operationId);
+  return verdictOf(operation.api, inspectResponse(operation, response));
+};
 
 describe('conformance checker', () => {
   it('accepts a conforming response, extra fields included', () => {
@@ -38,5 +46,57 @@ describe('conformance checker', () => {
   ] as const)('reports %s', ([, operationId, response, expected]) => {
     const problems = checkResponse(operationById(operationId), response);
     expect(problems.join('\n')).toMatch(expected);
+  });
+});
+
+describe('verdicts from the specs', () => {
+  // Seed facts, RFC rules the flows rely on, and anything a 5xx: violations even where an assumption sits nearby.
+  it.for([
+    ['any 5xx, whatever its body', 'getVehicle', json(503, { message: 'down' })],
+    ['a vehicle without one of the eight fields of seed 2.1', 'getVehicle', json(200, { ...vehicle, vin: undefined })],
+    ['expires_in instead of the seed\'s expired_in', 'requestServiceToken', json(200, { access_token: 't', token_type: 'Bearer', expires_in: 3600 })],
+    ['a redirect without Location (RFC 6749 4.1.2)', 'requestAuthorization', { status: 302, headers: new Headers(), bodyText: '' }],
+    ['a success status the list does not document', 'listVehicles', json(201, [vehicle])],
+    ['a list that is not JSON at all', 'listVehicles', text(200, 'vehicles: none')],
+  ] as const)('%s is a violation', ([, operationId, response]) => {
+    const verdict = judge(operationId, response);
+    expect(verdict.violations.length, verdict.violations.join('\n')).toBeGreaterThan(0);
+  });
+
+  it.for([
+    ['a vehicle field that is a number instead of a string', 'getVehicle', json(200, { ...vehicle, domicileLocationNumber: 412 }), 'is a string'],
+    ['a wrapper object instead of a bare array', 'listVehicles', json(200, { items: [vehicle] }), 'bare JSON array'],
+    ['a refused authorization as 400 text/plain, not an HTML page', 'requestAuthorization', text(400, 'redirect_uri not registered'), 'HTML error page'],
+    ['a recorded milestone confirmed with 201 instead of 200', 'recordLoadMilestoneEvent', json(201, { message: 'ok' }), 'Success is 200'],
+    ['a confirmation without a message', 'recordLoadMilestoneEvent', json(200, { status: 'ok' }), 'Success is 200'],
+    ['a fleet error that is plain text', 'getVehicle', text(404, 'Not Found'), 'application/problem+json'],
+    ['a fleet error body that is a JSON string', 'getVehicle', json(404, '"not found"'), 'JSON objects'],
+    ['a token error without the RFC 6749 error field', 'requestServiceToken', json(401, { message: 'bad secret' }), 'RFC 6749 section 5.2'],
+    ['an identity provider error that fits neither error body', 'requestIdentityProviderToken', json(401, '"denied"'), 'RFC 6749 section 5.2'],
+    ['an identity provider token living longer than an hour', 'requestIdentityProviderToken', json(200, { access_token: 't', token_type: 'Bearer', expires_in: 7200 }), 'expires_in'],
+  ] as const)('%s contradicts an assumption, and is no violation', ([, operationId, response, assumed]) => {
+    const verdict = judge(operationId, response);
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.contradictions.map((c) => c.assumption.what).join('\n')).toContain(assumed);
+  });
+
+  it('a vehicle missing a field and with a number field gives both verdicts', () => {
+    const verdict = judge('getVehicle', json(200, { ...vehicle, vin: undefined, licensePlate: 7 }));
+    expect(verdict.violations.join('\n')).toMatch(/vin/);
+    expect(verdict.contradictions.map((c) => c.problems.join()).join()).toMatch(/licensePlate/);
+  });
+
+  it('a conforming response confirms the assumptions it showed, and only those', () => {
+    const withVehicles = judge('listVehicles', json(200, [vehicle])).confirmed.map((a) => a.what);
+    expect(withVehicles.some((w) => w.includes('bare JSON array'))).toBe(true);
+    expect(withVehicles.some((w) => w.includes('is a string'))).toBe(true);
+    // An empty list shows the list's shape but no vehicle field.
+    const empty = judge('listVehicles', json(200, [])).confirmed.map((a) => a.what);
+    expect(empty.some((w) => w.includes('bare JSON array'))).toBe(true);
+    expect(empty.some((w) => w.includes('is a string'))).toBe(false);
+    // The authorize page confirms the authorize guess, not the JSON error bodies of the other APIs.
+    const page = judge('requestAuthorization', text(400, '<p>no</p>', 'text/html')).confirmed.map((a) => a.what);
+    expect(page.some((w) => w.includes('HTML error page'))).toBe(true);
+    expect(page.some((w) => w.includes('application/problem+json'))).toBe(false);
   });
 });

@@ -1,10 +1,12 @@
-// Records whether a target's behaviour confirms or contradicts an x-assumption of the specs. Only targets with
-// data semantics count: the Prism mock answers from the spec itself, so it can neither confirm nor contradict.
+// Records whether a target's behaviour confirms or contradicts an x-assumption of the specs that only a sequence of
+// requests can show (filters, PKCE, refusals); the shape of each single response is judged by the contract fetch.
+// Only targets with data semantics count: the Prism mock answers from the spec itself, so it can neither confirm nor
+// contradict. A contradiction does not fail the check, except in strict runs.
 import { expect } from 'vitest';
 import type { ApiName } from '../../scripts/apis.ts';
 import { capabilityOf } from './capabilities.ts';
-import { redactor } from './contract-fetch.ts';
-import { record } from './ledger.ts';
+import { redactor, type Exchange } from './contract-fetch.ts';
+import { record, reportContradictions } from './ledger.ts';
 import { target } from './target.ts';
 
 export interface AssumptionRef {
@@ -32,19 +34,26 @@ export const ASSUMPTIONS = {
   customervehicleNumber: { api: 'fleet', pointer: '/paths/~1vehicles/get/parameters/3', match: 'customervehicleNumber' },
   sortForm: { api: 'fleet', pointer: '/paths/~1vehicles/get/parameters/5', match: 'asc' },
   unknownVehicle404: { api: 'fleet', pointer: '/paths/~1vehicles~1{vehicleNumber}/get', match: '404' },
-  vehicleFieldsStrings: { api: 'fleet', pointer: '/components/schemas/Vehicle', match: 'All eight fields' },
+  vehicleFieldsStrings: { api: 'fleet', pointer: '/components/schemas/Vehicle', match: 'is a string' },
   vehicleListBareArray: { api: 'fleet', pointer: '/components/schemas/VehicleList', match: 'bare JSON array' },
   fleetKeyAlone: { api: 'fleet', pointer: '', match: 'API-Key' },
 } as const satisfies Record<string, AssumptionRef>;
 
-/** Notes the outcome of one assumption on this target; `evidence` must not contain credentials (it is redacted anyway). */
-export function observeAssumption(ref: AssumptionRef, holds: boolean, evidence: string): void {
+/**
+ * Notes the outcome of one assumption on this target, computed from what the server answered (never from a
+ * condition an assertion has already forced). `seen` is the exchange that showed it, for the report's evidence;
+ * `evidence` must not contain credentials (it is redacted anyway).
+ */
+export function observeAssumption(ref: AssumptionRef, holds: boolean, evidence: string, seen?: Exchange): void {
   if (!capabilityOf(target.name).hasDataSemantics) return;
+  const text = redactor.redact(evidence);
   record({
     kind: 'assumption',
     ...ref,
     outcome: holds ? 'confirmed' : 'contradicted',
-    evidence: redactor.redact(evidence),
+    evidence: text,
+    ...(seen ? { observed: seen.observed } : {}),
     test: expect.getState().currentTestName ?? '',
   });
+  if (!holds) reportContradictions([`${text} (assumed at ${ref.api}#${ref.pointer}: "${ref.match}")`]);
 }

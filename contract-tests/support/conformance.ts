@@ -1,11 +1,27 @@
 // Checks one response against the bundled spec: no 5xx, a documented status, the documented content type,
-// a body valid against the response schema (extra fields allowed) and the required headers.
-import { formatAjvErrors, resolveRef, validatorAt, escapePointer, type HeaderObject, type Operation } from './spec.ts';
+// a body valid against the response schema (extra fields allowed) and the required headers. Each problem names the
+// place of the spec it breaks, and the check lists every place it held, so that verdicts.ts can tell a violated
+// contract from a contradicted assumption and credit the assumptions a response confirms.
+import type { ValidateFunction } from 'ajv';
+import type { ApiName } from '../../scripts/apis.ts';
+import { bundles, escapePointer, resolveRef, validatorAt, type HeaderObject, type Operation } from './spec.ts';
 
 export interface ObservedResponse {
   status: number;
   headers: Headers;
   bodyText: string;
+}
+
+export interface Finding {
+  message: string;
+  /** JSON pointer (in the operation's bundle) of the place of the spec the response breaks; none for a 5xx. */
+  location?: string;
+}
+
+export interface Inspection {
+  problems: Finding[];
+  /** Places of the spec the response was checked against and kept. */
+  held: string[];
 }
 
 /** The documented response for a status: exact code first, then the range ("4XX"), then "default". */
@@ -14,7 +30,7 @@ export function documentedResponseKey(operation: Operation, status: number): str
   return candidates.find((key) => key in operation.responses);
 }
 
-const mediaTypeOf = (contentType: string | null) => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+export const mediaTypeOf = (contentType: string | null) => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 
 function mediaTypeMatches(documented: string, actual: string): boolean {
   const [type, subtype] = documented.toLowerCase().split('/');
@@ -22,60 +38,142 @@ function mediaTypeMatches(documented: string, actual: string): boolean {
   return (type === '*' || type === actualType) && (subtype === '*' || subtype === actualSubtype);
 }
 
-export function checkResponse(operation: Operation, response: ObservedResponse): string[] {
-  const problems: string[] = [];
+const nodeAt = (api: ApiName, pointer: string): Record<string, unknown> | undefined =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], bundles[api]) as Record<string, unknown> | undefined;
+
+/** Follows local $refs from a pointer to the schema they name. */
+function dereference(api: ApiName, pointer: string): string {
+  let at = pointer;
+  for (let depth = 0; depth < 10; depth++) {
+    const ref = nodeAt(api, at)?.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
+    at = ref.slice(1);
+  }
+  return at;
+}
+
+/**
+ * Where in the bundle each ajv error lies. ajv names a place inside a $ref target from the bundle root
+ * ("#/components/schemas/Vehicle/properties/vin/type") and any other place from the validated schema ("#/type").
+ * The summary errors of anyOf/oneOf are dropped: their branches' own errors say where the body failed.
+ */
+function schemaFindings(api: ApiName, schemaPointer: string, validate: ValidateFunction, prefix: string): Finding[] {
+  const root = dereference(api, schemaPointer);
+  return (validate.errors ?? [])
+    .filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf')
+    .slice(0, 10)
+    .map((error) => {
+      const path = error.schemaPath.replace(/^#/, '');
+      return {
+        message: `${prefix} ${error.instancePath || '(body)'} ${error.message ?? 'is invalid'}`,
+        location: /^\/(components|paths)\//.test(path) ? path : `${root}${path}`,
+      };
+    });
+}
+
+/** Places a valid body was checked against: each keyword of each schema node the body reached (through $refs). */
+function heldLocations(api: ApiName, schemaPointer: string, value: unknown, found: string[] = [], depth = 0): string[] {
+  const at = dereference(api, schemaPointer);
+  const node = nodeAt(api, at);
+  if (!node || depth > 20) return found;
+  for (const key of Object.keys(node)) if (!key.startsWith('x-') && key !== 'description' && key !== 'example' && key !== 'title') found.push(`${at}/${escapePointer(key)}`);
+  for (const combinator of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const branches = node[combinator];
+    if (Array.isArray(branches)) branches.forEach((_, i) => heldLocations(api, `${at}/${combinator}/${i}`, value, found, depth + 1));
+  }
+  const properties = node.properties as Record<string, unknown> | undefined;
+  if (properties && value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [name, child] of Object.entries(value)) {
+      if (name in properties) heldLocations(api, `${at}/properties/${escapePointer(name)}`, child, found, depth + 1);
+    }
+  }
+  if (node.items && Array.isArray(value)) {
+    // One element shows what the schema of every element covers; all were validated.
+    if (value.length) heldLocations(api, `${at}/items`, value[0], found, depth + 1);
+  }
+  return found;
+}
+
+export function inspectResponse(operation: Operation, response: ObservedResponse): Inspection {
+  const problems: Finding[] = [];
+  const held: string[] = [];
   const where = `${operation.operationId} answered ${response.status}`;
-  if (response.status >= 500) problems.push(`${where}: a 5xx status (the server failed on this request)`);
+  // A 5xx is a violation wherever it comes from: no location, so no assumption can cover it.
+  if (response.status >= 500) problems.push({ message: `${where}: a 5xx status (the server failed on this request)` });
   const key = documentedResponseKey(operation, response.status);
   if (!key) {
-    problems.push(`${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`);
-    return problems;
+    problems.push({
+      message: `${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`,
+      location: `${operation.pointer}/responses/${response.status}`,
+    });
+    return { problems, held };
   }
   const documented = operation.responses[key]!;
   const pointer = `${operation.pointer}/responses/${escapePointer(key)}`;
+  const api = operation.api;
 
   for (const [name, rawHeader] of Object.entries(documented.headers ?? {})) {
-    const header = resolveRef<HeaderObject>(operation.api, rawHeader);
+    const header = resolveRef<HeaderObject>(api, rawHeader);
+    // A header may be a $ref to components/headers; its schema lives there.
+    const headerRef = (rawHeader as { $ref?: string }).$ref;
+    const headerPointer = headerRef ? headerRef.replace(/^#/, '') : `${pointer}/headers/${escapePointer(name)}`;
     const value = response.headers.get(name);
     if (value === null) {
-      if (header.required) problems.push(`${where}: required header ${name} is missing`);
+      if (header.required) problems.push({ message: `${where}: required header ${name} is missing`, location: `${headerPointer}/required` });
       continue;
     }
     if (header.schema) {
-      const schemaType = (resolveRef(operation.api, header.schema) as { type?: string }).type;
+      const schemaType = (resolveRef(api, header.schema) as { type?: string }).type;
       const parsed = schemaType === 'integer' || schemaType === 'number' ? Number(value) : value;
-      // A header may be a $ref to components/headers; its schema lives there.
-      const headerRef = (rawHeader as { $ref?: string }).$ref;
-      const headerPointer = headerRef ? headerRef.replace(/^#/, '') : `${pointer}/headers/${escapePointer(name)}`;
-      const validate = validatorAt(operation.api, `${headerPointer}/schema`);
-      if (!validate(parsed)) problems.push(`${where}: header ${name} "${value}" ${formatAjvErrors(validate)}`);
+      const validate = validatorAt(api, `${headerPointer}/schema`);
+      if (validate(parsed)) held.push(...heldLocations(api, `${headerPointer}/schema`, parsed));
+      else problems.push(...schemaFindings(api, `${headerPointer}/schema`, validate, `${where}: header ${name} "${value}":`));
     }
   }
 
   const content = documented.content;
-  if (!content || Object.keys(content).length === 0) return problems;
+  held.push(pointer);
+  if (!content || Object.keys(content).length === 0) return { problems, held };
   const actualType = mediaTypeOf(response.headers.get('content-type'));
   if (response.bodyText.length === 0) {
     // An error status may come without a body (gateways do that); a success must carry what it documents.
-    if (response.status < 400) problems.push(`${where}: empty body, documented ${Object.keys(content).join(' or ')}`);
-    return problems;
+    if (response.status < 400) problems.push({ message: `${where}: empty body, documented ${Object.keys(content).join(' or ')}`, location: `${pointer}/content` });
+    else held.push(`${pointer}/content`);
+    return { problems, held };
   }
   const mediaKey = Object.keys(content).find((documentedType) => mediaTypeMatches(documentedType, actualType));
   if (!mediaKey) {
-    problems.push(`${where}: content type "${actualType || '(none)'}" is not documented (${Object.keys(content).join(', ')})`);
-    return problems;
+    problems.push({
+      message: `${where}: content type "${actualType || '(none)'}" is not documented (${Object.keys(content).join(', ')})`,
+      location: `${pointer}/content`,
+    });
+    return { problems, held };
   }
-  if (!content[mediaKey]!.schema) return problems;
+  const mediaPointer = `${pointer}/content/${escapePointer(mediaKey)}`;
+  held.push(mediaPointer);
+  if (!content[mediaKey]!.schema) return { problems, held };
+  const schemaPointer = `${mediaPointer}/schema`;
   let body: unknown = response.bodyText;
   if (/[/+]json$/.test(mediaKey)) {
     try {
       body = JSON.parse(response.bodyText);
     } catch {
-      problems.push(`${where}: body is not valid JSON although the content type is ${actualType}`);
-      return problems;
+      // Not JSON at all: the body fails the schema at its root, whatever the schema says there.
+      problems.push({ message: `${where}: body is not valid JSON although the content type is ${actualType}`, location: `${dereference(api, schemaPointer)}/type` });
+      return { problems, held };
     }
   }
-  const validate = validatorAt(operation.api, `${pointer}/content/${escapePointer(mediaKey)}/schema`);
-  if (!validate(body)) problems.push(`${where}: body does not match the schema: ${formatAjvErrors(validate)}`);
-  return problems;
+  const validate = validatorAt(api, schemaPointer);
+  if (validate(body)) held.push(...heldLocations(api, schemaPointer, body));
+  else problems.push(...schemaFindings(api, schemaPointer, validate, `${where}: body does not match the schema:`));
+  return { problems, held };
+}
+
+/** The problems of a response as text, whatever their verdict (for the checker's own tests and for dredd-like uses). */
+export function checkResponse(operation: Operation, response: ObservedResponse): string[] {
+  return [...new Set(inspectResponse(operation, response).problems.map((p) => p.message))];
 }

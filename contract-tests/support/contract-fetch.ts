@@ -1,11 +1,14 @@
 // The fetch every request of the suite goes through (the typed client's and plain fetch's alike): it finds the
-// operation, checks the response against the spec, records the exchange and learns issued tokens for redaction.
+// operation, checks the response against the spec, sorts what broke into violations and contradicted assumptions,
+// records the exchange and the assumptions it confirmed or contradicted, and learns issued tokens for redaction.
 import { expect } from 'vitest';
-import { checkResponse } from './conformance.ts';
-import { record, reportProblems } from './ledger.ts';
+import { capabilityOf } from './capabilities.ts';
+import { inspectResponse, mediaTypeOf } from './conformance.ts';
+import { record, reportContradictions, reportProblems, type Observed } from './ledger.ts';
 import { redactorFor } from './redact.ts';
 import { operations, type Operation } from './spec.ts';
 import { target, type Target } from './target.ts';
+import { verdictOf, type Contradiction } from './verdicts.ts';
 
 export const redactor = redactorFor(target);
 
@@ -51,7 +54,28 @@ export interface Exchange {
   response: Response;
   operation: Operation | undefined;
   bodyText: string;
+  /** Contract violations of this response (redacted): they fail the check. */
   problems: string[];
+  /** Assumptions of the specs this response differs from: reported, failing only in strict runs. */
+  contradictions: Contradiction[];
+  /** What the server did, redacted, for the reports' evidence. */
+  observed: Observed;
+}
+
+const BODY_EXCERPT = 200;
+
+/** Method, path, status, content type and the start of the body, redacted: what a report may show of an exchange. */
+function observedOf(request: Request, response: Response, bodyText: string): Observed {
+  const url = new URL(request.url);
+  // Query values may carry a state or a challenge; the names are enough to tell the requests apart.
+  const query = [...new Set(url.searchParams.keys())].join('&');
+  return {
+    request: redactor.redact(`${request.method} ${url.pathname}${query ? `?${query}` : ''}`),
+    status: response.status,
+    contentType: mediaTypeOf(response.headers.get('content-type')) || '(none)',
+    // Redacted whole before it is cut, so that no cut leaves part of a credential behind.
+    body: redactor.redact(bodyText).replace(/\s+/g, ' ').slice(0, BODY_EXCERPT),
+  };
 }
 
 /** Sends a request, checks and records the answer; the returned response's body is still unread. */
@@ -63,20 +87,26 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
   learnCredentials(bodyText, response.headers.get('location'));
   const operation = findOperation(target, request.method, request.url);
   const path = new URL(request.url).pathname;
-  const problems = operation
-    ? checkResponse(operation, { status: response.status, headers: response.headers, bodyText })
-    : [`${request.method} ${path} answered ${response.status}: no operation of the spec has this address`];
-  const redacted = problems.map((problem) => redactor.redact(problem));
-  reportProblems(redacted);
-  record({
-    kind: 'exchange',
-    operationId: operation?.operationId ?? `${request.method} ${path}`,
-    status: response.status,
-    scheme: schemesOf(request.headers),
-    problems: redacted,
-    test: currentTest(),
-  });
-  return { response, operation, bodyText, problems: redacted };
+  const verdict = operation
+    ? verdictOf(operation.api, inspectResponse(operation, { status: response.status, headers: response.headers, bodyText }))
+    : { violations: [`${request.method} ${path} answered ${response.status}: no operation of the spec has this address`], contradictions: [], confirmed: [] };
+  const problems = verdict.violations.map((problem) => redactor.redact(problem));
+  const contradictions = verdict.contradictions.map((c) => ({ ...c, problems: c.problems.map((p) => redactor.redact(p)) }));
+  const observed = observedOf(request, response, bodyText);
+  reportProblems(problems);
+  reportContradictions(contradictions.map((c) => `${c.problems.join('; ')} (assumed at ${c.assumption.api}#${c.assumption.pointer}: ${c.assumption.what})`));
+  const test = currentTest();
+  record({ kind: 'exchange', operationId: operation?.operationId ?? `${request.method} ${path}`, status: response.status, scheme: schemesOf(request.headers), problems, test });
+  // The Prism mock answers from the spec itself: what it sends confirms or contradicts nothing.
+  if (capabilityOf(target.name).hasDataSemantics) {
+    for (const { assumption, problems: broken } of contradictions) {
+      record({ kind: 'assumption', api: assumption.api, pointer: assumption.pointer, match: assumption.what, outcome: 'contradicted', evidence: broken.join('; '), observed, test });
+    }
+    for (const assumption of verdict.confirmed) {
+      record({ kind: 'assumption', api: assumption.api, pointer: assumption.pointer, match: assumption.what, outcome: 'confirmed', evidence: `${observed.request} answered ${observed.status} ${observed.contentType} as assumed`, observed, test });
+    }
+  }
+  return { response, operation, bodyText, problems, contradictions, observed };
 }
 
 /** A fetch-compatible function for the typed client and for plain requests. */

@@ -1,5 +1,6 @@
-// The run's record, one JSON line per fact: each exchange (operation, status, scheme, problems), each skipped check
-// and each assumption outcome. Workers append to their own file; the global teardown turns them into the reports.
+// The run's record, one JSON line per fact: each exchange (operation, status, scheme, violations), each skipped check,
+// each assumption outcome and each check failed only for a contradicted assumption (strict runs). Workers append to
+// their own file; the global teardown turns them into the reports.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/apis.ts';
@@ -7,12 +8,34 @@ import { repoRoot } from '../../scripts/apis.ts';
 export const outputDir = process.env.LP_CONTRACT_OUT ?? join(repoRoot, 'dist/contract');
 export const ledgerDir = join(outputDir, '.ledger');
 
+/** With --strict-assumptions (LP_STRICT_ASSUMPTIONS=1) a contradicted assumption fails its check like a violation. */
+export const strictAssumptions = process.env.LP_STRICT_ASSUMPTIONS === '1';
+
 export type AssumptionOutcome = 'confirmed' | 'contradicted';
+
+/** What the server did, as the reports show it: never a credential (redacted before it is recorded). */
+export interface Observed {
+  request: string;
+  status: number;
+  contentType: string;
+  /** The start of the body, redacted. */
+  body: string;
+}
 
 export type LedgerEntry =
   | { kind: 'exchange'; operationId: string; status: number; scheme: string; problems: string[]; test: string }
   | { kind: 'skip'; test: string; reason: string; operationIds: string[] }
-  | { kind: 'assumption'; api: string; pointer: string; match: string; outcome: AssumptionOutcome; evidence: string; test: string };
+  | {
+      kind: 'assumption';
+      api: string;
+      pointer: string;
+      match: string;
+      outcome: AssumptionOutcome;
+      evidence: string;
+      observed?: Observed;
+      test: string;
+    }
+  | { kind: 'strict-failure'; test: string };
 
 const ledgerFile = join(ledgerDir, `${process.pid}-${Math.random().toString(36).slice(2, 8)}.jsonl`);
 let prepared = false;
@@ -25,13 +48,17 @@ export function record(entry: LedgerEntry): void {
   appendFileSync(ledgerFile, `${JSON.stringify(entry)}\n`);
 }
 
-/** Problems found in responses during the current test; the setup file fails the test when any remain. */
-const pending: string[] = [];
+/** Found during the current test; the setup file fails the test on violations, and on contradictions when strict. */
+const pending = { violations: [] as string[], contradictions: [] as string[] };
 
-export function reportProblems(problems: string[]): void {
-  pending.push(...problems);
+export function reportProblems(violations: string[]): void {
+  pending.violations.push(...violations);
 }
 
-export function takeProblems(): string[] {
-  return pending.splice(0, pending.length);
+export function reportContradictions(contradictions: string[]): void {
+  pending.contradictions.push(...contradictions);
+}
+
+export function takeProblems(): { violations: string[]; contradictions: string[] } {
+  return { violations: pending.violations.splice(0), contradictions: pending.contradictions.splice(0) };
 }

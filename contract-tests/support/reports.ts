@@ -2,8 +2,8 @@
 // x-assumption outcomes, as JSON and Markdown in dist/contract/.
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { allAssumptions } from '../../scripts/assumptions.ts';
-import type { LedgerEntry } from './ledger.ts';
+import { allAssumptions, sourceOf, type AssumptionSource } from '../../scripts/assumptions.ts';
+import type { LedgerEntry, Observed } from './ledger.ts';
 import { operations } from './spec.ts';
 import { documentedResponseKey } from './conformance.ts';
 
@@ -92,13 +92,21 @@ export function coverageMarkdown(rows: CoverageRow[], targetName: string): strin
   ].join('\n');
 }
 
+export type ReportOutcome = 'confirmed' | 'contradicted' | 'not exercised' | 'not testable';
+
 export interface AssumptionReportRow {
   apis: string[];
   pointer: string;
   seed: string;
   what: string;
-  outcome: 'confirmed' | 'contradicted' | 'not exercised';
+  outcome: ReportOutcome;
   evidence: string[];
+  /** What the server did in the exchanges behind the outcome (redacted), up to three. */
+  observed: Observed[];
+  /** The spec file and the pointer of the x-assumption in it: what to change if the server's behaviour is the real one. */
+  spec?: AssumptionSource;
+  /** Why no request can test it (then the outcome is "not testable" unless a response happened to show it). */
+  untestable?: string;
 }
 
 export function assumptionReport(entries: LedgerEntry[]): AssumptionReportRow[] {
@@ -114,33 +122,70 @@ export function assumptionReport(entries: LedgerEntry[]): AssumptionReportRow[] 
     }
     const seen = outcomes.filter((o) => o.pointer === a.pointer && a.what.includes(o.match));
     const contradicted = seen.filter((o) => o.outcome === 'contradicted');
+    const shown = contradicted.length ? contradicted : seen;
+    const observed = new Map(shown.flatMap((o) => (o.observed ? [[JSON.stringify(o.observed), o.observed] as const] : [])));
+    const spec = sourceOf(a);
     rows.set(key, {
       apis: [a.api],
       pointer: a.pointer || '/',
       seed: a.seed,
       what: a.what.replace(/\s*\n\s*/g, ' '),
-      outcome: contradicted.length ? 'contradicted' : seen.length ? 'confirmed' : 'not exercised',
-      evidence: [...new Set((contradicted.length ? contradicted : seen).map((o) => o.evidence))].slice(0, 3),
+      outcome: contradicted.length ? 'contradicted' : seen.length ? 'confirmed' : a.untestable ? 'not testable' : 'not exercised',
+      evidence: [...new Set(shown.map((o) => o.evidence))].slice(0, 3),
+      observed: [...observed.values()].slice(0, 3),
+      ...(spec ? { spec } : {}),
+      ...(a.untestable ? { untestable: a.untestable } : {}),
     });
   }
   return [...rows.values()];
 }
 
+const OUTCOMES: ReportOutcome[] = ['contradicted', 'confirmed', 'not exercised', 'not testable'];
+
+export const countOutcomes = (rows: AssumptionReportRow[]) =>
+  Object.fromEntries(OUTCOMES.map((o) => [o, rows.filter((r) => r.outcome === o).length])) as Record<ReportOutcome, number>;
+
+const describeObserved = (o: Observed) => `${o.request} answered ${o.status} ${o.contentType}${o.body ? `: ${JSON.stringify(o.body)}` : ' (empty body)'}`;
+
+/** The contradicted assumptions, each with what the spec guessed, what the server did and where to change the spec. */
+export function contradictionsText(rows: AssumptionReportRow[], style: 'text' | 'markdown' = 'text'): string {
+  const contradicted = rows.filter((r) => r.outcome === 'contradicted');
+  if (!contradicted.length) return '';
+  const code = (t: string) => (style === 'markdown' ? `\`${t}\`` : t);
+  const lines = [
+    style === 'markdown' ? `## Contradicted assumptions (${contradicted.length})` : `Contradicted assumptions (${contradicted.length})`,
+    '',
+    'This server differs from what the specs guessed where the seed says "not shown". These are not contract violations:',
+    'they fail the run only with --strict-assumptions (LP_STRICT_ASSUMPTIONS=1). If the server is right, change the spec.',
+    '',
+  ];
+  contradicted.forEach((r, i) => {
+    lines.push(`${i + 1}. The spec guessed (seed section ${r.seed} leaves it open): ${r.what}`);
+    for (const o of r.observed) lines.push(`   This server: ${describeObserved(o)}`);
+    for (const e of r.evidence) lines.push(`   Differs: ${e}`);
+    lines.push(`   To change: ${r.spec ? `${code(r.spec.file)} at ${code(r.spec.pointer)}` : '(source not found)'} (bundle: ${r.apis.join(', ')}#${code(r.pointer)})`);
+    lines.push('');
+  });
+  return lines.join('\n');
+}
+
 export function assumptionsMarkdown(rows: AssumptionReportRow[], targetName: string): string {
-  const count = (o: string) => rows.filter((r) => r.outcome === o).length;
+  const count = countOutcomes(rows);
   const cell = (t: string) => t.replace(/\|/g, '\\|');
   return [
     `# x-assumption outcomes (target: ${targetName})`,
     '',
-    `${count('confirmed')} confirmed, ${count('contradicted')} contradicted, ${count('not exercised')} not exercised.` +
+    `${count.confirmed} confirmed, ${count.contradicted} contradicted, ${count['not exercised']} not exercised, ${count['not testable']} not testable.` +
       (targetName === 'mock' ? ' The mock answers from the spec itself, so it confirms nothing.' : ''),
     '',
     '| Outcome | API | Where | Seed § | Assumption | Evidence |',
     '|---|---|---|---|---|---|',
-    ...rows.map(
-      (r) => `| ${r.outcome} | ${r.apis.join(', ')} | \`${r.pointer}\` | ${r.seed} | ${cell(r.what)} | ${cell(r.evidence.join('; '))} |`,
-    ),
+    ...rows.map((r) => {
+      const evidence = r.outcome === 'not testable' ? (r.untestable ?? '') : [...r.evidence, ...r.observed.map(describeObserved)].join('; ');
+      return `| ${r.outcome} | ${r.apis.join(', ')} | \`${r.pointer}\` | ${r.seed} | ${cell(r.what)} | ${cell(evidence)} |`;
+    }),
     '',
+    contradictionsText(rows, 'markdown'),
   ].join('\n');
 }
 
@@ -154,5 +199,8 @@ export function writeReports(dir: string, ledgerDir: string, targetName: string)
   writeFileSync(join(dir, 'coverage.md'), md);
   writeFileSync(join(dir, 'assumptions.json'), `${JSON.stringify({ target: targetName, assumptions }, null, 2)}\n`);
   writeFileSync(join(dir, 'assumptions.md'), assumptionsMarkdown(assumptions, targetName));
+  // Checks that failed only for a contradicted assumption (strict runs): the verdict line does not count them as violations.
+  const strictFailures = [...new Set(entries.flatMap((e) => (e.kind === 'strict-failure' ? [e.test] : [])))];
+  writeFileSync(join(dir, 'strict-failures.json'), `${JSON.stringify({ target: targetName, strictFailures }, null, 2)}\n`);
   return { coverageRows, md };
 }

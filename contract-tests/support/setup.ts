@@ -1,19 +1,30 @@
-// Runs in every test file: a test fails when any response it received broke the contract, even if its own
+// Runs in every test file: a test fails when any response it received violated the contract, even if its own
 // assertions passed, so "every response the suite receives is checked" holds without each test repeating it.
+// A contradicted assumption is recorded for the report and fails the test only in strict runs.
 // Problems found in a beforeAll hook are reported by the first test that runs after it; a skipped test leaves them
 // pending (its failure would not count), and whatever is still pending when the file ends fails the file.
 import { afterAll, afterEach, expect } from 'vitest';
-import { reportProblems, takeProblems } from './ledger.ts';
+import { record, reportContradictions, reportProblems, strictAssumptions, takeProblems } from './ledger.ts';
+
+const failing = ({ violations, contradictions }: ReturnType<typeof takeProblems>) => [
+  ...violations,
+  ...(strictAssumptions ? contradictions.map((c) => `contradicted assumption (failing: strict run): ${c}`) : []),
+];
 
 afterEach((context) => {
-  const problems = takeProblems();
+  const found = takeProblems();
   if (context.task.result?.state === 'skip' || context.task.mode === 'skip') {
-    reportProblems(problems);
+    reportProblems(found.violations);
+    reportContradictions(found.contradictions);
     return;
   }
-  expect(problems, 'responses that break the contract').toEqual([]);
+  // A check that fails only because of a contradicted assumption is not a violation: the verdict line counts it apart.
+  if (strictAssumptions && found.violations.length === 0 && found.contradictions.length > 0 && context.task.result?.state !== 'fail') {
+    record({ kind: 'strict-failure', test: context.task.name });
+  }
+  expect(failing(found), 'responses that break the contract').toEqual([]);
 });
 
 afterAll(() => {
-  expect(takeProblems(), 'responses received outside a running test (e.g. in beforeAll) that break the contract').toEqual([]);
+  expect(failing(takeProblems()), 'responses received outside a running test (e.g. in beforeAll) that break the contract').toEqual([]);
 });

@@ -52,6 +52,36 @@ describe('x-assumption', () => {
     for (const a of assumptions) expect(seed, `${a.api}#${a.pointer}`).toMatch(new RegExp(`^#{2,3} ${a.seed.replace('.', '\\.')}[. ]`, 'm'));
   });
 
+  it('rejects a malformed "covers" and an empty "untestable"', () => {
+    const base = { what: 'a thing assumed', why: 'a reason for it', seed: '7' };
+    expect(() => collectAssumptions('fleet', { info: { 'x-assumption': { ...base, covers: ['type'] } } })).toThrow(/"covers" must be a list of JSON pointers/);
+    expect(() => collectAssumptions('fleet', { info: { 'x-assumption': { ...base, covers: '/type' } } })).toThrow(/"covers"/);
+    expect(() => collectAssumptions('fleet', { info: { 'x-assumption': { ...base, untestable: ' ' } } })).toThrow(/"untestable" must say why/);
+    expect(collectAssumptions('fleet', { info: { 'x-assumption': { ...base, covers: ['', '/a', '#/paths/*/get'] } } })[0]!.covers).toEqual(['', '/a', '#/paths/*/get']);
+  });
+
+  // A pattern that names nothing would quietly turn what it was meant to cover into violations.
+  it('every "covers" pattern names at least one place of its bundle', () => {
+    const places = (node: unknown, at: string, out: string[]) => {
+      out.push(at);
+      if (node && typeof node === 'object') for (const [key, child] of Object.entries(node)) places(child, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+      return out;
+    };
+    const all = Object.fromEntries(API_NAMES.map((api) => [api, places(bundles[api], '', [])]));
+    for (const a of assumptions) {
+      for (const cover of a.covers) {
+        const absolute = cover.startsWith('#') ? cover.slice(1) : `${a.pointer}${cover}`;
+        const re = new RegExp(`^${absolute.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}(/|$)`);
+        expect(all[a.api]!.some((place) => re.test(place)), `${a.api}#${a.pointer} covers "${cover}"`).toBe(true);
+      }
+    }
+  });
+
+  it('a seed fact next to an assumption stays outside its "covers" (Vehicle: the types are assumed, the eight fields are not)', () => {
+    const vehicle = assumptions.find((a) => a.api === 'fleet' && a.pointer === '/components/schemas/Vehicle' && a.covers.length)!;
+    expect(vehicle.covers).toEqual(['/properties/*/type']);
+  });
+
   // The decisions the specs had to make, each at the node it concerns.
   const decisions: Array<[string, (typeof API_NAMES)[number], string, string]> = [
     ['Vehicle field types', 'fleet', '/components/schemas/Vehicle', '2.1'],
@@ -63,6 +93,7 @@ describe('x-assumption', () => {
     ['no bearer token on the fleet API', 'fleet', '', '5.3'],
     ['required milestone fields', 'carriers', '/components/schemas/LoadMilestoneEvent', '4.4'],
     ['milestone_type values', 'carriers', '/components/schemas/LoadMilestoneEvent/properties/milestone_type', '2.2'],
+    ['impossible calendar dates in event_time', 'carriers', '/components/schemas/LoadMilestoneEvent/properties/event_time', '7'],
     ['milestone confirmation body', 'carriers', '/components/schemas/LoadMilestoneEventConfirmation', '4.4'],
     ['subscription key on the milestone call', 'carriers', '/paths/~1v1~1load-milestone-events/post', '5.2'],
     ['scopes and authorization path', 'carriers', '/components/securitySchemes/OAuth2', '5.4'],
