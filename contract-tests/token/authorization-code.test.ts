@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAuthorizationUrl, exchangeAuthorizationCode, parseAuthorizationCallback } from '../../src/index.ts';
 import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { clientTransport } from '../support/clients.ts';
+import { clientTransport, explaining } from '../support/clients.ts';
 import { mediaTypeOf } from '../support/conformance.ts';
 import { exchange } from '../support/contract-fetch.ts';
 import { FORM, JSON_TYPE, form, send, statusClass } from '../support/requests.ts';
@@ -115,7 +115,7 @@ describe('authorization code grant', () => {
   it('exchanges a code once and rejects the replayed code with a 4xx', async (ctx) => {
     skipUnless(ctx, BOTH, unattended);
     const { code } = await freshCode();
-    const token = await exchangeAuthorizationCode(exchangeOptions(code));
+    const token = await explaining(exchangeAuthorizationCode(exchangeOptions(code)));
     expect(typeof token.access_token === 'string' && token.access_token.length > 0, 'an access token').toBe(true);
     expect(String(token.token_type).toLowerCase()).toBe('bearer');
     const { response } = await rawExchange({ code });
@@ -174,7 +174,7 @@ describe('authorization code grant', () => {
     skipUnless(ctx, [...BOTH, 'recordLoadMilestoneEvent'], unattended, missing(target, 'LP_BASE_URL'));
     // The seed's flow, without PKCE (which the seed does not mention; the PKCE check above records it).
     const { code } = await freshCode();
-    const token = await exchangeAuthorizationCode(exchangeOptions(code));
+    const token = await explaining(exchangeAuthorizationCode(exchangeOptions(code)));
     const headers = { ...JSON_TYPE, authorization: `Bearer ${token.access_token}` };
     if (target.writesAllowed) {
       const event = { load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'DELIVERED', event_time: new Date().toISOString() };
