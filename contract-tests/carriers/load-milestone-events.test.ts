@@ -24,7 +24,11 @@ let token = '';
 beforeAll(async () => {
   if (!needsToken()) token = await tokenProvider(target, 'service').getToken();
 });
-const bearer = (value = token) => ({ ...JSON_TYPE, authorization: `Bearer ${value}` });
+// Seed 5.2: gateway-protected APIs also take the subscription key, so requests send it as the client does; only the
+// check of the bearer token alone leaves it out.
+const keyHeader = (): Record<string, string> => (target.env.LP_SUBSCRIPTION_KEY ? { 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY } : {});
+const bearerAlone = (value = token) => ({ ...JSON_TYPE, authorization: `Bearer ${value}` });
+const bearer = (value = token) => ({ ...bearerAlone(value), ...keyHeader() });
 
 describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () => {
   // Seed 4.4: the success response is a confirmation message. Its status and shape (200, a JSON object with a
@@ -49,7 +53,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   // the run, since a server that requires the key still keeps the seed. Anything but a 2xx or 4xx fails.
   it('answers the bearer token alone with a 2xx or a 4xx, and records whether the subscription key is required', async (ctx) => {
     skipUnless(ctx, OP, needsToken(), WRITE_GATE);
-    const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify(validEvent()) });
+    const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearerAlone(), body: JSON.stringify(validEvent()) });
     const { response } = seen;
     expect([2, 4], `status ${response.status}`).toContain(statusClass(response.status));
     observeAssumption(ASSUMPTIONS.milestoneBearerAlone, statusClass(response.status) === 2, `the bearer token alone answered ${response.status}`, seen);
@@ -57,7 +61,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
 
   it('rejects an event without a token with a 4xx', async (ctx) => {
     skipUnless(ctx, OP, missing(target, 'LP_BASE_URL'), WRITE_GATE);
-    const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify(validEvent()) });
+    const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: { ...JSON_TYPE, ...keyHeader() }, body: JSON.stringify(validEvent()) });
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 

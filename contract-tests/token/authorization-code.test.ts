@@ -175,7 +175,9 @@ describe('authorization code grant', () => {
     // The seed's flow, without PKCE (which the seed does not mention; the PKCE check above records it).
     const { code } = await freshCode();
     const token = await explaining(exchangeAuthorizationCode(exchangeOptions(code)));
-    const headers = { ...JSON_TYPE, authorization: `Bearer ${token.access_token}` };
+    // With the subscription key, as the client sends it (seed 5.2); whether the token alone suffices is checked apart.
+    const key: Record<string, string> = target.env.LP_SUBSCRIPTION_KEY ? { 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY } : {};
+    const headers = { ...JSON_TYPE, ...key, authorization: `Bearer ${token.access_token}` };
     if (target.writesAllowed) {
       const event = { load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'DELIVERED', event_time: new Date().toISOString() };
       const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', { method: 'POST', headers, body: JSON.stringify(event) });
