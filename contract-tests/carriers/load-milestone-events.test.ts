@@ -35,9 +35,10 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   // `message`) are the spec's guess, judged on the response by the contract fetch.
   it('records a valid event sent with a fresh token and confirms it', async (ctx) => {
     skipUnless(ctx, OP, needsToken(), WRITE_GATE);
-    const { data, response } = await logisticsClient(target).carriers.POST(PATH, { body: validEvent() });
+    // Read as text: whether the message comes as JSON is the guess, not the seed.
+    const { data, response } = await logisticsClient(target).carriers.POST(PATH, { body: validEvent(), parseAs: 'text' });
     expect(statusClass(response.status), `status ${response.status}`).toBe(2);
-    expect(data, 'a confirmation message').toBeTruthy();
+    expect(String(data ?? '').trim().length > 0, 'a confirmation message').toBe(true);
   });
 
   it('records whether a milestone_type the examples do not list is accepted', async (ctx) => {

@@ -96,13 +96,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     // Prefer a vehicle whose value is not shared by every vehicle, so an ignored filter shows.
     const pair = pairDifferingIn(field);
     const chosen = typeof pair === 'string' ? withValueIn(field)! : pair[0];
-    if (param === 'customervehicleNumber') {
-      // That this parameter filters on the field customerVehicleNumber is the spec's reading of the two spellings.
-      const { vehicles = [], seen, label } = await probe({ [param]: [chosen[field]] });
-      const matched = statusClass(seen.response.status) === 2 && strays(vehicles, field, chosen[field]).length === 0 && numbers(vehicles).includes(chosen.vehicleNumber);
-      observeAssumption(ASSUMPTIONS.customervehicleNumber, matched, `?${label} answered ${seen.response.status} with ${vehicles.length} vehicles, ${strays(vehicles, field, chosen[field]).length} of another ${field}`, seen);
-      return;
-    }
+    // Seed 4.5 names each filter, customervehicleNumber with its lower-case v, and what it filters by.
     const result = await list({ [param]: [chosen[field]] });
     expect(strays(result, field, chosen[field]), `vehicles not matching ${param}`).toEqual([]);
     expect(numbers(result)).toContain(chosen.vehicleNumber);
@@ -150,7 +144,13 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   it.for(['asc', 'desc'] as const)('sort vehicleNumber %s returns the same vehicles, and records their order', async (direction, ctx) => {
     skipUnless(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
     const { vehicles, seen, label } = await probe({ sort: [`vehicleNumber ${direction}`] });
-    if (direction === 'asc') expect([...numbers(vehicles ?? [])].sort(), `?${label}: the same vehicles as unsorted`).toEqual([...numbers(all)].sort());
+    if (direction === 'asc') {
+      // Seed 4.5 shows "<attribute> asc": ascending it must be, in code-unit or in locale order (which one is the guess).
+      const values = numbers(vehicles ?? []);
+      expect([...values].sort(), `?${label}: the same vehicles as unsorted`).toEqual([...numbers(all)].sort());
+      const byLocale = values.every((value, i) => i === 0 || values[i - 1]!.localeCompare(value) <= 0);
+      expect(inOrder(values, 'asc') || byLocale, `?${label}: vehicles in ascending order`).toBe(true);
+    }
     const ordered = vehicles !== undefined && inOrder(numbers(vehicles), direction);
     observeAssumption(ASSUMPTIONS.sortForm, ordered, `?${label} answered ${seen.response.status}${vehicles ? (ordered ? ' in code-unit order' : ' out of code-unit order') : ''}`, seen);
   });
