@@ -32,6 +32,10 @@ function options() {
     const runs = values.runs === undefined ? undefined : Number(values.runs);
     if (runs !== undefined && !(Number.isInteger(runs) && runs > 0)) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
     if (values.mutation && values.target !== 'sandbox') throw new Error('--mutation needs --target sandbox');
+    // Real environments are configured by LP_* variables; a .env file fills in what the environment lacks (the CI
+    // settings LP_STRICT_ASSUMPTIONS, LP_FAIL_ON_SKIP and LP_MIN_COVERAGE included, so it is read before them).
+    const dotenv = join(repoRoot, '.env');
+    if (values.target === 'live' && existsSync(dotenv)) process.loadEnvFile(dotenv);
     const rawCoverage = values['min-coverage'] ?? (process.env.LP_MIN_COVERAGE?.trim() || undefined);
     const minCoverage = rawCoverage === undefined ? undefined : Number(rawCoverage);
     if (minCoverage !== undefined && !(rawCoverage!.trim() !== '' && minCoverage >= 0 && minCoverage <= 1)) {
@@ -78,9 +82,6 @@ async function main(): Promise<number> {
   let env: Record<string, string | undefined>;
   try {
     if (opts.target === 'live') {
-      // Real environments are configured by LP_* variables; a .env file fills in what the environment lacks.
-      const dotenv = join(repoRoot, '.env');
-      if (existsSync(dotenv)) process.loadEnvFile(dotenv);
       // A run with no address at all would skip every check and pass: refuse it instead.
       if (!['LP_BASE_URL', 'LP_AUTH_URL', 'LP_FLEET_BASE_URL'].some((name) => process.env[name]?.trim())) {
         console.error('contract: --target live needs at least one of LP_BASE_URL, LP_AUTH_URL, LP_FLEET_BASE_URL (in the environment or .env; see .env.example)');

@@ -4,7 +4,7 @@
 // contract from a contradicted assumption and credit the assumptions a response confirms.
 import type { ValidateFunction } from 'ajv';
 import type { ApiName } from '../../scripts/apis.ts';
-import { bundles, escapePointer, resolveRef, validatorAt, type HeaderObject, type Operation } from './spec.ts';
+import { escapePointer, nodeAt, resolveRef, validatorAt, type HeaderObject, type Operation } from './spec.ts';
 
 export interface ObservedResponse {
   status: number;
@@ -37,13 +37,6 @@ function mediaTypeMatches(documented: string, actual: string): boolean {
   const [actualType, actualSubtype] = actual.split('/');
   return (type === '*' || type === actualType) && (subtype === '*' || subtype === actualSubtype);
 }
-
-const nodeAt = (api: ApiName, pointer: string): Record<string, unknown> | undefined =>
-  pointer
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], bundles[api]) as Record<string, unknown> | undefined;
 
 /** Follows local $refs from a pointer to the schema they name. */
 function dereference(api: ApiName, pointer: string): string {

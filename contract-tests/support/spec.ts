@@ -70,16 +70,20 @@ function baseVariableOf(servers: unknown, where: string): LpVariable {
   return variable;
 }
 
+/** The node at a JSON pointer ("/components/schemas/Vehicle") of one bundle, or undefined. */
+export function nodeAt(api: ApiName, pointer: string): Json | undefined {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((at, key) => (at as Json | undefined)?.[key], bundles[api]) as Json | undefined;
+}
+
 /** Resolves a local $ref ("#/components/...") inside one bundle. */
 export function resolveRef<T>(api: ApiName, node: T | { $ref: string }): T {
   let current: unknown = node;
   for (let depth = 0; depth < 10 && current && typeof current === 'object' && '$ref' in current; depth++) {
-    const ref = String((current as { $ref: string }).$ref);
-    current = ref
-      .replace(/^#\//, '')
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<unknown>((at, key) => (at as Json | undefined)?.[key], bundles[api]);
+    current = nodeAt(api, String((current as { $ref: string }).$ref).replace(/^#/, ''));
   }
   return current as T;
 }
