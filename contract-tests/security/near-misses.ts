@@ -49,3 +49,54 @@ export function nearMisses(value: string, carrier: Carrier, options: { secret?: 
 
 /** A variant as it travels in a path segment or a query value: encoded once, as any client would. */
 export const asComponent = (value: string) => encodeURIComponent(value);
+
+/**
+ * Near misses of a registered redirect URI (RFC 6749 section 3.1.2.3 asks for simple string comparison): what a
+ * server accepts when it matches a prefix, a substring or a host, ignores case, trims, decodes or normalises.
+ */
+export function redirectUriNearMisses(registered: string): NearMiss[] {
+  const url = new URL(registered);
+  const { protocol, host, hostname, port, pathname, search } = url;
+  const withPath = (path: string) => `${protocol}//${host}${path}${search}`;
+  const firstLetter = pathname.search(/[A-Za-z]/);
+  const otherPort = String((Number(port || (protocol === 'https:' ? 443 : 80)) % 65535) + 1);
+  const candidates: NearMiss[] = [
+    { kind: 'with its path in upper case', value: withPath(pathname.toUpperCase()) },
+    { kind: 'with a trailing slash', value: withPath(`${pathname.replace(/\/$/, '')}/`) },
+    { kind: 'with an extra path segment', value: withPath(`${pathname.replace(/\/$/, '')}/extra`) },
+    { kind: 'with a suffix on its last segment', value: withPath(`${pathname}x`) },
+    { kind: 'with a dot segment to another path', value: withPath(`${pathname.replace(/\/$/, '')}/../evil`) },
+    { kind: 'with an encoded slash and dot segment', value: withPath(`${pathname.replace(/\/$/, '')}%2F..%2Fevil`) },
+    {
+      kind: 'with a path character percent-encoded',
+      value: firstLetter < 0 ? registered : withPath(`${pathname.slice(0, firstLetter)}%${pathname.charCodeAt(firstLetter).toString(16).toUpperCase()}${pathname.slice(firstLetter + 1)}`),
+    },
+    { kind: 'with a query parameter appended', value: `${registered.replace(/#.*$/, '')}${search ? '&' : '?'}next=https%3A%2F%2Fattacker.invalid%2F` },
+    { kind: 'with a fragment', value: `${registered}#x` },
+    { kind: 'on another port', value: `${protocol}//${hostname.includes(':') ? `[${hostname}]` : hostname}:${otherPort}${pathname}${search}` },
+    { kind: 'with the other scheme', value: `${protocol === 'https:' ? 'http:' : 'https:'}//${host}${pathname}${search}` },
+    { kind: 'under a host that starts with the registered one', value: `${protocol}//${hostname}.attacker.invalid${pathname}${search}` },
+    { kind: 'with the registered host as user info', value: `${protocol}//${host}@attacker.invalid${pathname}${search}` },
+    { kind: 'inside another address', value: `https://attacker.invalid/${registered}` },
+    { kind: 'with surrounding spaces', value: ` ${registered} ` },
+    { kind: 'with a trailing newline', value: `${registered}\n` },
+  ];
+  const seen = new Set<string>([registered]);
+  return candidates.filter(({ value }) => !seen.has(value) && Boolean(seen.add(value)));
+}
+
+/** States a client may send (RFC 6749 appendix A.5: any printable ASCII) that a server rebuilding the query by hand,
+ * decoding twice, trimming or changing case would not return unchanged. */
+export function trickyStates(unique: string): NearMiss[] {
+  return [
+    { kind: 'mixed case', value: `MiXeD-CaSe-${unique}` },
+    { kind: 'surrounding spaces', value: ` ${unique} ` },
+    { kind: 'literal percent sequences', value: `%41%2F%25%zz-${unique}` },
+    { kind: 'plus signs and spaces', value: `a+b c++${unique}` },
+    { kind: 'quotes, brackets and backslashes', value: `"'<>\`\\{}|^[]-${unique}` },
+    { kind: 'something that looks like more parameters', value: `${unique}&code=forged&state=forged` },
+    { kind: 'a fragment mark', value: `${unique}#fragment` },
+    { kind: 'an address', value: `https://attacker.invalid/?next=${unique}` },
+    { kind: '128 characters', value: `${unique}-`.padEnd(128, 'S') },
+  ];
+}
