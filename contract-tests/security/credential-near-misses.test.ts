@@ -71,8 +71,8 @@ describe('near-miss fleet keys are refused', () => {
   });
 
   it.for([
-    ['listVehicles', () => '/vehicles'],
-    ['getVehicle', () => `/vehicles/${encodeURIComponent(probeNumber)}`],
+    ['listVehicles', (): string => '/vehicles'],
+    ['getVehicle', (): string => `/vehicles/${encodeURIComponent(probeNumber)}`],
   ] as const)('%s refuses each near miss of LP_FLEET_API_KEY', async ([operationId, path], ctx) => {
     skipUnless(ctx, [operationId], missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'), cannotVerify());
     for (const { kind, value } of nearMisses(required(target, 'LP_FLEET_API_KEY'), 'header', { secret: true })) {
