@@ -9,13 +9,14 @@ import { parseArgs } from 'node:util';
 import { MAX_OFFSET_SECONDS } from './clock.ts';
 import { dotenvLines, printableDotenv, readCredentials, writeEnvFile } from './config.ts';
 import { DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
-import { MUTATIONS, parseMutation } from './mutations.ts';
+import { MUTATIONS, parseMutation, type MutationId } from './mutations.ts';
+import { serveSwitchable } from './mutation-switch.ts';
 import { buildSandbox } from './server.ts';
 import { SPEC_NAMES, bundleFile } from './spec-validation.ts';
 
 const USAGE =
   'usage: tsx sandbox/main.ts [--port N] [--host 127.0.0.1] [--env-file PATH] [--data FILE] [--vehicles N] ' +
-  '[--clock-offset SECONDS] [--mutation ID] [--list-mutations] [--log-level info|warn|silent]';
+  '[--clock-offset SECONDS] [--mutation ID] [--mutations-switchable] [--list-mutations] [--log-level info|warn|silent]';
 
 function fail(message: string): never {
   process.stderr.write(`sandbox: ${message}\n${USAGE}\n`);
@@ -41,6 +42,7 @@ function readOptions() {
         'clock-offset': { type: 'string' },
         mutation: { type: 'string' },
         'list-mutations': { type: 'boolean', default: false },
+        'mutations-switchable': { type: 'boolean', default: false },
         'log-level': { type: 'string', default: 'info' },
       },
       strict: true,
@@ -89,6 +91,12 @@ async function main(): Promise<void> {
   }
   const { app, context, foreignVehicleNumber, foreignCustomerNumber } = sandbox;
 
+  // --mutations-switchable (for contract:mutation): one port where POST /_sandbox/mutation swaps in a fresh sandbox
+  // built with the same settings and credentials, seeded with another mutation.
+  const rebuild = (mutation: MutationId | undefined) =>
+    buildSandbox({ credentials: context.credentials, vehicleCount, clockOffsetSeconds: clockOffset, dataFile: options.data, mutation, logLevel: options['log-level'] });
+  const switchable = options['mutations-switchable'] ? await serveSwitchable(rebuild, sandbox) : undefined;
+
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -99,7 +107,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 5000);
     force.unref();
-    void app.close().then(() => {
+    void (switchable ? switchable.close() : app.close()).then(() => {
       context.logStream.flush();
       process.exit(0);
     });
@@ -107,8 +115,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
-  await app.listen({ port, host: options.host });
-  const address = app.server.address();
+  if (switchable) await switchable.listen(port, options.host);
+  else await app.listen({ port, host: options.host });
+  const address = (switchable?.server ?? app.server).address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const lines = dotenvLines(`http://${host}:${actualPort}`, context.credentials, {
