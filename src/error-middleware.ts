@@ -17,8 +17,20 @@ export function errorMiddleware(secrets: Secrets): Middleware {
   };
 }
 
-/** Rejects with the ApiError of an error response (body read, redacted and summarised). */
+/** Rejects with the ApiError of an error response (body read, redacted and summarised) or of a redirect. */
 async function toApiError(secrets: Secrets, request: Request, response: Response, schemaPath: string): Promise<never> {
+  if (isRedirect(response)) {
+    // Its body is of no use, and may never end.
+    await response.body?.cancel().catch(() => undefined);
+    throw new ApiError({
+      kind: 'redirect',
+      status: response.status,
+      operation: `${request.method} ${schemaPath}`,
+      url: displayUrl(request.url),
+      requestIds: requestIdsOf(response.headers),
+      redirectHost: locationHost(secrets, response, request.url),
+    });
+  }
   const text = secrets.redact(await response.text().catch(() => ''));
   let body: unknown = text || undefined;
   if (text && (response.headers.get('content-type') ?? '').includes('json')) {
@@ -37,6 +49,18 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
     requestIds: requestIdsOf(response.headers),
     detail: summarizeBody(body),
   });
+}
+
+/** A 3xx, or what a browser gives for one under redirect: 'manual' (an opaque redirect, status 0, no headers). */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/** Host and port of the Location (relative to the request): the rest of the URL may carry a credential. */
+function locationHost(secrets: Secrets, response: Response, requestUrl: string): string | undefined {
+  const location = response.headers.get('location');
+  if (!location || !URL.canParse(location, requestUrl)) return undefined;
+  return secrets.redact(new URL(location, requestUrl).host) || undefined;
 }
 
 /** What describeFailure needs of a request: a Request, or the parts of one known when no Request is at hand. */
