@@ -79,7 +79,7 @@ const OUTCOMES: Record<ApiErrorKind, (init: ApiErrorInit) => string> = {
     `was redirected (status ${init.status}) to ${init.redirectHost ?? 'an undisclosed location'}: not followed (credentials stay with the configured origin)`,
   network: () => 'failed: no response (network error)',
   timeout: () => 'timed out',
-  response_too_large: (init) => `failed: the response (status ${init.status}) is larger than maxResponseBytes`,
+  response_too_large: (init) => `failed: the response body (status ${init.status}) is over the size limit (maxResponseBytes)`,
   invalid_response: (init) => `failed: the response (status ${init.status}) is not valid JSON`,
 };
 
