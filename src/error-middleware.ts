@@ -2,13 +2,23 @@
 // Registered first, so it sees the final response after retries and 401 replays (openapi-fetch runs onResponse in reverse).
 import type { Middleware } from 'openapi-fetch';
 import { ApiError, displayUrl, requestIdsOf, summarizeBody } from './api-error.js';
+import { InvalidJson, limitResponse, ResponseTooLarge } from './response-body.js';
 import type { Secrets } from './secrets.js';
 
-export function errorMiddleware(secrets: Secrets): Middleware {
+// How much of a body that is not JSON an error shows, and how much is redacted to get it (room for the longest
+// spelling of a credential that starts inside the excerpt).
+const EXCERPT_CHARS = 200;
+const EXCERPT_REDACTED_CHARS = 4096;
+
+/** `maxResponseBytes`: the size limit for the final response's body (0: none); see limitResponse. */
+export function errorMiddleware(secrets: Secrets, maxResponseBytes: number): Middleware {
   return {
     // Not async: the happy path returns at once instead of allocating a promise per call.
+    // It sees only the final response (after retries and replays), so only that one gets the size limit.
     onResponse({ request, response, schemaPath }) {
-      return response.ok ? undefined : toApiError(secrets, request, response, schemaPath);
+      const limited = limitResponse(response, maxResponseBytes);
+      if (response.ok) return limited === response ? undefined : limited;
+      return toApiError(secrets, request, limited, schemaPath);
     },
     onError({ request, error, schemaPath }) {
       const described = describeFailure(secrets, error, request, schemaPath);
@@ -17,9 +27,29 @@ export function errorMiddleware(secrets: Secrets): Middleware {
   };
 }
 
-/** Rejects with the ApiError of an error response (body read, redacted and summarised). */
+/** Rejects with the ApiError of an error response (body read, redacted and summarised) or of a redirect. */
 async function toApiError(secrets: Secrets, request: Request, response: Response, schemaPath: string): Promise<never> {
-  const text = secrets.redact(await response.text().catch(() => ''));
+  if (isRedirect(response)) {
+    // Its body is of no use, and may never end.
+    await response.body?.cancel().catch(() => undefined);
+    throw new ApiError({
+      kind: 'redirect',
+      status: response.status,
+      operation: `${request.method} ${schemaPath}`,
+      url: displayUrl(request.url),
+      requestIds: requestIdsOf(response.headers),
+      redirectHost: locationHost(secrets, response, request.url),
+    });
+  }
+  let raw: string;
+  try {
+    raw = await response.text();
+  } catch (error) {
+    if (error instanceof ResponseTooLarge) throw describeFailure(secrets, error, request, schemaPath);
+    // Unreadable (timeout, dropped connection): the status is the news.
+    raw = '';
+  }
+  const text = secrets.redact(raw);
   let body: unknown = text || undefined;
   if (text && (response.headers.get('content-type') ?? '').includes('json')) {
     try {
@@ -39,6 +69,18 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
   });
 }
 
+/** A 3xx, or what a browser gives for one under redirect: 'manual' (an opaque redirect, status 0, no headers). */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/** Host and port of the Location (relative to the request): the rest of the URL may carry a credential. */
+function locationHost(secrets: Secrets, response: Response, requestUrl: string): string | undefined {
+  const location = response.headers.get('location');
+  if (!location || !URL.canParse(location, requestUrl)) return undefined;
+  return secrets.redact(new URL(location, requestUrl).host) || undefined;
+}
+
 /** What describeFailure needs of a request: a Request, or the parts of one known when no Request is at hand. */
 export interface RequestSummary {
   method: string;
@@ -47,9 +89,22 @@ export interface RequestSummary {
   signal?: AbortSignal | undefined;
 }
 
-/** A failure without a response as an ApiError; the caller's own abort and errors already described pass through. */
+/**
+ * A failure without a usable response (none, or a body too large or not JSON) as an ApiError; the caller's own abort
+ * and errors already described pass through.
+ */
 export function describeFailure(secrets: Secrets, error: unknown, request: RequestSummary, schemaPath: string): unknown {
   if (error instanceof ApiError || isCallerAbort(error, request.signal)) return error;
+  const operation = `${request.method} ${schemaPath}`;
+  if (error instanceof ResponseTooLarge) {
+    const detail = `${error.limit} bytes; the download was stopped`;
+    return new ApiError({ kind: 'response_too_large', status: error.status, operation, url: displayUrl(request.url), detail });
+  }
+  if (error instanceof InvalidJson) {
+    // Redacted before it is cut, so that no part of a credential survives the cut.
+    const excerpt = secrets.redact(error.text.slice(0, EXCERPT_REDACTED_CHARS)).slice(0, EXCERPT_CHARS);
+    return new ApiError({ kind: 'invalid_response', status: error.status, operation, url: displayUrl(request.url), body: excerpt, detail: excerpt.replace(/\s+/g, ' ') });
+  }
   const timedOut = error instanceof Error && error.name === 'TimeoutError';
   const cause = error instanceof Error ? (error.cause ?? error) : error;
   const code = (cause as { code?: unknown } | undefined)?.code;
@@ -57,7 +112,7 @@ export function describeFailure(secrets: Secrets, error: unknown, request: Reque
   return new ApiError({
     kind: timedOut ? 'timeout' : 'network',
     status: 0,
-    operation: `${request.method} ${schemaPath}`,
+    operation,
     url: displayUrl(request.url),
     detail: timedOut ? undefined : reason,
   });
