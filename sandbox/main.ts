@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MAX_OFFSET_SECONDS } from './clock.ts';
 import { dotenvLines, printableDotenv, readCredentials, writeEnvFile } from './config.ts';
+import { DEFAULT_MAX_EVENTS } from './event-store.ts';
 import { DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
 import { MUTATIONS, parseMutation } from './mutations.ts';
 import { buildSandbox } from './server.ts';
@@ -15,7 +16,7 @@ import { SPEC_NAMES, bundleFile } from './spec-validation.ts';
 
 const USAGE =
   'usage: tsx sandbox/main.ts [--port N] [--host 127.0.0.1] [--env-file PATH] [--data FILE] [--vehicles N] ' +
-  '[--clock-offset SECONDS] [--mutation ID] [--list-mutations] [--log-level info|warn|silent]';
+  '[--max-events N] [--clock-offset SECONDS] [--mutation ID] [--list-mutations] [--log-level info|warn|silent]';
 
 function fail(message: string): never {
   process.stderr.write(`sandbox: ${message}\n${USAGE}\n`);
@@ -37,6 +38,7 @@ function readOptions() {
         host: { type: 'string', default: '127.0.0.1' },
         'env-file': { type: 'string' },
         data: { type: 'string' },
+        'max-events': { type: 'string' },
         vehicles: { type: 'string' },
         'clock-offset': { type: 'string' },
         mutation: { type: 'string' },
@@ -81,6 +83,7 @@ async function main(): Promise<void> {
       vehicleCount,
       clockOffsetSeconds: clockOffset,
       dataFile: options.data,
+      maxEvents: integerOption('max-events', options['max-events'], DEFAULT_MAX_EVENTS, 1, 100_000_000),
       mutation: parseMutation(options.mutation),
       logLevel: options['log-level'],
     });

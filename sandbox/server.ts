@@ -25,6 +25,8 @@ export type SandboxOptions = {
   vehicleCount?: number;
   clockOffsetSeconds?: number;
   dataFile?: string;
+  /** Events kept in memory (the newest); the data file keeps all of them. */
+  maxEvents?: number;
   mutation?: MutationId;
   /** pino level; 'silent' for in-process tests. */
   logLevel?: string;
@@ -42,15 +44,19 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
     clock,
     tokens: new TokenStore(clock),
     codes: new AuthorizationCodes(clock),
-    events: new EventStore(options.dataFile),
+    events: new EventStore(options.dataFile, options.maxEvents),
     fleet: new FleetIndex(vehicles, lessees),
     validators: loadSpecValidators(),
     mutation: options.mutation,
     logStream: new BatchedStderr(),
   };
   const foreign = foreignVehicle(context);
+  const app = buildApp(context, options.logLevel ?? 'info');
+  for (const warning of context.events.warnings) app.log.warn(warning);
+  // Appends in flight finish before the file is closed and its lock released.
+  app.addHook('onClose', () => context.events.close());
   return {
-    app: buildApp(context, options.logLevel ?? 'info'),
+    app,
     context,
     foreignVehicleNumber: foreign.vehicleNumber,
     foreignCustomerNumber: foreign.customerNumber,
