@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEFAULT_MAX_CODES } from './authorization-codes.ts';
 import { MAX_OFFSET_SECONDS } from './clock.ts';
 import { dotenvLines, printableDotenv, readCredentials, writeEnvFile } from './config.ts';
 import { DEFAULT_MAX_EVENTS } from './event-store.ts';
@@ -13,10 +14,11 @@ import { DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
 import { MUTATIONS, parseMutation } from './mutations.ts';
 import { buildSandbox } from './server.ts';
 import { SPEC_NAMES, bundleFile } from './spec-validation.ts';
+import { DEFAULT_MAX_TOKENS } from './token-store.ts';
 
 const USAGE =
   'usage: tsx sandbox/main.ts [--port N] [--host 127.0.0.1] [--env-file PATH] [--data FILE] [--vehicles N] ' +
-  '[--max-events N] [--clock-offset SECONDS] [--mutation ID] [--list-mutations] [--log-level info|warn|silent]';
+  '[--max-events N] [--max-codes N] [--max-tokens N] [--clock-offset SECONDS] [--mutation ID] [--list-mutations] [--log-level info|warn|silent]';
 
 function fail(message: string): never {
   process.stderr.write(`sandbox: ${message}\n${USAGE}\n`);
@@ -39,6 +41,8 @@ function readOptions() {
         'env-file': { type: 'string' },
         data: { type: 'string' },
         'max-events': { type: 'string' },
+        'max-codes': { type: 'string' },
+        'max-tokens': { type: 'string' },
         vehicles: { type: 'string' },
         'clock-offset': { type: 'string' },
         mutation: { type: 'string' },
@@ -84,6 +88,8 @@ async function main(): Promise<void> {
       clockOffsetSeconds: clockOffset,
       dataFile: options.data,
       maxEvents: integerOption('max-events', options['max-events'], DEFAULT_MAX_EVENTS, 1, 100_000_000),
+      maxCodes: integerOption('max-codes', options['max-codes'], DEFAULT_MAX_CODES, 1, 10_000_000),
+      maxTokens: integerOption('max-tokens', options['max-tokens'], DEFAULT_MAX_TOKENS, 1, 10_000_000),
       mutation: parseMutation(options.mutation),
       logLevel: options['log-level'],
     });

@@ -27,6 +27,10 @@ export type SandboxOptions = {
   dataFile?: string;
   /** Events kept in memory (the newest); the data file keeps all of them. */
   maxEvents?: number;
+  /** Outstanding authorization codes; beyond, authorize answers temporarily_unavailable. */
+  maxCodes?: number;
+  /** Issued tokens kept; beyond, the one expiring first is dropped. */
+  maxTokens?: number;
   mutation?: MutationId;
   /** pino level; 'silent' for in-process tests. */
   logLevel?: string;
@@ -42,8 +46,8 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
   const context: SandboxContext = {
     credentials,
     clock,
-    tokens: new TokenStore(clock),
-    codes: new AuthorizationCodes(clock),
+    tokens: new TokenStore(clock, options.maxTokens),
+    codes: new AuthorizationCodes(clock, options.maxCodes),
     events: new EventStore(options.dataFile, options.maxEvents),
     fleet: new FleetIndex(vehicles, lessees),
     validators: loadSpecValidators(),

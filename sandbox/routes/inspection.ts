@@ -24,6 +24,8 @@ export function inspectionRoutes(app: FastifyInstance, context: SandboxContext):
     vehicles: context.fleet.vehicles.length,
     mutation: context.mutation ?? null,
     clockOffsetSeconds: context.clock.offsetSeconds,
+    // What the bounded stores hold now, for soak tests and capacity checks.
+    stored: { codes: context.codes.size, tokens: context.tokens.size, events: context.events.size },
   }));
 
   /**
