@@ -6,17 +6,20 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEFAULT_MAX_CODES } from './authorization-codes.ts';
 import { MAX_OFFSET_SECONDS } from './clock.ts';
 import { dotenvLines, printableDotenv, readCredentials, writeEnvFile } from './config.ts';
+import { DEFAULT_MAX_EVENTS } from './event-store.ts';
 import { DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
 import { MUTATIONS, parseMutation, type MutationId } from './mutations.ts';
 import { serveSwitchable } from './mutation-switch.ts';
 import { buildSandbox } from './server.ts';
 import { SPEC_NAMES, bundleFile } from './spec-validation.ts';
+import { DEFAULT_MAX_TOKENS } from './token-store.ts';
 
 const USAGE =
   'usage: tsx sandbox/main.ts [--port N] [--host 127.0.0.1] [--env-file PATH] [--data FILE] [--vehicles N] ' +
-  '[--clock-offset SECONDS] [--mutation ID] [--mutations-switchable] [--list-mutations] [--log-level info|warn|silent]';
+  '[--max-events N] [--max-codes N] [--max-tokens N] [--clock-offset SECONDS] [--mutation ID] [--mutations-switchable] [--list-mutations] [--log-level info|warn|silent]';
 
 function fail(message: string): never {
   process.stderr.write(`sandbox: ${message}\n${USAGE}\n`);
@@ -38,6 +41,9 @@ function readOptions() {
         host: { type: 'string', default: '127.0.0.1' },
         'env-file': { type: 'string' },
         data: { type: 'string' },
+        'max-events': { type: 'string' },
+        'max-codes': { type: 'string' },
+        'max-tokens': { type: 'string' },
         vehicles: { type: 'string' },
         'clock-offset': { type: 'string' },
         mutation: { type: 'string' },
@@ -83,6 +89,9 @@ async function main(): Promise<void> {
       vehicleCount,
       clockOffsetSeconds: clockOffset,
       dataFile: options.data,
+      maxEvents: integerOption('max-events', options['max-events'], DEFAULT_MAX_EVENTS, 1, 100_000_000),
+      maxCodes: integerOption('max-codes', options['max-codes'], DEFAULT_MAX_CODES, 1, 10_000_000),
+      maxTokens: integerOption('max-tokens', options['max-tokens'], DEFAULT_MAX_TOKENS, 1, 10_000_000),
       mutation: parseMutation(options.mutation),
       logLevel: options['log-level'],
     });

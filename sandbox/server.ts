@@ -25,6 +25,12 @@ export type SandboxOptions = {
   vehicleCount?: number;
   clockOffsetSeconds?: number;
   dataFile?: string;
+  /** Events kept in memory (the newest); the data file keeps all of them. */
+  maxEvents?: number;
+  /** Outstanding authorization codes; beyond, authorize answers temporarily_unavailable. */
+  maxCodes?: number;
+  /** Issued tokens kept; beyond, the one expiring first is dropped. */
+  maxTokens?: number;
   mutation?: MutationId;
   /** pino level; 'silent' for in-process tests. */
   logLevel?: string;
@@ -40,17 +46,21 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
   const context: SandboxContext = {
     credentials,
     clock,
-    tokens: new TokenStore(clock),
-    codes: new AuthorizationCodes(clock),
-    events: new EventStore(options.dataFile),
+    tokens: new TokenStore(clock, options.maxTokens),
+    codes: new AuthorizationCodes(clock, options.maxCodes),
+    events: new EventStore(options.dataFile, options.maxEvents),
     fleet: new FleetIndex(vehicles, lessees),
     validators: loadSpecValidators(),
     mutation: options.mutation,
     logStream: new BatchedStderr(),
   };
   const foreign = foreignVehicle(context);
+  const app = buildApp(context, options.logLevel ?? 'info');
+  for (const warning of context.events.warnings) app.log.warn(warning);
+  // Appends in flight finish before the file is closed and its lock released.
+  app.addHook('onClose', () => context.events.close());
   return {
-    app: buildApp(context, options.logLevel ?? 'info'),
+    app,
     context,
     foreignVehicleNumber: foreign.vehicleNumber,
     foreignCustomerNumber: foreign.customerNumber,

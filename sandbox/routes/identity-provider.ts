@@ -63,6 +63,11 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
       { clientId: credentials.clientId, redirectUri: String(redirectUri), scope, user: TEST_USER, codeChallenge: challenge },
       mutated(context, 'idp-code-never-expires') ? NEVER_SECONDS : undefined,
     );
+    if (typeof code !== 'string') {
+      // Too many outstanding codes (a flood): RFC 6749 section 4.1.2.1's temporarily_unavailable, with when to retry.
+      reply.header('retry-after', String(code.retryAfterSeconds));
+      return redirect({ error: 'temporarily_unavailable', error_description: 'Too many outstanding authorization codes; retry later.' });
+    }
     return redirect({ code });
   });
 
