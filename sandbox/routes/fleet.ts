@@ -31,6 +31,7 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
   }
   // The mutation is fixed for the life of the process: decide once, not per request or per vehicle.
   const missingKeyAccepted = mutated(context, 'fleet-missing-key-accepted');
+  const ownKeyInAnyCase = mutated(context, 'fleet-key-case-insensitive') ? context.credentials.fleetApiKey.toLowerCase() : undefined;
   const combineWithAnd = !mutated(context, 'list-filters-ored');
   const firstValueOnly = mutated(context, 'list-first-value-only');
   const filtersIgnored = mutated(context, 'list-filters-ignored');
@@ -52,6 +53,7 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
     if (!visible && key === undefined && missingKeyAccepted) {
       visible = fleet.forApiKey(context.credentials.fleetApiKey);
     }
+    if (!visible && typeof key === 'string' && key.toLowerCase() === ownKeyInAnyCase) visible = fleet.forApiKey(context.credentials.fleetApiKey);
     if (!visible) {
       // Answered here: done() is not called, so the route handler never runs.
       sendApiError(

@@ -30,7 +30,9 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
       return sendHtmlError(reply, 400, 'Unknown client_id: no application with this client identifier is registered.');
     }
     const redirectUri = query.redirect_uri;
-    const openRedirect = mutated(context, 'authorize-open-redirect') && typeof redirectUri === 'string' && URL.canParse(redirectUri);
+    const openRedirect =
+      typeof redirectUri === 'string' && URL.canParse(redirectUri) &&
+      (mutated(context, 'authorize-open-redirect') || (mutated(context, 'authorize-redirect-uri-prefix-match') && redirectUri.startsWith(credentials.redirectUri)));
     if (redirectUri !== credentials.redirectUri && !openRedirect) {
       return sendHtmlError(reply, 400, 'The redirect_uri is missing or is not registered for this client.');
     }

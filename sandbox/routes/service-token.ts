@@ -20,7 +20,8 @@ export function serviceTokenRoutes(app: FastifyInstance, context: SandboxContext
     if (!checked.ok) return sendOAuthError(reply, 400, 'invalid_request', checked.problems.join('; '));
 
     const { credentials } = context;
-    const authenticated = body.client_id === credentials.clientId && body.client_secret === credentials.clientSecret;
+    const secret = mutated(context, 'service-token-secret-trimmed') && typeof body.client_secret === 'string' ? body.client_secret.trim() : body.client_secret;
+    const authenticated = body.client_id === credentials.clientId && secret === credentials.clientSecret;
     if (!authenticated && !mutated(context, 'service-token-wrong-secret-accepted')) {
       if (mutated(context, 'service-token-error-not-rfc6749')) {
         return sendApiError(reply, 401, 'unauthorized', 'Client authentication failed.');

@@ -125,6 +125,10 @@ const PROBES: Record<MutationId, Probe> = {
     const [first] = await vehicles(origin);
     return !('vin' in ((await (await fleetGet(origin, `/vehicles/${first!.vehicleNumber}`)).json()) as object));
   },
+  'service-token-secret-trimmed': async ({ origin }) => (await serviceTokenBody(origin, ` ${defaults.LP_CLIENT_SECRET} `)).status === 200,
+  'authorize-redirect-uri-prefix-match': async ({ origin }) =>
+    (await authorize(origin, { redirect_uri: `${defaults.LP_REDIRECT_URI}/extra` })).headers.get('location')?.startsWith(`${defaults.LP_REDIRECT_URI}/extra`) === true,
+  'fleet-key-case-insensitive': async ({ origin }) => (await fleetGet(origin, '/vehicles', defaults.LP_FLEET_API_KEY.toUpperCase())).status === 200,
 };
 
 describe('--list-mutations', () => {
