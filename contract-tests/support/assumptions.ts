@@ -17,25 +17,26 @@ export interface AssumptionRef {
   match: string;
 }
 
+// Only the assumptions that a sequence of requests shows; those about the shape of one response (Vehicle field types,
+// the bare list, error bodies, the identity provider's token response, the confirmation) are judged by the contract
+// fetch from their `covers`, on every response.
 export const ASSUMPTIONS = {
   serviceTokenNoKey: { api: 'token', pointer: '/paths/~1token/post', match: 'no subscription key' },
   authorizeBehaviour: { api: 'token', pointer: '/paths/~1oauth2~1default~1v1~1authorize/get', match: 'never redirected' },
+  authorizePath: { api: 'carriers', pointer: '/components/securitySchemes/OAuth2', match: 'authorization endpoint' },
   pkceAuthorize: { api: 'token', pointer: '/paths/~1oauth2~1default~1v1~1authorize/get/parameters/5', match: 'PKCE' },
   pkceExchange: { api: 'token', pointer: '/components/schemas/AuthorizationCodeGrantRequest/properties/code_verifier', match: 'PKCE' },
   oauthErrorBody: { api: 'token', pointer: '/components/schemas/OAuthError', match: 'RFC 6749 section 5.2' },
   errorBody: { api: 'fleet', pointer: '/components/schemas/Error', match: 'JSON objects' },
-  idpTokenResponse: { api: 'token', pointer: '/components/schemas/IdentityProviderTokenResponse', match: 'expires_in' },
-  scopeString: { api: 'token', pointer: '/components/schemas/ClientCredentialsGrantRequest/properties/scope', match: 'space-separated' },
   milestoneBearerAlone: { api: 'carriers', pointer: '/paths/~1v1~1load-milestone-events/post', match: 'bearer token alone' },
   milestoneRequired: { api: 'carriers', pointer: '/components/schemas/LoadMilestoneEvent', match: 'All three fields' },
-  milestoneConfirmation: { api: 'carriers', pointer: '/components/schemas/LoadMilestoneEventConfirmation', match: 'Success is 200' },
+  milestoneType: { api: 'carriers', pointer: '/components/schemas/LoadMilestoneEvent/properties/milestone_type', match: 'any non-empty string' },
+  impossibleDate: { api: 'carriers', pointer: '/components/schemas/LoadMilestoneEvent/properties/event_time', match: 'impossible calendar date' },
   filtersRepeatedOr: { api: 'fleet', pointer: '/paths/~1vehicles/get', match: 'repeated query parameters' },
   filtersAnd: { api: 'fleet', pointer: '/paths/~1vehicles/get', match: 'AND' },
   customervehicleNumber: { api: 'fleet', pointer: '/paths/~1vehicles/get/parameters/3', match: 'customervehicleNumber' },
   sortForm: { api: 'fleet', pointer: '/paths/~1vehicles/get/parameters/5', match: 'asc' },
   unknownVehicle404: { api: 'fleet', pointer: '/paths/~1vehicles~1{vehicleNumber}/get', match: '404' },
-  vehicleFieldsStrings: { api: 'fleet', pointer: '/components/schemas/Vehicle', match: 'is a string' },
-  vehicleListBareArray: { api: 'fleet', pointer: '/components/schemas/VehicleList', match: 'bare JSON array' },
   fleetKeyAlone: { api: 'fleet', pointer: '', match: 'API-Key' },
 } as const satisfies Record<string, AssumptionRef>;
 

@@ -24,15 +24,12 @@ const clientCredentials = (overrides: Record<string, string | undefined> = {}) =
 const withKey = (key = target.env.LP_SUBSCRIPTION_KEY ?? '') => ({ ...FORM, 'Ocp-Apim-Subscription-Key': key });
 
 describe('identity provider token endpoint, client credentials (POST {auth_url}/oauth2/default/v1/token)', () => {
-  it('issues a Bearer token for client credentials with scope and the subscription key', async (ctx) => {
+  it('issues an access token for client credentials with scope and the subscription key', async (ctx) => {
     skipUnless(ctx, OP, needs());
+    // Seed 4.2 promises an access token; its field names, type and lifetime are the specs' guess, which the contract
+    // fetch judges on the response itself (IdentityProviderTokenResponse covers them).
     const info = await tokenProvider(target, 'identity-provider').getTokenInfo();
     expect(info.accessToken.length > 0, 'access_token is a non-empty string').toBe(true);
-    expect(info.tokenType.toLowerCase()).toBe('bearer');
-    expect(info.expiresInSeconds).toBeGreaterThanOrEqual(1);
-    expect(info.expiresInSeconds).toBeLessThanOrEqual(3600);
-    observeAssumption(ASSUMPTIONS.idpTokenResponse, true, `token_type ${info.tokenType}, lifetime ${info.expiresInSeconds} s`);
-    observeAssumption(ASSUMPTIONS.scopeString, true, 'the configured space-separated scope was accepted');
   });
 
   it('rejects a request without the subscription key with a 4xx', async (ctx) => {
@@ -60,7 +57,7 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
     }
     const { response, bodyText } = last!;
     const body = jsonOf(bodyText);
-    observeAssumption(ASSUMPTIONS.oauthErrorBody, typeof body?.error === 'string', `wrong secret answered ${response.status} with error=${String(body?.error)}`);
+    observeAssumption(ASSUMPTIONS.oauthErrorBody, typeof body?.error === 'string', `a wrong secret answered ${response.status} ${body ? `with error=${String(body.error)}` : 'without a JSON body'}`, last);
   });
 
   it('rejects client credentials without scope with a 4xx (scope is required)', async (ctx) => {
