@@ -23,8 +23,11 @@ const MIN_MUTATIONS = 20;
 const OUTPUT_ROOT = join(repoRoot, 'dist/contract/mutations');
 /** The mock and the sandbox implement every x-assumption of the specs, so a contradicted one is a failure here too. */
 const STRICT_ENV = { LP_STRICT_ASSUMPTIONS: '1' };
-/** The suite's own self-checks do not talk to the target. */
-const SUITE_ARGS = ['--exclude', 'contract-tests/self/**'];
+/**
+ * The suite's own self-checks do not talk to the target. The file-system module cache lets the many runs of the same
+ * files reuse their transforms instead of redoing them each time.
+ */
+const SUITE_ARGS = ['--exclude', 'contract-tests/self/**', '--experimental.fsModuleCache'];
 const SWITCH_TIMEOUT_MS = 15_000;
 
 function options() {
@@ -194,13 +197,15 @@ async function main(): Promise<number> {
     await Promise.all(
       lanes.map(async (lane) => {
         for (let mutation = queue.shift(); mutation; mutation = queue.shift()) {
+          const begin = performance.now();
           try {
             results.push(await evaluate(lane, mutation));
           } catch (error) {
             results.push({ mutation, caught: false, failures: [], how: 'error', error: (error as Error).message.split('\n')[0] });
           }
           const last = results.at(-1)!;
-          console.log(`${last.caught ? 'caught  ' : 'MISSED  '} ${mutation.id.padEnd(40)} [${last.how}] ${last.error ?? last.failures[0] ?? '(no failing test)'}`);
+          const seconds = ((performance.now() - begin) / 1000).toFixed(1);
+          console.log(`${last.caught ? 'caught  ' : 'MISSED  '} ${mutation.id.padEnd(40)} [${last.how}, ${seconds} s] ${last.error ?? last.failures[0] ?? '(no failing test)'}`);
         }
       }),
     );
