@@ -13,7 +13,7 @@ import { buildSandbox } from '../server.ts';
 import {
   advanceClock, aMilestone, authorizationCode, authorize, defaults, fleetGet, idpToken, postForm, recordMilestone, serviceToken,
 } from './api-calls.ts';
-import { repoRoot, startSandboxProcess } from './sandbox-process.ts';
+import { repoRoot, startInProcess, startSandboxProcess } from './sandbox-process.ts';
 
 type Target = { origin: string; foreignVehicleNumber: string };
 /** Resolves true when the contract violation is observed. */
@@ -217,14 +217,17 @@ describe('--mutations-switchable', () => {
     }
   });
 
-  it('is off unless the sandbox process is started with the flag, and works through it when it is', async () => {
-    const plain = await startSandboxProcess(['--log-level', 'warn']);
+  it('is off on a plain sandbox', async () => {
+    const plain = await startInProcess();
     try {
-      const base = new URL(plain.env.LP_FLEET_BASE_URL!).origin;
-      expect((await postSwitch(base, '{"mutation": "get-unknown-500"}')).status).toBe(404);
+      expect((await postSwitch(plain.origin, '{"mutation": "get-unknown-500"}')).status).toBe(404);
+      expect((await fleetGet(plain.origin, '/vehicles/V-NOPE')).status).toBe(404);
     } finally {
-      await plain.stop();
+      await plain.close();
     }
+  });
+
+  it('works through a sandbox process started with the flag', async () => {
     const running = await startSandboxProcess(['--mutations-switchable', '--log-level', 'warn']);
     try {
       const base = new URL(running.env.LP_FLEET_BASE_URL!).origin;
