@@ -5,10 +5,16 @@ import { ApiError, displayUrl, requestIdsOf, summarizeBody } from './api-error.j
 import { InvalidJson, limitResponse, ResponseTooLarge } from './response-body.js';
 import type { Secrets } from './secrets.js';
 
-// How much of a body that is not JSON an error shows, and how much is redacted to get it (room for the longest
-// spelling of a credential that starts inside the excerpt).
+// How much of an error body an ApiError keeps, and of a body that is not JSON; both are redacted before they are cut,
+// with room for the longest spelling of a credential that starts inside what is kept.
+const ERROR_BODY_CHARS = 64 * 1024;
 const EXCERPT_CHARS = 200;
-const EXCERPT_REDACTED_CHARS = 4096;
+const REDACTION_MARGIN_CHARS = 4096;
+
+/** The first `chars` characters of `text`, redacted. */
+function redactedStart(secrets: Secrets, text: string, chars: number): string {
+  return secrets.redact(text.slice(0, chars + REDACTION_MARGIN_CHARS)).slice(0, chars);
+}
 
 /** `maxResponseBytes`: the size limit for the final response's body (0: none); see limitResponse. */
 export function errorMiddleware(secrets: Secrets, maxResponseBytes: number): Middleware {
@@ -37,7 +43,7 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
       status: response.status,
       operation: `${request.method} ${schemaPath}`,
       url: displayUrl(request.url),
-      requestIds: requestIdsOf(response.headers),
+      requestIds: requestIdsOf(response.headers, (text) => secrets.redact(text)),
       redirectHost: locationHost(secrets, response, request.url),
     });
   }
@@ -49,7 +55,7 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
     // Unreadable (timeout, dropped connection): the status is the news.
     raw = '';
   }
-  const text = secrets.redact(raw);
+  const text = redactedStart(secrets, raw, ERROR_BODY_CHARS);
   let body: unknown = text || undefined;
   if (text && (response.headers.get('content-type') ?? '').includes('json')) {
     try {
@@ -64,7 +70,7 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
     operation: `${request.method} ${schemaPath}`,
     url: displayUrl(request.url),
     body,
-    requestIds: requestIdsOf(response.headers),
+    requestIds: requestIdsOf(response.headers, (text) => secrets.redact(text)),
     detail: summarizeBody(body),
   });
 }
@@ -102,7 +108,7 @@ export function describeFailure(secrets: Secrets, error: unknown, request: Reque
   }
   if (error instanceof InvalidJson) {
     // Redacted before it is cut, so that no part of a credential survives the cut.
-    const excerpt = secrets.redact(error.text.slice(0, EXCERPT_REDACTED_CHARS)).slice(0, EXCERPT_CHARS);
+    const excerpt = redactedStart(secrets, error.text, EXCERPT_CHARS);
     return new ApiError({ kind: 'invalid_response', status: error.status, operation, url: displayUrl(request.url), body: excerpt, detail: excerpt.replace(/\s+/g, ' ') });
   }
   const timedOut = error instanceof Error && error.name === 'TimeoutError';
