@@ -71,7 +71,7 @@ function guardCalls(client: ClientCalls, baseUrl: string, secrets: Secrets, time
     // 'stream' makes openapi-fetch hand over the unread body; parseJsonResult reads and parses it.
     const own: CallInit = { ...init, ...(parseHere ? { parseAs: 'stream' } : {}), ...(init?.fetch ? { fetch: timeoutFetch(init.fetch, timeoutMs) } : {}) };
     const call = request(method, path, own);
-    return (parseHere ? call.then(parseJsonResult as (result: unknown) => Promise<unknown>) : call).catch((error: unknown) => {
+    return (parseHere ? call.then(parseJsonResult as (result: unknown) => unknown) : call).catch((error: unknown) => {
       throw describeLateFailure(secrets, error, method.toUpperCase(), path, baseUrl, init);
     });
   };

@@ -42,6 +42,7 @@ export class InvalidJson extends Error {
   }
 }
 
+const DIGITS = /^\d+$/;
 // Statuses whose responses never have a body (a Response with one cannot even be built).
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
@@ -52,10 +53,13 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
  */
 export function limitResponse(response: Response, maxBytes: number): Response {
   if (maxBytes === 0 || response.body === null || NULL_BODY_STATUSES.has(response.status)) return response;
-  const encoding = response.headers.get('content-encoding');
-  const declared = encoding === null || encoding === 'identity' ? response.headers.get('content-length') : null;
-  if (declared !== null && /^\d+$/.test(declared) && Number(declared) <= maxBytes) return response;
-  const body = declared !== null && /^\d+$/.test(declared) ? refused(response, maxBytes) : counted(response, maxBytes);
+  const headers = response.headers;
+  const encoding = headers.get('content-encoding');
+  // A decoded body can be any size, whatever its Content-Length says.
+  const length = encoding === null || encoding === 'identity' ? headers.get('content-length') : null;
+  const declared = length !== null && DIGITS.test(length) ? Number(length) : undefined;
+  if (declared !== undefined && declared <= maxBytes) return response;
+  const body = declared !== undefined ? refused(response, maxBytes) : counted(response, maxBytes);
   const limited = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   // A Response built here has no URL; callers (and the token provider's errors) read it.
   Object.defineProperty(limited, 'url', { value: response.url });
@@ -97,14 +101,16 @@ function counted(response: Response, maxBytes: number): ReadableStream<Uint8Arra
  * The result of an openapi-fetch call made with parseAs 'stream' in place of 'json', with its data parsed here: an empty
  * body is undefined (as openapi-fetch has it), a body that is not JSON is InvalidJson rather than a bare SyntaxError.
  */
-export async function parseJsonResult(result: { data?: unknown; response: Response }): Promise<unknown> {
+export function parseJsonResult(result: { data?: unknown; response: Response }): unknown {
   // No body (204, HEAD, Content-Length 0): openapi-fetch left data undefined.
   if (result.data === undefined || result.data === null) return result;
-  const text = await result.response.text();
-  try {
-    result.data = text === '' ? undefined : (JSON.parse(text) as unknown);
-  } catch {
-    throw new InvalidJson(result.response.status, text);
-  }
-  return result;
+  // Not async, and the result object is reused: this runs on every call.
+  return result.response.text().then((text) => {
+    try {
+      result.data = text === '' ? undefined : (JSON.parse(text) as unknown);
+    } catch {
+      throw new InvalidJson(result.response.status, text);
+    }
+    return result;
+  });
 }
