@@ -94,11 +94,11 @@ function describe(init: ApiErrorInit): string {
 }
 
 /** The request id headers present on a response, redacted: a server may echo a credential in any header. */
-export function requestIdsOf(headers: Headers, redact: (text: string) => string): Record<string, string> {
+export function requestIdsOf(headers: Headers, redactor: { redact(text: string): string }): Record<string, string> {
   const ids: Record<string, string> = {};
   for (const name of REQUEST_ID_HEADERS) {
     const value = headers.get(name);
-    if (value) ids[name] = redact(value);
+    if (value) ids[name] = redactor.redact(value);
   }
   return ids;
 }

@@ -4,7 +4,7 @@ import { authMiddleware, type RequestAuthorizer } from './authorizer.js';
 import type { TransportOptions } from './client-options.js';
 import { describeFailure, errorMiddleware } from './error-middleware.js';
 import { ReplayableRequest } from './replayable-request.js';
-import { InvalidJson, parseJsonResult, resolveMaxResponseBytes, ResponseTooLarge } from './response-body.js';
+import { InvalidJson, parseJsonResult, resolveMaxResponseBytes } from './response-body.js';
 import { resendMiddleware } from './resend-middleware.js';
 import { resolveRetryPolicy } from './retry-policy.js';
 import type { Secrets } from './secrets.js';
@@ -80,9 +80,8 @@ function guardCalls(client: ClientCalls, baseUrl: string, secrets: Secrets, time
 
 function describeLateFailure(secrets: Secrets, error: unknown, method: string, path: string, baseUrl: string, init: CallInit | undefined): unknown {
   // Only transport failures: a timeout, fetch's TypeError with a cause (undici's "terminated", "fetch failed"), a body
-  // over the limit or not JSON. Anything else (bad configuration, a caller's own error) passes through unchanged.
+  // that is not JSON. Anything else (bad configuration, a caller's own error) passes through unchanged.
   const transport =
-    error instanceof ResponseTooLarge ||
     error instanceof InvalidJson ||
     (error instanceof Error && (error.name === 'TimeoutError' || (error instanceof TypeError && error.cause !== undefined)));
   if (!transport) return error;
