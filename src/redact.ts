@@ -85,10 +85,12 @@ export class Redactor {
     const find = (needle: string, onFound: (from: number, to: number) => void) => {
       for (let at = canonical.text.indexOf(needle); at !== -1; at = canonical.text.indexOf(needle, at + 1)) onFound(...canonical.original(at, at + needle.length));
     };
+    // A credential in hex is at least 8 hex digits long; most texts have no such run.
+    const mayHaveHex = HEX_RUN.test(text);
     for (const spellings of this.#credentials.values()) {
       find(spellings.canonical, (from, to) => ranges.push([from, to]));
       for (const fragment of spellings.base64) find(fragment, (from, to) => ranges.push(wholeBase64Value(text, from, to)));
-      for (const match of text.matchAll(spellings.hex)) ranges.push([match.index, match.index + match[0].length]);
+      if (mayHaveHex) for (const match of text.matchAll(spellings.hex)) ranges.push([match.index, match.index + match[0].length]);
     }
     return ranges.length ? replaceRanges(text, ranges) : text;
   }
@@ -126,6 +128,7 @@ function toBase64(bytes: Uint8Array): string {
 }
 
 const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
+const HEX_RUN = /[0-9a-fA-F]{8}/;
 
 /** The whole base64 value around a fragment (with its padding), so that no partial character of a credential is left. */
 function wholeBase64Value(text: string, from: number, to: number): [number, number] {
@@ -161,7 +164,7 @@ interface Canonical {
 }
 
 // Texts without these characters are their own canonical form, which is the common case.
-const ESCAPE_CHARS = /[\\%+&]/;
+const ESCAPE_CHARS = /[\\%+&]/g;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const HEX2 = /^[0-9a-fA-F]{2}$/;
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/y;
@@ -173,19 +176,34 @@ const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quo
  * literal + and an encoded space become the same). Every spelling of a value then has the canonical form of the value.
  */
 function canonicalize(text: string): Canonical {
+  ESCAPE_CHARS.lastIndex = 0;
   if (!ESCAPE_CHARS.test(text)) return { text, original: (from, to) => [from, to] };
   // Decoding only shortens, so the canonical text is at most as long as the original.
   const starts = new Int32Array(text.length);
   const ends = new Int32Array(text.length);
-  let out = '';
+  const parts: string[] = [];
+  let length = 0;
   const emit = (chars: string, from: number, to: number) => {
-    for (const char of chars.split('')) {
-      starts[out.length] = from;
-      ends[out.length] = to;
-      out += char === '+' ? ' ' : char;
+    parts.push(chars === '+' ? ' ' : chars);
+    for (let i = 0; i < chars.length; i += 1, length += 1) {
+      starts[length] = from;
+      ends[length] = to;
     }
   };
-  for (let at = 0; at < text.length; ) {
+  let at = 0;
+  while (at < text.length) {
+    // Plain characters up to the next escape character are copied as they are.
+    ESCAPE_CHARS.lastIndex = at;
+    const next = ESCAPE_CHARS.exec(text)?.index ?? text.length;
+    if (next > at) {
+      parts.push(text.slice(at, next));
+      for (let i = at; i < next; i += 1, length += 1) {
+        starts[length] = i;
+        ends[length] = i + 1;
+      }
+      at = next;
+      continue;
+    }
     const decoded = decodeAt(text, at);
     if (decoded) {
       emit(decoded.chars, at, decoded.next);
@@ -195,7 +213,7 @@ function canonicalize(text: string): Canonical {
       at += 1;
     }
   }
-  return { text: out, original: (from, to) => [starts[from]!, ends[to - 1]!] };
+  return { text: parts.join(''), original: (from, to) => [starts[from]!, ends[to - 1]!] };
 }
 
 /** The escape starting at `at`, decoded, or undefined when there is none. */
