@@ -36,7 +36,10 @@ export class ApiError extends Error {
   readonly status: number;
   readonly operation: string;
   readonly url: string;
-  /** The response body: parsed when it was JSON, text otherwise, undefined when empty. */
+  /**
+   * The response body, redacted: parsed when it was JSON, text otherwise (at most its first 64 KiB), undefined when
+   * empty. For kind 'invalid_response', the first 200 characters of the text.
+   */
   readonly body: unknown;
   /** Request id headers of the response (lower-case names), to quote when reporting the error. */
   readonly requestIds: Record<string, string>;
@@ -90,12 +93,12 @@ function describe(init: ApiErrorInit): string {
   return `${init.operation} ${what}${detail} [${init.url}]${ids.length ? ` (${ids.join(', ')})` : ''}`;
 }
 
-/** The request id headers present on a response. */
-export function requestIdsOf(headers: Headers): Record<string, string> {
+/** The request id headers present on a response, redacted: a server may echo a credential in any header. */
+export function requestIdsOf(headers: Headers, redactor: { redact(text: string): string }): Record<string, string> {
   const ids: Record<string, string> = {};
   for (const name of REQUEST_ID_HEADERS) {
     const value = headers.get(name);
-    if (value) ids[name] = value;
+    if (value) ids[name] = redactor.redact(value);
   }
   return ids;
 }

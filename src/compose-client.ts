@@ -4,7 +4,7 @@ import { authMiddleware, type RequestAuthorizer } from './authorizer.js';
 import type { TransportOptions } from './client-options.js';
 import { describeFailure, errorMiddleware } from './error-middleware.js';
 import { ReplayableRequest } from './replayable-request.js';
-import { InvalidJson, parseJsonResult, resolveMaxResponseBytes, ResponseTooLarge } from './response-body.js';
+import { InvalidJson, parseJsonResult, resolveMaxResponseBytes } from './response-body.js';
 import { resendMiddleware } from './resend-middleware.js';
 import { resolveRetryPolicy } from './retry-policy.js';
 import type { Secrets } from './secrets.js';
@@ -71,7 +71,7 @@ function guardCalls(client: ClientCalls, baseUrl: string, secrets: Secrets, time
     // 'stream' makes openapi-fetch hand over the unread body; parseJsonResult reads and parses it.
     const own: CallInit = { ...init, ...(parseHere ? { parseAs: 'stream' } : {}), ...(init?.fetch ? { fetch: timeoutFetch(init.fetch, timeoutMs) } : {}) };
     const call = request(method, path, own);
-    return (parseHere ? call.then(parseJsonResult as (result: unknown) => Promise<unknown>) : call).catch((error: unknown) => {
+    return (parseHere ? call.then(parseJsonResult as (result: unknown) => unknown) : call).catch((error: unknown) => {
       throw describeLateFailure(secrets, error, method.toUpperCase(), path, baseUrl, init);
     });
   };
@@ -80,9 +80,8 @@ function guardCalls(client: ClientCalls, baseUrl: string, secrets: Secrets, time
 
 function describeLateFailure(secrets: Secrets, error: unknown, method: string, path: string, baseUrl: string, init: CallInit | undefined): unknown {
   // Only transport failures: a timeout, fetch's TypeError with a cause (undici's "terminated", "fetch failed"), a body
-  // over the limit or not JSON. Anything else (bad configuration, a caller's own error) passes through unchanged.
+  // that is not JSON. Anything else (bad configuration, a caller's own error) passes through unchanged.
   const transport =
-    error instanceof ResponseTooLarge ||
     error instanceof InvalidJson ||
     (error instanceof Error && (error.name === 'TimeoutError' || (error instanceof TypeError && error.cause !== undefined)));
   if (!transport) return error;

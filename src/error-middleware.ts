@@ -2,13 +2,19 @@
 // Registered first, so it sees the final response after retries and 401 replays (openapi-fetch runs onResponse in reverse).
 import type { Middleware } from 'openapi-fetch';
 import { ApiError, displayUrl, requestIdsOf, summarizeBody } from './api-error.js';
-import { InvalidJson, limitResponse, ResponseTooLarge } from './response-body.js';
+import { InvalidJson, limitResponse } from './response-body.js';
 import type { Secrets } from './secrets.js';
 
-// How much of a body that is not JSON an error shows, and how much is redacted to get it (room for the longest
-// spelling of a credential that starts inside the excerpt).
+// How much of an error body an ApiError keeps, and of a body that is not JSON; both are redacted before they are cut,
+// with room for the longest spelling of a credential that starts inside what is kept.
+const ERROR_BODY_CHARS = 64 * 1024;
 const EXCERPT_CHARS = 200;
-const EXCERPT_REDACTED_CHARS = 4096;
+const REDACTION_MARGIN_CHARS = 4096;
+
+/** The first `chars` characters of `text`, redacted. */
+function redactedStart(secrets: Secrets, text: string, chars: number): string {
+  return secrets.redact(text.slice(0, chars + REDACTION_MARGIN_CHARS)).slice(0, chars);
+}
 
 /** `maxResponseBytes`: the size limit for the final response's body (0: none); see limitResponse. */
 export function errorMiddleware(secrets: Secrets, maxResponseBytes: number): Middleware {
@@ -16,7 +22,7 @@ export function errorMiddleware(secrets: Secrets, maxResponseBytes: number): Mid
     // Not async: the happy path returns at once instead of allocating a promise per call.
     // It sees only the final response (after retries and replays), so only that one gets the size limit.
     onResponse({ request, response, schemaPath }) {
-      const limited = limitResponse(response, maxResponseBytes);
+      const limited = limitResponse(response, maxResponseBytes, () => tooLargeError(request, response.status, schemaPath, maxResponseBytes));
       if (response.ok) return limited === response ? undefined : limited;
       return toApiError(secrets, request, limited, schemaPath);
     },
@@ -37,7 +43,7 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
       status: response.status,
       operation: `${request.method} ${schemaPath}`,
       url: displayUrl(request.url),
-      requestIds: requestIdsOf(response.headers),
+      requestIds: requestIdsOf(response.headers, secrets),
       redirectHost: locationHost(secrets, response, request.url),
     });
   }
@@ -45,11 +51,11 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
   try {
     raw = await response.text();
   } catch (error) {
-    if (error instanceof ResponseTooLarge) throw describeFailure(secrets, error, request, schemaPath);
+    if (error instanceof ApiError) throw error;
     // Unreadable (timeout, dropped connection): the status is the news.
     raw = '';
   }
-  const text = secrets.redact(raw);
+  const text = redactedStart(secrets, raw, ERROR_BODY_CHARS);
   let body: unknown = text || undefined;
   if (text && (response.headers.get('content-type') ?? '').includes('json')) {
     try {
@@ -64,9 +70,15 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
     operation: `${request.method} ${schemaPath}`,
     url: displayUrl(request.url),
     body,
-    requestIds: requestIdsOf(response.headers),
+    requestIds: requestIdsOf(response.headers, secrets),
     detail: summarizeBody(body),
   });
+}
+
+/** What a body over the limit fails with, wherever it is read (by the client, or by a caller who asked for a stream). */
+function tooLargeError(request: Request, status: number, schemaPath: string, limit: number): ApiError {
+  const detail = `${limit} bytes; the download was stopped`;
+  return new ApiError({ kind: 'response_too_large', status, operation: `${request.method} ${schemaPath}`, url: displayUrl(request.url), detail });
 }
 
 /** A 3xx, or what a browser gives for one under redirect: 'manual' (an opaque redirect, status 0, no headers). */
@@ -90,19 +102,15 @@ export interface RequestSummary {
 }
 
 /**
- * A failure without a usable response (none, or a body too large or not JSON) as an ApiError; the caller's own abort
+ * A failure without a usable response (none, or a body that is not JSON) as an ApiError; the caller's own abort
  * and errors already described pass through.
  */
 export function describeFailure(secrets: Secrets, error: unknown, request: RequestSummary, schemaPath: string): unknown {
   if (error instanceof ApiError || isCallerAbort(error, request.signal)) return error;
   const operation = `${request.method} ${schemaPath}`;
-  if (error instanceof ResponseTooLarge) {
-    const detail = `${error.limit} bytes; the download was stopped`;
-    return new ApiError({ kind: 'response_too_large', status: error.status, operation, url: displayUrl(request.url), detail });
-  }
   if (error instanceof InvalidJson) {
     // Redacted before it is cut, so that no part of a credential survives the cut.
-    const excerpt = secrets.redact(error.text.slice(0, EXCERPT_REDACTED_CHARS)).slice(0, EXCERPT_CHARS);
+    const excerpt = redactedStart(secrets, error.text, EXCERPT_CHARS);
     return new ApiError({ kind: 'invalid_response', status: error.status, operation, url: displayUrl(request.url), body: excerpt, detail: excerpt.replace(/\s+/g, ' ') });
   }
   const timedOut = error instanceof Error && error.name === 'TimeoutError';

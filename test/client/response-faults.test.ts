@@ -248,6 +248,19 @@ describe('maxResponseBytes', () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it('a caller who reads the body as a stream gets the same ApiError past the limit', async () => {
+    const { fault } = endlessBody(16 * MiB);
+    const s = await serve(fleetApi, fault);
+    const fleet = createFleetClient({ baseUrl: s.origin, fleetApiKey: FLEET_API_KEY, maxResponseBytes: 256 * 1024, timeoutMs: 5000 });
+    const { data } = await fleet.GET('/vehicles', { parseAs: 'stream' });
+    const reader = (data as ReadableStream<Uint8Array>).getReader();
+    const drain = async () => {
+      while (!(await reader.read()).done);
+    };
+    const error = await failureOf(drain());
+    expect(error.kind).toBe('response_too_large');
+  });
+
   it('0 means no limit; a body within the limit is read whole', async () => {
     const vehicles = Array.from({ length: 3000 }, (_, i) => ({ vehicleNumber: `V-${i}`, padding: 'x'.repeat(1000) }));
     const s = await serve(fleetApi, (response) => {
