@@ -34,7 +34,10 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
     if (redirectUri !== credentials.redirectUri && !openRedirect) {
       return sendHtmlError(reply, 400, 'The redirect_uri is missing or is not registered for this client.');
     }
-    const state = typeof query.state === 'string' ? query.state : undefined;
+    const checked = authorizeValidator.validateQuery(query);
+    // A state over its length limit is not echoed: the error redirect must stay small.
+    const stateInvalid = !checked.ok && checked.problems.some((problem) => problem.startsWith('query parameter state'));
+    const state = typeof query.state === 'string' && !stateInvalid ? query.state : undefined;
     const redirect = (params: Record<string, string>): FastifyReply => {
       const location = new URL(String(redirectUri));
       for (const [name, value] of Object.entries(params)) location.searchParams.set(name, value);
@@ -47,7 +50,6 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
     if (query.response_type !== 'code') {
       return redirect({ error: 'unsupported_response_type', error_description: 'response_type must be code.' });
     }
-    const checked = authorizeValidator.validateQuery(query);
     if (!checked.ok) return redirect({ error: 'invalid_request', error_description: checked.problems.join('; ') });
     const scope = grantableScope(query.scope);
     if (!scope) return redirect({ error: 'invalid_scope', error_description: 'The requested scope is not granted to this client.' });
