@@ -13,6 +13,9 @@ const SECRET_PARAMETERS = new Set([
   'apikey', 'key', 'subscriptionkey', 'ocpapimsubscriptionkey', 'authorization', 'password', 'secret',
 ]);
 
+/** Any query that could name one of SECRET_PARAMETERS matches this (the full check then decides). */
+const MAYBE_SECRET_NAME = /code|secret|token|assertion|key|authorization|password|%|\+/i;
+
 function isSecretParameter(rawName: string): boolean {
   let name = rawName;
   if (name.includes('%') || name.includes('+')) {
@@ -35,7 +38,8 @@ const INFO = 30;
 export function redactedUrl(url: string, secrets?: Secrets): string {
   let result = url;
   const query = url.indexOf('?');
-  if (query !== -1) {
+  // Most queries (`customerNumber=C-100234`) have nothing that could spell a credential's name: skip the split.
+  if (query !== -1 && MAYBE_SECRET_NAME.test(url.slice(query + 1))) {
     const pairs = url.slice(query + 1).split('&');
     let changed = false;
     for (let index = 0; index < pairs.length; index += 1) {
