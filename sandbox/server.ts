@@ -8,6 +8,7 @@ import type { SandboxContext } from './context.ts';
 import { EventStore } from './event-store.ts';
 import { buildLessees, buildVehicles, DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
 import { FleetIndex } from './fleet-index.ts';
+import { closeIdleConnections } from './idle-connections.ts';
 import type { MutationId } from './mutations.ts';
 import { sendApiError, sendOAuthError } from './replies.ts';
 import { fleetRoutes } from './routes/fleet.ts';
@@ -117,7 +118,6 @@ function errorHandler(shape: 'oauth' | 'api', context: SandboxContext) {
 
 function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionLimits): FastifyInstance {
   const app = Fastify({
-    connectionTimeout: limits.idleTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     http: {
@@ -150,6 +150,7 @@ function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionL
   });
 
   app.server.maxConnections = limits.maxConnections;
+  closeIdleConnections(app.server, limits.idleTimeoutMs);
   const { credentials } = context;
   app.addHook('onResponse', requestLogHook(app.log, context.logStream, [credentials.clientSecret, credentials.subscriptionKey, credentials.fleetApiKey, OTHER_LESSEE_API_KEY]));
 

@@ -105,6 +105,28 @@ describe('connection limits', () => {
   });
 });
 
+describe('a client that stops reading', () => {
+  it('has its connection closed after the idle timeout, in the middle of a long answer', async () => {
+    const sandbox = await startSandboxProcess(['--vehicles', '100000', '--idle-timeout', '1', '--log-level', 'warn']);
+    try {
+      const port = Number(new URL(sandbox.env.LP_BASE_URL!).port);
+      // 60,000 vehicles (about 14 MB): more than the socket buffers take while nobody reads.
+      const socket = await open(port, `GET /fleet/vehicles HTTP/1.1\r\nHost: x\r\nAPI-Key: ${sandbox.env.LP_FLEET_API_KEY}\r\n\r\n`);
+      socket.pause();
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      socket.resume(); // drain what was buffered: the end comes early, since the server gave up
+      let received = 0;
+      socket.on('data', (chunk: Buffer) => (received += chunk.length));
+      await closed;
+      expect(received).toBeLessThan(14_000_000);
+      expect((await fetch(`http://127.0.0.1:${port}/_sandbox/health`)).status).toBe(200);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});
+
 describe('credentials in URLs', () => {
   it('never reach the request log, in any encoding, under any name or in the path', async () => {
     const secrets = { LP_CLIENT_SECRET: 'env-secret/5f0c+9a=', LP_SUBSCRIPTION_KEY: 'env-subkey-77aa21', LP_FLEET_API_KEY: 'env-fleetkey:3b9e04' };
