@@ -21,7 +21,7 @@ export type RecordedEvent = {
 /** An event with its position in the store (1 for the first ever recorded): the paging cursor. */
 export type StoredEvent = RecordedEvent & { seq: number };
 
-export const DEFAULT_MAX_EVENTS = 1_000_000;
+export const DEFAULT_MAX_EVENTS = 500_000;
 /** Far above any event the size limits of the spec let in; a longer line is not one of ours. */
 const MAX_LINE_BYTES = 1024 * 1024;
 

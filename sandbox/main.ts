@@ -13,13 +13,14 @@ import { DEFAULT_MAX_EVENTS } from './event-store.ts';
 import { DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
 import { MUTATIONS, parseMutation, type MutationId } from './mutations.ts';
 import { serveSwitchable } from './mutation-switch.ts';
-import { buildSandbox } from './server.ts';
+import { buildSandbox, DEFAULT_CONNECTION_LIMITS } from './server.ts';
 import { SPEC_NAMES, bundleFile } from './spec-validation.ts';
 import { DEFAULT_MAX_TOKENS } from './token-store.ts';
 
 const USAGE =
   'usage: tsx sandbox/main.ts [--port N] [--host 127.0.0.1] [--env-file PATH] [--data FILE] [--vehicles N] ' +
-  '[--max-events N] [--max-codes N] [--max-tokens N] [--clock-offset SECONDS] [--mutation ID] [--mutations-switchable] [--list-mutations] [--log-level info|warn|silent]';
+  '[--max-events N] [--max-codes N] [--max-tokens N] [--headers-timeout S] [--request-timeout S] [--idle-timeout S] [--max-connections N] ' +
+  '[--clock-offset SECONDS] [--mutation ID] [--mutations-switchable] [--list-mutations] [--log-level info|warn|silent]';
 
 function fail(message: string): never {
   process.stderr.write(`sandbox: ${message}\n${USAGE}\n`);
@@ -44,6 +45,10 @@ function readOptions() {
         'max-events': { type: 'string' },
         'max-codes': { type: 'string' },
         'max-tokens': { type: 'string' },
+        'headers-timeout': { type: 'string' },
+        'request-timeout': { type: 'string' },
+        'idle-timeout': { type: 'string' },
+        'max-connections': { type: 'string' },
         vehicles: { type: 'string' },
         'clock-offset': { type: 'string' },
         mutation: { type: 'string' },
@@ -81,6 +86,16 @@ async function main(): Promise<void> {
   const levels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
   if (!levels.includes(options['log-level'])) fail(`--log-level must be one of ${levels.join(', ')}`);
 
+  const seconds = (name: 'headers-timeout' | 'request-timeout' | 'idle-timeout', fallbackMs: number) =>
+    integerOption(name, options[name], fallbackMs / 1000, 1, 3600) * 1000;
+  const connections = {
+    headersTimeoutMs: seconds('headers-timeout', DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
+    requestTimeoutMs: seconds('request-timeout', DEFAULT_CONNECTION_LIMITS.requestTimeoutMs),
+    idleTimeoutMs: seconds('idle-timeout', DEFAULT_CONNECTION_LIMITS.idleTimeoutMs),
+    maxConnections: integerOption('max-connections', options['max-connections'], DEFAULT_CONNECTION_LIMITS.maxConnections, 1, 100_000),
+  };
+  if (connections.headersTimeoutMs > connections.requestTimeoutMs) fail('--headers-timeout must not exceed --request-timeout');
+
   ensureBundles();
   let sandbox;
   try {
@@ -94,6 +109,7 @@ async function main(): Promise<void> {
       maxTokens: integerOption('max-tokens', options['max-tokens'], DEFAULT_MAX_TOKENS, 1, 10_000_000),
       mutation: parseMutation(options.mutation),
       logLevel: options['log-level'],
+      connections,
     });
   } catch (error) {
     fail((error as Error).message);

@@ -15,6 +15,11 @@ export const DEFAULT_MAX_TOKENS = 100_000;
 
 type IssuedToken = { clientId: string; scope: string; expiresAt: number; code?: string };
 
+/** The configured client id's own string when the caller sent it, so stored tokens share one copy. */
+export function sharedClientId(sent: unknown, configured: string): string {
+  return sent === configured ? configured : String(sent);
+}
+
 export type TokenCheck = 'valid' | 'expired' | 'unknown';
 
 export class TokenStore {

@@ -23,6 +23,7 @@ declare module 'fastify' {
 
 export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void {
   const validator = context.validators.operation('listVehicles');
+  const getValidator = context.validators.operation('getVehicle');
   const { fleet } = context;
   const parameters = new Map(Object.entries(FILTER_PARAMETERS));
   if (mutated(context, 'list-customervehiclenumber-ignored')) {
@@ -121,6 +122,11 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
 
   app.get('/vehicles/:vehicleNumber', (request, reply) => {
     const { vehicleNumber } = request.params as { vehicleNumber: string };
+    const checkedPath = vehicleNumber === '' ? undefined : getValidator.validatePath({ vehicleNumber });
+    if (checkedPath && !checkedPath.ok) {
+      sendApiError(reply, 400, 'invalid_parameter', checkedPath.problems.join('; '));
+      return;
+    }
     const visible = mutated(context, 'get-foreign-vehicle-returned') ? fleet.forEveryone() : request.visibleFleet!;
     const id = vehicleNumber === '' ? undefined : visible.find(vehicleNumber);
     if (id === undefined) {

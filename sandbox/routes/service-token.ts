@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { mutated, type SandboxContext } from '../context.ts';
 import { isFormEncoded, sendApiError, sendOAuthError } from '../replies.ts';
-import { TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
+import { sharedClientId, TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
 
 export function serviceTokenRoutes(app: FastifyInstance, context: SandboxContext): void {
   const validator = context.validators.operation('requestServiceToken');
@@ -30,7 +30,7 @@ export function serviceTokenRoutes(app: FastifyInstance, context: SandboxContext
     }
 
     const lifetime = mutated(context, 'service-token-lifetime-7200') ? 7200 : TOKEN_LIFETIME_SECONDS;
-    const token = context.tokens.issue({ clientId: String(body.client_id), scope: '', lifetimeSeconds: lifetime });
+    const token = context.tokens.issue({ clientId: sharedClientId(body.client_id, credentials.clientId), scope: '', lifetimeSeconds: lifetime });
     const response: Record<string, unknown> = {
       access_token: token,
       token_type: mutated(context, 'service-token-type-lowercase') ? 'bearer' : 'Bearer',
