@@ -6,16 +6,21 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEFAULT_MAX_CODES } from './authorization-codes.ts';
 import { MAX_OFFSET_SECONDS } from './clock.ts';
 import { dotenvLines, printableDotenv, readCredentials, writeEnvFile } from './config.ts';
+import { DEFAULT_MAX_EVENTS } from './event-store.ts';
 import { DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
-import { MUTATIONS, parseMutation } from './mutations.ts';
-import { buildSandbox } from './server.ts';
+import { MUTATIONS, parseMutation, type MutationId } from './mutations.ts';
+import { serveSwitchable } from './mutation-switch.ts';
+import { buildSandbox, DEFAULT_CONNECTION_LIMITS } from './server.ts';
 import { SPEC_NAMES, bundleFile } from './spec-validation.ts';
+import { DEFAULT_MAX_TOKENS } from './token-store.ts';
 
 const USAGE =
   'usage: tsx sandbox/main.ts [--port N] [--host 127.0.0.1] [--env-file PATH] [--data FILE] [--vehicles N] ' +
-  '[--clock-offset SECONDS] [--mutation ID] [--list-mutations] [--log-level info|warn|silent]';
+  '[--max-events N] [--max-codes N] [--max-tokens N] [--headers-timeout S] [--request-timeout S] [--idle-timeout S] [--max-connections N] ' +
+  '[--clock-offset SECONDS] [--mutation ID] [--mutations-switchable] [--list-mutations] [--log-level info|warn|silent]';
 
 function fail(message: string): never {
   process.stderr.write(`sandbox: ${message}\n${USAGE}\n`);
@@ -37,10 +42,18 @@ function readOptions() {
         host: { type: 'string', default: '127.0.0.1' },
         'env-file': { type: 'string' },
         data: { type: 'string' },
+        'max-events': { type: 'string' },
+        'max-codes': { type: 'string' },
+        'max-tokens': { type: 'string' },
+        'headers-timeout': { type: 'string' },
+        'request-timeout': { type: 'string' },
+        'idle-timeout': { type: 'string' },
+        'max-connections': { type: 'string' },
         vehicles: { type: 'string' },
         'clock-offset': { type: 'string' },
         mutation: { type: 'string' },
         'list-mutations': { type: 'boolean', default: false },
+        'mutations-switchable': { type: 'boolean', default: false },
         'log-level': { type: 'string', default: 'info' },
       },
       strict: true,
@@ -73,6 +86,16 @@ async function main(): Promise<void> {
   const levels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
   if (!levels.includes(options['log-level'])) fail(`--log-level must be one of ${levels.join(', ')}`);
 
+  const seconds = (name: 'headers-timeout' | 'request-timeout' | 'idle-timeout', fallbackMs: number) =>
+    integerOption(name, options[name], fallbackMs / 1000, 1, 3600) * 1000;
+  const connections = {
+    headersTimeoutMs: seconds('headers-timeout', DEFAULT_CONNECTION_LIMITS.headersTimeoutMs),
+    requestTimeoutMs: seconds('request-timeout', DEFAULT_CONNECTION_LIMITS.requestTimeoutMs),
+    idleTimeoutMs: seconds('idle-timeout', DEFAULT_CONNECTION_LIMITS.idleTimeoutMs),
+    maxConnections: integerOption('max-connections', options['max-connections'], DEFAULT_CONNECTION_LIMITS.maxConnections, 1, 100_000),
+  };
+  if (connections.headersTimeoutMs > connections.requestTimeoutMs) fail('--headers-timeout must not exceed --request-timeout');
+
   ensureBundles();
   let sandbox;
   try {
@@ -81,13 +104,23 @@ async function main(): Promise<void> {
       vehicleCount,
       clockOffsetSeconds: clockOffset,
       dataFile: options.data,
+      maxEvents: integerOption('max-events', options['max-events'], DEFAULT_MAX_EVENTS, 1, 100_000_000),
+      maxCodes: integerOption('max-codes', options['max-codes'], DEFAULT_MAX_CODES, 1, 10_000_000),
+      maxTokens: integerOption('max-tokens', options['max-tokens'], DEFAULT_MAX_TOKENS, 1, 10_000_000),
       mutation: parseMutation(options.mutation),
       logLevel: options['log-level'],
+      connections,
     });
   } catch (error) {
     fail((error as Error).message);
   }
   const { app, context, foreignVehicleNumber, foreignCustomerNumber } = sandbox;
+
+  // --mutations-switchable (for contract:mutation): one port where POST /_sandbox/mutation swaps in a fresh sandbox
+  // built with the same settings and credentials, seeded with another mutation.
+  const rebuild = (mutation: MutationId | undefined) =>
+    buildSandbox({ credentials: context.credentials, vehicleCount, clockOffsetSeconds: clockOffset, dataFile: options.data, mutation, logLevel: options['log-level'] });
+  const switchable = options['mutations-switchable'] ? await serveSwitchable(rebuild, sandbox) : undefined;
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -99,7 +132,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 5000);
     force.unref();
-    void app.close().then(() => {
+    void (switchable ? switchable.close() : app.close()).then(() => {
       context.logStream.flush();
       process.exit(0);
     });
@@ -107,8 +140,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
-  await app.listen({ port, host: options.host });
-  const address = app.server.address();
+  if (switchable) await switchable.listen(port, options.host);
+  else await app.listen({ port, host: options.host });
+  const address = (switchable?.server ?? app.server).address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const lines = dotenvLines(`http://${host}:${actualPort}`, context.credentials, {

@@ -7,6 +7,7 @@ export const MUTATIONS = [
   { id: 'service-token-lifetime-7200', operation: 'requestServiceToken', description: 'expired_in is 7200 (more than 3600) and tokens live that long.' },
   { id: 'service-token-type-lowercase', operation: 'requestServiceToken', description: 'token_type is "bearer" instead of "Bearer".' },
   { id: 'service-token-wrong-secret-accepted', operation: 'requestServiceToken', description: 'A wrong client_secret still gets a token.' },
+  { id: 'service-token-secret-trimmed', operation: 'requestServiceToken', description: 'client_secret is compared after trimming surrounding whitespace, so a near miss gets a token.' },
   { id: 'service-token-error-not-rfc6749', operation: 'requestServiceToken', description: 'Wrong credentials are answered 401 with a body lacking the RFC 6749 "error" field.' },
   // Identity provider token endpoint
   { id: 'idp-token-type-jwt', operation: 'requestIdentityProviderToken', description: 'token_type is "JWT" instead of "Bearer".' },
@@ -20,6 +21,7 @@ export const MUTATIONS = [
   { id: 'idp-pkce-unchecked', operation: 'requestIdentityProviderToken', description: 'A wrong or missing PKCE code_verifier is accepted.' },
   // Authorization endpoint
   { id: 'authorize-open-redirect', operation: 'requestAuthorization', description: 'An unregistered redirect_uri is redirected to (open redirect).' },
+  { id: 'authorize-redirect-uri-prefix-match', operation: 'requestAuthorization', description: 'Any redirect_uri that starts with the registered one is redirected to.' },
   { id: 'authorize-drops-state', operation: 'requestAuthorization', description: 'The redirect back omits the caller\'s state.' },
   { id: 'authorize-changes-state', operation: 'requestAuthorization', description: 'The redirect back carries a different state than the caller sent.' },
   // Load milestones (OAuth2 bearer)
@@ -33,6 +35,7 @@ export const MUTATIONS = [
   { id: 'milestone-text-plain', operation: 'recordLoadMilestoneEvent', description: 'The confirmation is sent as text/plain.' },
   // Fleet (API-Key)
   { id: 'fleet-missing-key-accepted', operation: 'FleetApiKey', description: 'Fleet requests without an API-Key header are answered 200 (with the first lessee\'s vehicles).' },
+  { id: 'fleet-key-case-insensitive', operation: 'FleetApiKey', description: 'API-Key is compared ignoring case.' },
   { id: 'list-leaks-foreign-vehicles', operation: 'listVehicles', description: 'The list includes vehicles of another lessee.' },
   { id: 'list-leaks-on-foreign-customer-filter', operation: 'listVehicles', description: 'A customerNumber filter naming another lessee\'s customer lists that customer\'s vehicles (the unfiltered list is clean).' },
   { id: 'list-filters-ignored', operation: 'listVehicles', description: 'All filters are ignored.' },

@@ -8,6 +8,7 @@ import type { SandboxContext } from './context.ts';
 import { EventStore } from './event-store.ts';
 import { buildLessees, buildVehicles, DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
 import { FleetIndex } from './fleet-index.ts';
+import { closeIdleConnections } from './idle-connections.ts';
 import type { MutationId } from './mutations.ts';
 import { sendApiError, sendOAuthError } from './replies.ts';
 import { fleetRoutes } from './routes/fleet.ts';
@@ -25,9 +26,38 @@ export type SandboxOptions = {
   vehicleCount?: number;
   clockOffsetSeconds?: number;
   dataFile?: string;
+  /** Events kept in memory (the newest); the data file keeps all of them. */
+  maxEvents?: number;
+  /** Outstanding authorization codes; beyond, authorize answers temporarily_unavailable. */
+  maxCodes?: number;
+  /** Issued tokens kept; beyond, the one expiring first is dropped. */
+  maxTokens?: number;
   mutation?: MutationId;
   /** pino level; 'silent' for in-process tests. */
   logLevel?: string;
+  connections?: Partial<ConnectionLimits>;
+};
+
+/** Every connection ends: a client that stalls its headers, its body or an idle keep-alive is cut off. */
+export type ConnectionLimits = {
+  /** Until the request headers are complete. */
+  headersTimeoutMs: number;
+  /** Until the whole request (headers and body) is in. */
+  requestTimeoutMs: number;
+  /** Socket inactivity, in any phase. */
+  idleTimeoutMs: number;
+  /** Between requests on a kept-alive connection. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; more are closed on accept. */
+  maxConnections: number;
+};
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  idleTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1024,
 };
 
 export type Sandbox = { app: FastifyInstance; context: SandboxContext; foreignVehicleNumber: string; foreignCustomerNumber: string };
@@ -40,17 +70,21 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
   const context: SandboxContext = {
     credentials,
     clock,
-    tokens: new TokenStore(clock),
-    codes: new AuthorizationCodes(clock),
-    events: new EventStore(options.dataFile),
+    tokens: new TokenStore(clock, options.maxTokens),
+    codes: new AuthorizationCodes(clock, options.maxCodes),
+    events: new EventStore(options.dataFile, options.maxEvents),
     fleet: new FleetIndex(vehicles, lessees),
     validators: loadSpecValidators(),
     mutation: options.mutation,
     logStream: new BatchedStderr(),
   };
   const foreign = foreignVehicle(context);
+  const app = buildApp(context, options.logLevel ?? 'info', { ...DEFAULT_CONNECTION_LIMITS, ...options.connections });
+  for (const warning of context.events.warnings) app.log.warn(warning);
+  // Appends in flight finish before the file is closed and its lock released.
+  app.addHook('onClose', () => context.events.close());
   return {
-    app: buildApp(context, options.logLevel ?? 'info'),
+    app,
     context,
     foreignVehicleNumber: foreign.vehicleNumber,
     foreignCustomerNumber: foreign.customerNumber,
@@ -82,8 +116,15 @@ function errorHandler(shape: 'oauth' | 'api', context: SandboxContext) {
   };
 }
 
-function buildApp(context: SandboxContext, logLevel: string): FastifyInstance {
+function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionLimits): FastifyInstance {
   const app = Fastify({
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      // Node checks the header and request timeouts this often (its default, 30 s, would let them run over by as much).
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
     logger: {
       level: logLevel,
       stream: context.logStream,
@@ -108,7 +149,10 @@ function buildApp(context: SandboxContext, logLevel: string): FastifyInstance {
     done(null, fields);
   });
 
-  app.addHook('onResponse', requestLogHook(app.log, context.logStream));
+  app.server.maxConnections = limits.maxConnections;
+  closeIdleConnections(app.server, limits.idleTimeoutMs);
+  const { credentials } = context;
+  app.addHook('onResponse', requestLogHook(app.log, context.logStream, [credentials.clientSecret, credentials.subscriptionKey, credentials.fleetApiKey, OTHER_LESSEE_API_KEY]));
 
   app.setNotFoundHandler((request, reply) =>
     sendApiError(reply, 404, 'not_found', `Resource not found: ${request.method} ${request.url.split('?')[0]} (the API lives under /svc, /idp and /fleet).`),

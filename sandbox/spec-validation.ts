@@ -25,6 +25,7 @@ export type OperationValidator = {
   /** Names of the declared query parameters (unknown ones are refused by the caller). */
   queryNames: ReadonlySet<string>;
   validateQuery(query: Record<string, unknown>): ValidationResult<Record<string, unknown>>;
+  validatePath(params: Record<string, unknown>): ValidationResult<Record<string, unknown>>;
   validateBody(body: unknown): ValidationResult<Record<string, unknown>>;
 };
 
@@ -111,6 +112,12 @@ function compileOperation(ajv: Ajv2020, pointer: string, operation: Operation): 
   };
   const arrayParameters = new Set(query.filter((parameter) => parameter.schema.type === 'array').map((p) => p.name));
   const validateQuery = ajv.compile(querySchema);
+  const validatePathSchema = ajv.compile({
+    type: 'object',
+    properties: Object.fromEntries(
+      parameters.flatMap((parameter, index) => (parameter.in === 'path' ? [[parameter.name, { $ref: `${pointer}/parameters/${index}/schema` }]] : [])),
+    ),
+  });
 
   const mediaType = Object.keys(operation.requestBody?.content ?? {})[0];
   const validateBodySchema: ValidateFunction | undefined = mediaType
@@ -128,6 +135,9 @@ function compileOperation(ajv: Ajv2020, pointer: string, operation: Operation): 
         value[name] = arrayParameters.has(name) && !Array.isArray(given) ? [given] : given;
       }
       return validateQuery(value) ? { ok: true, value } : { ok: false, problems: describe(validateQuery.errors, 'query parameter') };
+    },
+    validatePath(params) {
+      return validatePathSchema(params) ? { ok: true, value: params } : { ok: false, problems: describe(validatePathSchema.errors, 'path parameter') };
     },
     validateBody(body) {
       if (!validateBodySchema) return { ok: true, value: {} };

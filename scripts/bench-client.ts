@@ -1,7 +1,11 @@
 // `npm run bench:client`: per-call cost of raw fetch, bare openapi-fetch and our client (auth middleware, token cached),
 // measured side by side in one run against a loopback node:http server; plus token requests for 1,000 concurrent calls.
+// BENCH_BASELINE=<path to another copy's src/index.ts> adds that client as one more variant, so that a change is measured
+// against the code before it in the same run (e.g. `git archive <commit> src generated | tar -x -C node_modules/.cache/x`).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import createClient from 'openapi-fetch';
 import type { paths as CarriersPaths } from '../generated/carriers.ts';
 import { createCarriersClient } from '../src/index.ts';
@@ -35,6 +39,15 @@ try {
   const bare = createClient<CarriersPaths>({ baseUrl: origin, headers });
   const ours = createCarriersClient({ baseUrl: origin, clientId: 'bench', clientSecret: 'bench-secret' });
   await ours.POST('/v1/load-milestone-events', { body: EVENT }); // fetch and cache the token before timing
+  const baselinePath = process.env.BENCH_BASELINE;
+  const baseline = baselinePath
+    ? ((await import(pathToFileURL(resolve(baselinePath)).href)) as { createCarriersClient: typeof createCarriersClient }).createCarriersClient({
+        baseUrl: origin,
+        clientId: 'bench',
+        clientSecret: 'bench-secret',
+      })
+    : undefined;
+  await baseline?.POST('/v1/load-milestone-events', { body: EVENT });
 
   const rawFetch = async (signal?: AbortSignal) => {
     const response = await fetch(`${origin}/v1/load-milestone-events`, {
@@ -49,12 +62,14 @@ try {
   const RAW_AGAIN = 'raw fetch again (A/A: noise)';
   const RAW_TIMEOUT = 'raw fetch + per-call timeout signal';
   const OURS = 'our client (auth, retry, timeout)';
+  const BASELINE = 'baseline client (BENCH_BASELINE)';
   const variants: Record<string, () => Promise<unknown>> = {
     [RAW]: () => rawFetch(),
     [RAW_AGAIN]: () => rawFetch(),
     [RAW_TIMEOUT]: () => rawFetch(AbortSignal.timeout(TIMEOUT_MS)),
     'bare openapi-fetch': () => bare.POST('/v1/load-milestone-events', { body: EVENT }),
     [OURS]: () => ours.POST('/v1/load-milestone-events', { body: EVENT }),
+    ...(baseline ? { [BASELINE]: () => baseline.POST('/v1/load-milestone-events', { body: EVENT }) } : {}),
   };
   const names = Object.keys(variants);
   const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
@@ -85,6 +100,7 @@ try {
   console.log(`  goal: our client within 1.05x of raw fetch -> ${ratio <= 1.05 ? 'met' : 'NOT met'} (${ratio.toFixed(3)}x)`);
   // The client arms a timeout on every attempt (the issue requires one); raw fetch with the same signal shows what that
   // alone costs, and our client against it shows what the rest (openapi-fetch, auth, retry, errors) costs.
+  if (baseline) console.log(`  our client vs the baseline client: ${ratioTo(OURS, BASELINE).toFixed(3)}x (below 1: faster)`);
   console.log(`  of which the per-call timeout signal alone: ${ratioTo(RAW_TIMEOUT, RAW).toFixed(3)}x; our client vs raw fetch with the same timeout: ${ratioTo(OURS, RAW_TIMEOUT).toFixed(3)}x`);
 
   tokenRequests = 0;

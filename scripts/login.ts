@@ -1,10 +1,12 @@
 // `npm run login`: the authorization code flow for a developer. Prints (or opens with --open) the authorize URL,
 // waits on the loopback LP_REDIRECT_URI, checks state, exchanges the code (PKCE) and prints the token lifetime.
-// The token itself is printed only with --show-token.
+// The token itself is printed only with --show-token. Anyone on this machine can reach the loopback port: a
+// callback with another state is answered with an error page and ignored (it must not end the sign-in), and a
+// malformed request gets a 400 while the listener keeps waiting.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { parseArgs } from 'node:util';
-import { buildAuthorizationUrl, exchangeAuthorizationCode, parseAuthorizationCallback } from '../src/index.ts';
+import { AuthorizationError, buildAuthorizationUrl, exchangeAuthorizationCode, parseAuthorizationCallback } from '../src/index.ts';
 
 const USAGE = `Usage: npm run login -- [--open] [--show-token] [--timeout SECONDS]
 Needs LP_AUTH_URL, LP_CLIENT_ID, LP_CLIENT_SECRET, LP_SUBSCRIPTION_KEY, LP_SCOPE and LP_REDIRECT_URI
@@ -47,21 +49,41 @@ if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
 const authorization = await buildAuthorizationUrl({ authUrl, clientId, redirectUri, scope, pkce: true });
 
 const result = await new Promise<{ code: string } | { error: Error }>((resolve) => {
+  const page = (status: number, text: string) => (response: ServerResponse) =>
+    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(`<p>${text}</p>`);
   const server = createServer((request, response) => {
-    const callback = new URL(request.url ?? '/', redirectUri);
+    let callback: URL;
+    try {
+      callback = new URL(request.url ?? '/', redirect.origin);
+    } catch {
+      page(400, 'Bad request.')(response);
+      return;
+    }
     if (callback.pathname !== redirect.pathname) {
-      response.writeHead(404).end();
+      page(404, 'Not found.')(response);
       return;
     }
     try {
       const { code } = parseAuthorizationCallback(callback, { state: authorization.state });
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<p>Signed in. You can close this tab and return to the terminal.</p>');
+      page(200, 'Signed in. You can close this tab and return to the terminal.')(response);
       finish({ code });
     } catch (error) {
-      response.writeHead(400, { 'content-type': 'text/html; charset=utf-8' }).end('<p>Sign-in failed; see the terminal.</p>');
+      if (error instanceof AuthorizationError && error.code === 'state_mismatch') {
+        // Not the answer to our request (a forged or stale link): ignore it and keep waiting for ours.
+        page(400, 'This sign-in response does not belong to the sign-in waiting in the terminal; it was ignored.')(response);
+        console.error('login: ignored a callback whose state does not match this sign-in; still waiting.');
+        return;
+      }
+      page(400, 'Sign-in failed; see the terminal.')(response);
       finish({ error: error as Error });
     }
   });
+  // Bounded waits on every connection; a request Node cannot parse is answered 400 by its default
+  // clientError handling, which closes only that connection.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  server.maxConnections = 64;
   const timer = setTimeout(() => finish({ error: new Error(`no callback within ${timeoutSeconds} s`) }), timeoutSeconds * 1000);
   function finish(outcome: { code: string } | { error: Error }) {
     clearTimeout(timer);

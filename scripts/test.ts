@@ -1,37 +1,182 @@
-// `npm test`: runs every check of the kit in order, stops at the first failure, and prints the wall time of each step.
-import { spawnSync } from 'node:child_process';
+// `npm test`: runs every check of the kit, two steps at a time (`--jobs N` or LP_TEST_JOBS to change), stops at the
+// first failure, and prints the wall time of each step. A step's output is printed in one block when it ends, so two
+// steps never interleave their lines; with --jobs 1 the steps run one after another and stream their output live.
+//
+// Steps share files, so not every pair may overlap:
+// - generate:check, test:docs and pack:check rebuild dist/openapi (`npm run bundle` deletes and rewrites it), which
+//   nearly every other step reads; they never overlap a step that reads or rebuilds it;
+// - contract and contract:sandbox both write dist/contract; dredd and dredd:sandbox both write dist/contract/dredd.
+// Steps start in the order listed whenever those rules allow, so the early checks still fail first.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { parseArgs } from 'node:util';
 
-const steps: Array<[string, string[]]> = [
-  // The specs and what is derived from them.
-  ['lint', ['run', 'lint']],
-  ['generate:check', ['run', 'generate:check']],
-  ['typecheck', ['run', 'typecheck']],
-  ['test:spec', ['run', 'test:spec']],
-  ['test:spec-diff', ['run', 'test:spec-diff']],
-  // The client, the servers and the docs.
-  ['test:client', ['run', 'test:client']],
-  ['test:sandbox', ['run', 'test:sandbox']],
-  ['test:docs', ['run', 'test:docs']],
-  // The contract suite against each local target, dredd, and the proof that the suite catches violations.
-  ['contract', ['run', 'contract']],
-  ['contract:sandbox', ['run', 'contract:sandbox']],
-  ['dredd', ['run', 'dredd']],
-  ['dredd:sandbox', ['run', 'dredd:sandbox']],
-  ['contract:mutation', ['run', 'contract:mutation']],
-  // The package as another repo installs it.
-  ['pack:check', ['run', 'pack:check']],
+type Step = {
+  name: string;
+  /** Files or directories the step rewrites: nothing else that touches them may run meanwhile. */
+  writes?: string[];
+  /** Files or directories the step reads: nothing that rewrites them may run meanwhile. */
+  reads?: string[];
+};
+
+const BUNDLES = 'dist/openapi';
+const CONTRACT_OUT = 'dist/contract';
+const DREDD_OUT = 'dist/contract/dredd';
+
+const STEPS: Step[] = [
+  // The specs and what is derived from them (generate:check bundles first, so the bundles exist for every reader).
+  { name: 'lint' },
+  { name: 'generate:check', writes: [BUNDLES] },
+  { name: 'typecheck' },
+  // The package as another repo installs it (rebundles; meanwhile only the steps that do not read the bundles run).
+  { name: 'pack:check', writes: [BUNDLES] },
+  { name: 'test:spec-diff' },
+  { name: 'test:client' },
+  { name: 'test:docs', writes: [BUNDLES] },
+  { name: 'test:spec', reads: [BUNDLES] },
+  // The proof that the contract suite catches violations: the longest step, so it starts as early as it may.
+  { name: 'contract:mutation', reads: [BUNDLES] },
+  // The servers, the contract suite against each local target, and dredd.
+  { name: 'test:sandbox', reads: [BUNDLES] },
+  { name: 'contract', reads: [BUNDLES], writes: [CONTRACT_OUT] },
+  { name: 'contract:sandbox', reads: [BUNDLES], writes: [CONTRACT_OUT] },
+  { name: 'dredd', reads: [BUNDLES], writes: [DREDD_OUT] },
+  { name: 'dredd:sandbox', reads: [BUNDLES], writes: [DREDD_OUT] },
 ];
+/** Every step but lint and the steps before it needs the bundles generate:check builds. */
+const NEEDS_BUNDLES_FIRST = new Set(STEPS.slice(STEPS.findIndex((s) => s.name === 'generate:check') + 1).filter((s) => s.reads).map((s) => s.name));
 
-const timings: string[] = [];
-for (const [name, args] of steps) {
-  const started = performance.now();
-  console.log(`\n=== npm ${args.join(' ')}`);
-  const result = spawnSync('npm', args, { stdio: 'inherit' });
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  timings.push(`${name.padEnd(22)} ${seconds.padStart(7)} s  ${result.status === 0 ? 'ok' : 'FAILED'}`);
-  if (result.status !== 0) {
-    console.error(`\n${timings.join('\n')}\n\nnpm test: step "${name}" failed.\nsteps: ${timings.length - 1} passed, 1 failed`);
-    process.exit(result.status ?? 1);
+function jobs(): number {
+  try {
+    const { values } = parseArgs({ options: { jobs: { type: 'string', default: process.env.LP_TEST_JOBS ?? '2' } } });
+    const n = Number(values.jobs);
+    if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`--jobs (or LP_TEST_JOBS) must be 1..8, got "${values.jobs}"`);
+    return n;
+  } catch (error) {
+    console.error(`npm test: ${(error as Error).message}\nusage: npm test [-- --jobs N]`);
+    process.exit(2);
   }
 }
-console.log(`\n${timings.join('\n')}\n\nsteps: ${steps.length} passed, 0 failed`);
+
+/** True when `path` is `other` or inside it, or the other way round. */
+const overlaps = (path: string, other: string) => path === other || path.startsWith(`${other}/`) || other.startsWith(`${path}/`);
+const touches = (paths: string[] | undefined, others: string[] | undefined) => (paths ?? []).some((p) => (others ?? []).some((o) => overlaps(p, o)));
+
+function conflicts(step: Step, running: Step): boolean {
+  return touches(step.writes, running.writes) || touches(step.writes, running.reads) || touches(step.reads, running.writes);
+}
+
+type Outcome = { step: Step; seconds: number; status: 'ok' | 'FAILED' | 'stopped' };
+
+function runStep(step: Step, live: boolean, started: (child: ChildProcess) => void): Promise<{ code: number; output: string; seconds: number }> {
+  const begin = performance.now();
+  // Own process group, so a failure elsewhere can stop the step with everything it started.
+  const child = spawn('npm', ['run', step.name], { stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'], detached: !live });
+  started(child);
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  return new Promise((resolve) => {
+    child.once('error', (error) => {
+      output += `\nnpm test: could not start "npm run ${step.name}": ${error.message}\n`;
+    });
+    child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output, seconds: (performance.now() - begin) / 1000 }));
+  });
+}
+
+function table(outcomes: Outcome[], notRun: Step[]): string {
+  const rows = outcomes.map((o) => `${o.step.name.padEnd(22)} ${o.seconds.toFixed(1).padStart(7)} s  ${o.status}`);
+  for (const step of notRun) rows.push(`${step.name.padEnd(22)} ${'-'.padStart(7)}    not run`);
+  return rows.join('\n');
+}
+
+async function main(): Promise<number> {
+  const limit = jobs();
+  const live = limit === 1;
+  const begin = performance.now();
+  const pending = [...STEPS];
+  const running = new Map<Step, ChildProcess | undefined>();
+  const done = new Set<string>();
+  const outcomes: Outcome[] = [];
+  let failed: Step | undefined;
+
+  const startable = () =>
+    pending.find(
+      (step) =>
+        !(NEEDS_BUNDLES_FIRST.has(step.name) && !done.has('generate:check')) && [...running.keys()].every((other) => !conflicts(step, other)),
+    );
+
+  // The steps run in their own process groups, which a Ctrl-C in the terminal does not reach: pass it on.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      stopAll(running);
+      process.exit(130);
+    });
+  }
+
+  await new Promise<void>((finish) => {
+    const schedule = () => {
+      if (failed) {
+        if (running.size === 0) finish();
+        return;
+      }
+      for (let step = startable(); step && running.size < limit; step = startable()) {
+        pending.splice(pending.indexOf(step), 1);
+        const current = step;
+        running.set(current, undefined);
+        console.log(live ? `\n=== npm run ${current.name}` : `started  ${current.name}`);
+        void runStep(current, live, (child) => running.set(current, child)).then(({ code, output, seconds }) => {
+          running.delete(current);
+          const stopped = failed !== undefined && code !== 0;
+          outcomes.push({ step: current, seconds, status: code === 0 ? 'ok' : stopped ? 'stopped' : 'FAILED' });
+          if (!live && !stopped) console.log(`\n=== npm run ${current.name} (${seconds.toFixed(1)} s, ${code === 0 ? 'ok' : 'FAILED'})\n${output.trimEnd()}\n`);
+          if (code === 0) done.add(current.name);
+          else if (!failed) {
+            failed = current;
+            // Stop the steps still running: the run has already failed, and their output would bury the failure.
+            stopAll(running);
+          }
+          schedule();
+        });
+      }
+      if (running.size === 0) finish();
+    };
+    schedule();
+  });
+
+  const wall = ((performance.now() - begin) / 1000).toFixed(1);
+  const sum = outcomes.reduce((total, o) => total + o.seconds, 0).toFixed(1);
+  const summary = `\n${table(outcomes, pending)}\n\nwall ${wall} s (${limit} at a time; steps add up to ${sum} s)`;
+  if (!failed && pending.length > 0) {
+    console.error(`${summary}\n\nnpm test: no rule lets ${pending.map((s) => s.name).join(', ')} start; fix STEPS in scripts/test.ts`);
+    return 1;
+  }
+  if (failed) {
+    console.error(`${summary}\n\nnpm test: step "${failed.name}" failed.\nsteps: ${outcomes.filter((o) => o.status === 'ok').length} passed, 1 failed, ${STEPS.length - outcomes.filter((o) => o.status === 'ok').length - 1} not run or stopped`);
+    return 1;
+  }
+  console.log(`${summary}\nsteps: ${STEPS.length} passed, 0 failed`);
+  return 0;
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Ends each running step's process group: SIGTERM, so servers stop cleanly, then SIGKILL for whatever lingers. */
+function stopAll(running: Map<Step, ChildProcess | undefined>): void {
+  for (const child of running.values()) {
+    const pid = child?.pid;
+    if (pid === undefined || child!.exitCode !== null) continue;
+    signalGroup(pid, 'SIGTERM');
+    setTimeout(() => signalGroup(pid, 'SIGKILL'), 5000).unref();
+  }
+}
+
+process.exitCode = await main();

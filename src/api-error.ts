@@ -1,7 +1,16 @@
-// ApiError: what every failed call of the client throws (HTTP error status, network failure or timeout).
-// It carries what a caller needs to act or report, and never a credential.
+// ApiError: what every failed call of the client throws (HTTP error status, redirect, network failure, timeout, a
+// response too large or not valid JSON). It carries what a caller needs to act or report, and never a credential.
 
-export type ApiErrorKind = 'http' | 'network' | 'timeout';
+/**
+ * - `http`: the server answered an error status (4xx, 5xx).
+ * - `redirect`: the server answered a redirect (3xx); it is not followed, so no credential reaches another host and a
+ *   write is never reported as done. `redirectHost` names where it pointed.
+ * - `network`: no response (connection refused or dropped, also in the middle of the body).
+ * - `timeout`: the per-attempt timeout ended the call (headers or body too slow).
+ * - `response_too_large`: the body went over `maxResponseBytes`; the transfer was aborted.
+ * - `invalid_response`: the body is not the JSON the call expects; `body` holds a redacted excerpt.
+ */
+export type ApiErrorKind = 'http' | 'redirect' | 'network' | 'timeout' | 'response_too_large' | 'invalid_response';
 
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-ms-request-id', 'apim-request-id', 'traceparent'];
 
@@ -16,6 +25,8 @@ export interface ApiErrorInit {
   body?: unknown;
   requestIds?: Record<string, string>;
   detail?: string;
+  /** kind 'redirect': host (and port) of the Location, or undefined when the answer had none (or a browser hid it). */
+  redirectHost?: string | undefined;
   cause?: unknown;
 }
 
@@ -25,10 +36,15 @@ export class ApiError extends Error {
   readonly status: number;
   readonly operation: string;
   readonly url: string;
-  /** The response body: parsed when it was JSON, text otherwise, undefined when empty. */
+  /**
+   * The response body, redacted: parsed when it was JSON, text otherwise (at most its first 64 KiB), undefined when
+   * empty. For kind 'invalid_response', the first 200 characters of the text.
+   */
   readonly body: unknown;
   /** Request id headers of the response (lower-case names), to quote when reporting the error. */
   readonly requestIds: Record<string, string>;
+  /** kind 'redirect': host (and port) the server redirected to; only the host, as the rest of a URL may carry a credential. */
+  readonly redirectHost: string | undefined;
 
   constructor(init: ApiErrorInit) {
     super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -38,6 +54,7 @@ export class ApiError extends Error {
     this.url = init.url;
     this.body = init.body;
     this.requestIds = init.requestIds ?? {};
+    this.redirectHost = init.redirectHost;
   }
 
   override toString(): string {
@@ -53,24 +70,35 @@ export class ApiError extends Error {
       operation: this.operation,
       url: this.url,
       requestIds: this.requestIds,
+      ...(this.redirectHost === undefined ? {} : { redirectHost: this.redirectHost }),
       body: this.body,
     };
   }
 }
 
+const OUTCOMES: Record<ApiErrorKind, (init: ApiErrorInit) => string> = {
+  http: (init) => `failed with status ${init.status}`,
+  redirect: (init) =>
+    `was redirected (status ${init.status}) to ${init.redirectHost ?? 'an undisclosed location'}: not followed (credentials stay with the configured origin)`,
+  network: () => 'failed: no response (network error)',
+  timeout: () => 'timed out',
+  response_too_large: (init) => `failed: the response body (status ${init.status}) is over the size limit (maxResponseBytes)`,
+  invalid_response: (init) => `failed: the response (status ${init.status}) is not valid JSON`,
+};
+
 function describe(init: ApiErrorInit): string {
-  const what = init.kind === 'http' ? `failed with status ${init.status}` : init.kind === 'timeout' ? 'timed out' : 'failed: no response (network error)';
+  const what = OUTCOMES[init.kind](init);
   const ids = Object.entries(init.requestIds ?? {}).map(([name, value]) => `${name} ${value}`);
   const detail = init.detail ? `: ${init.detail}` : '';
   return `${init.operation} ${what}${detail} [${init.url}]${ids.length ? ` (${ids.join(', ')})` : ''}`;
 }
 
-/** The request id headers present on a response. */
-export function requestIdsOf(headers: Headers): Record<string, string> {
+/** The request id headers present on a response, redacted: a server may echo a credential in any header. */
+export function requestIdsOf(headers: Headers, redactor: { redact(text: string): string }): Record<string, string> {
   const ids: Record<string, string> = {};
   for (const name of REQUEST_ID_HEADERS) {
     const value = headers.get(name);
-    if (value) ids[name] = value;
+    if (value) ids[name] = redactor.redact(value);
   }
   return ids;
 }

@@ -8,6 +8,11 @@ export interface TransportOptions {
   fetch?: FetchFunction | typeof globalThis.fetch;
   /** Per-attempt timeout in ms (default 30000). A caller's own `signal` is honoured as well. */
   timeoutMs?: number;
+  /**
+   * Largest response body accepted, in bytes after decoding (default 32 MiB; 0: no limit). A larger one is abandoned
+   * mid-transfer and the call fails with ApiError kind 'response_too_large'.
+   */
+  maxResponseBytes?: number;
   retry?: RetryOptions;
 }
 

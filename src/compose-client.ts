@@ -4,6 +4,7 @@ import { authMiddleware, type RequestAuthorizer } from './authorizer.js';
 import type { TransportOptions } from './client-options.js';
 import { describeFailure, errorMiddleware } from './error-middleware.js';
 import { ReplayableRequest } from './replayable-request.js';
+import { InvalidJson, parseJsonResult, resolveMaxResponseBytes } from './response-body.js';
 import { resendMiddleware } from './resend-middleware.js';
 import { resolveRetryPolicy } from './retry-policy.js';
 import type { Secrets } from './secrets.js';
@@ -24,6 +25,7 @@ interface CallInit {
   params?: { path?: Record<string, unknown>; query?: Record<string, unknown> };
   signal?: AbortSignal | null;
   fetch?: FetchFunction;
+  parseAs?: string;
 }
 
 /** The call surface of an openapi-fetch client: a method per HTTP verb, and `request(method, ...)` behind them. */
@@ -39,6 +41,7 @@ export function callThroughRequest<Init>(client: ClientCalls<Init>): void {
 // `paths` is an interface of the generated types; openapi-fetch constrains it to `{}`.
 export function composeClient<Paths extends {}>(options: ComposeOptions): Client<Paths> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxResponseBytes = resolveMaxResponseBytes(options.maxResponseBytes);
   const client = createClient<Paths>({
     baseUrl: options.baseUrl,
     fetch: timeoutFetch((options.fetch ?? globalThis.fetch) as FetchFunction, timeoutMs),
@@ -48,7 +51,7 @@ export function composeClient<Paths extends {}>(options: ComposeOptions): Client
   const policy = resolveRetryPolicy(options.retry);
   const secrets = options.secrets;
   // Order matters: onRequest runs in this order, onResponse and onError in reverse.
-  client.use(errorMiddleware(secrets));
+  client.use(errorMiddleware(secrets, maxResponseBytes));
   if (options.authorizer) client.use(authMiddleware(options.authorizer));
   client.use(resendMiddleware(policy, (error, request, schemaPath) => describeFailure(secrets, error, request, schemaPath), options.authorizer));
   guardCalls(client as unknown as ClientCalls, options.baseUrl, secrets, timeoutMs);
@@ -56,15 +59,19 @@ export function composeClient<Paths extends {}>(options: ComposeOptions): Client
 }
 
 /**
- * Wraps each call method so that (1) a `fetch` given for one call gets the timeout too, and (2) a failure while
- * openapi-fetch reads the response body (a timeout or a dropped connection after the status line arrived), which no
- * middleware sees, still surfaces as an ApiError.
+ * Wraps each call method so that (1) a `fetch` given for one call gets the timeout too, (2) JSON is parsed here, so
+ * that a body that is not JSON is an ApiError (openapi-fetch would throw a bare SyntaxError), and (3) a failure while
+ * the response body is read (a timeout or a dropped connection after the status line arrived, a body over the limit),
+ * which no middleware sees, still surfaces as an ApiError.
  */
 function guardCalls(client: ClientCalls, baseUrl: string, secrets: Secrets, timeoutMs: number): void {
   const request = client.request;
   client.request = (method, path, init) => {
-    const own = init?.fetch ? { ...init, fetch: timeoutFetch(init.fetch, timeoutMs) } : init;
-    return request(method, path, own).catch((error: unknown) => {
+    const parseHere = init?.parseAs === undefined || init.parseAs === 'json';
+    // 'stream' makes openapi-fetch hand over the unread body; parseJsonResult reads and parses it.
+    const own: CallInit = { ...init, ...(parseHere ? { parseAs: 'stream' } : {}), ...(init?.fetch ? { fetch: timeoutFetch(init.fetch, timeoutMs) } : {}) };
+    const call = request(method, path, own);
+    return (parseHere ? call.then(parseJsonResult as (result: unknown) => unknown) : call).catch((error: unknown) => {
       throw describeLateFailure(secrets, error, method.toUpperCase(), path, baseUrl, init);
     });
   };
@@ -72,9 +79,11 @@ function guardCalls(client: ClientCalls, baseUrl: string, secrets: Secrets, time
 }
 
 function describeLateFailure(secrets: Secrets, error: unknown, method: string, path: string, baseUrl: string, init: CallInit | undefined): unknown {
-  // Only transport failures: a timeout, or fetch's TypeError with a cause (undici's "terminated", "fetch failed").
-  // Anything else (bad configuration, a caller's own error) passes through unchanged.
-  const transport = error instanceof Error && (error.name === 'TimeoutError' || (error instanceof TypeError && error.cause !== undefined));
+  // Only transport failures: a timeout, fetch's TypeError with a cause (undici's "terminated", "fetch failed"), a body
+  // that is not JSON. Anything else (bad configuration, a caller's own error) passes through unchanged.
+  const transport =
+    error instanceof InvalidJson ||
+    (error instanceof Error && (error.name === 'TimeoutError' || (error instanceof TypeError && error.cause !== undefined)));
   if (!transport) return error;
   let url: string;
   try {

@@ -2,13 +2,29 @@
 // Registered first, so it sees the final response after retries and 401 replays (openapi-fetch runs onResponse in reverse).
 import type { Middleware } from 'openapi-fetch';
 import { ApiError, displayUrl, requestIdsOf, summarizeBody } from './api-error.js';
+import { InvalidJson, limitResponse } from './response-body.js';
 import type { Secrets } from './secrets.js';
 
-export function errorMiddleware(secrets: Secrets): Middleware {
+// How much of an error body an ApiError keeps, and of a body that is not JSON; both are redacted before they are cut,
+// with room for the longest spelling of a credential that starts inside what is kept.
+const ERROR_BODY_CHARS = 64 * 1024;
+const EXCERPT_CHARS = 200;
+const REDACTION_MARGIN_CHARS = 4096;
+
+/** The first `chars` characters of `text`, redacted. */
+function redactedStart(secrets: Secrets, text: string, chars: number): string {
+  return secrets.redact(text.slice(0, chars + REDACTION_MARGIN_CHARS)).slice(0, chars);
+}
+
+/** `maxResponseBytes`: the size limit for the final response's body (0: none); see limitResponse. */
+export function errorMiddleware(secrets: Secrets, maxResponseBytes: number): Middleware {
   return {
     // Not async: the happy path returns at once instead of allocating a promise per call.
+    // It sees only the final response (after retries and replays), so only that one gets the size limit.
     onResponse({ request, response, schemaPath }) {
-      return response.ok ? undefined : toApiError(secrets, request, response, schemaPath);
+      const limited = limitResponse(response, maxResponseBytes, () => tooLargeError(request, response.status, schemaPath, maxResponseBytes));
+      if (response.ok) return limited === response ? undefined : limited;
+      return toApiError(secrets, request, limited, schemaPath);
     },
     onError({ request, error, schemaPath }) {
       const described = describeFailure(secrets, error, request, schemaPath);
@@ -17,9 +33,29 @@ export function errorMiddleware(secrets: Secrets): Middleware {
   };
 }
 
-/** Rejects with the ApiError of an error response (body read, redacted and summarised). */
+/** Rejects with the ApiError of an error response (body read, redacted and summarised) or of a redirect. */
 async function toApiError(secrets: Secrets, request: Request, response: Response, schemaPath: string): Promise<never> {
-  const text = secrets.redact(await response.text().catch(() => ''));
+  if (isRedirect(response)) {
+    // Its body is of no use, and may never end.
+    await response.body?.cancel().catch(() => undefined);
+    throw new ApiError({
+      kind: 'redirect',
+      status: response.status,
+      operation: `${request.method} ${schemaPath}`,
+      url: displayUrl(request.url),
+      requestIds: requestIdsOf(response.headers, secrets),
+      redirectHost: locationHost(secrets, response, request.url),
+    });
+  }
+  let raw: string;
+  try {
+    raw = await response.text();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // Unreadable (timeout, dropped connection): the status is the news.
+    raw = '';
+  }
+  const text = redactedStart(secrets, raw, ERROR_BODY_CHARS);
   let body: unknown = text || undefined;
   if (text && (response.headers.get('content-type') ?? '').includes('json')) {
     try {
@@ -34,9 +70,27 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
     operation: `${request.method} ${schemaPath}`,
     url: displayUrl(request.url),
     body,
-    requestIds: requestIdsOf(response.headers),
+    requestIds: requestIdsOf(response.headers, secrets),
     detail: summarizeBody(body),
   });
+}
+
+/** What a body over the limit fails with, wherever it is read (by the client, or by a caller who asked for a stream). */
+function tooLargeError(request: Request, status: number, schemaPath: string, limit: number): ApiError {
+  const detail = `${limit} bytes; the download was stopped`;
+  return new ApiError({ kind: 'response_too_large', status, operation: `${request.method} ${schemaPath}`, url: displayUrl(request.url), detail });
+}
+
+/** A 3xx, or what a browser gives for one under redirect: 'manual' (an opaque redirect, status 0, no headers). */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/** Host and port of the Location (relative to the request): the rest of the URL may carry a credential. */
+function locationHost(secrets: Secrets, response: Response, requestUrl: string): string | undefined {
+  const location = response.headers.get('location');
+  if (!location || !URL.canParse(location, requestUrl)) return undefined;
+  return secrets.redact(new URL(location, requestUrl).host) || undefined;
 }
 
 /** What describeFailure needs of a request: a Request, or the parts of one known when no Request is at hand. */
@@ -47,9 +101,18 @@ export interface RequestSummary {
   signal?: AbortSignal | undefined;
 }
 
-/** A failure without a response as an ApiError; the caller's own abort and errors already described pass through. */
+/**
+ * A failure without a usable response (none, or a body that is not JSON) as an ApiError; the caller's own abort
+ * and errors already described pass through.
+ */
 export function describeFailure(secrets: Secrets, error: unknown, request: RequestSummary, schemaPath: string): unknown {
   if (error instanceof ApiError || isCallerAbort(error, request.signal)) return error;
+  const operation = `${request.method} ${schemaPath}`;
+  if (error instanceof InvalidJson) {
+    // Redacted before it is cut, so that no part of a credential survives the cut.
+    const excerpt = redactedStart(secrets, error.text, EXCERPT_CHARS);
+    return new ApiError({ kind: 'invalid_response', status: error.status, operation, url: displayUrl(request.url), body: excerpt, detail: excerpt.replace(/\s+/g, ' ') });
+  }
   const timedOut = error instanceof Error && error.name === 'TimeoutError';
   const cause = error instanceof Error ? (error.cause ?? error) : error;
   const code = (cause as { code?: unknown } | undefined)?.code;
@@ -57,7 +120,7 @@ export function describeFailure(secrets: Secrets, error: unknown, request: Reque
   return new ApiError({
     kind: timedOut ? 'timeout' : 'network',
     status: 0,
-    operation: `${request.method} ${schemaPath}`,
+    operation,
     url: displayUrl(request.url),
     detail: timedOut ? undefined : reason,
   });

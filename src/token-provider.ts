@@ -88,7 +88,7 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
     const fields = (data ?? {}) as { access_token?: unknown; token_type?: unknown; expired_in?: unknown; expires_in?: unknown };
     if (typeof fields.access_token !== 'string' || fields.access_token === '') {
       throw new ApiError({
-        kind: 'http',
+        kind: 'invalid_response',
         status: response.status,
         operation: endpoint === 'service' ? 'POST /token' : 'POST /oauth2/default/v1/token',
         url: displayUrl(response.url || 'about:blank'),

@@ -73,13 +73,15 @@ export async function startMock(): Promise<RunningServer> {
   return { env: { ...MOCK_CREDENTIALS, ...parseEnv(stdout) } as Record<string, string>, stop };
 }
 
-export async function startSandbox(options: { mutation?: string } = {}): Promise<RunningServer> {
+/** `switchable`: started with --mutations-switchable, so POST /_sandbox/mutation changes its mutation (contract:mutation). */
+export async function startSandbox(options: { mutation?: string; switchable?: boolean } = {}): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'lp-contract-sandbox-'));
   const envFile = join(dir, 'sandbox.env');
   // Node 20 takes "--env-file" anywhere on its command line for its own option and fails when the file does not
   // exist yet, so the file is created empty first; the sandbox then writes the settings into it.
   writeFileSync(envFile, '', { mode: 0o600 });
   const args = ['--port', '0', '--env-file', envFile, ...(options.mutation ? ['--mutation', options.mutation] : [])];
+  if (options.switchable) args.push('--mutations-switchable');
   // The env file holds full credential values; it lives in a private temp dir and is removed on stop.
   const { stop } = await startUntilReady('sandbox/main.ts', args, 'sandbox ready', () => rmSync(dir, { recursive: true, force: true }));
   return { env: parseEnv(readFileSync(envFile, 'utf8')) as Record<string, string>, stop };

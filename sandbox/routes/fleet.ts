@@ -1,5 +1,6 @@
 // {fleet_base_url}/vehicles and /vehicles/{vehicleNumber}: API-Key maps to a lessee, and a
 // caller only ever sees that lessee's vehicles; filters and sort as the fleet spec decides.
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { mutated, type SandboxContext } from '../context.ts';
 import { type FilterField, type SortField, type VehicleQuery, type VisibleFleet } from '../fleet-index.ts';
@@ -22,6 +23,7 @@ declare module 'fastify' {
 
 export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void {
   const validator = context.validators.operation('listVehicles');
+  const getValidator = context.validators.operation('getVehicle');
   const { fleet } = context;
   const parameters = new Map(Object.entries(FILTER_PARAMETERS));
   if (mutated(context, 'list-customervehiclenumber-ignored')) {
@@ -30,6 +32,7 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
   }
   // The mutation is fixed for the life of the process: decide once, not per request or per vehicle.
   const missingKeyAccepted = mutated(context, 'fleet-missing-key-accepted');
+  const ownKeyInAnyCase = mutated(context, 'fleet-key-case-insensitive') ? context.credentials.fleetApiKey.toLowerCase() : undefined;
   const combineWithAnd = !mutated(context, 'list-filters-ored');
   const firstValueOnly = mutated(context, 'list-first-value-only');
   const filtersIgnored = mutated(context, 'list-filters-ignored');
@@ -51,6 +54,7 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
     if (!visible && key === undefined && missingKeyAccepted) {
       visible = fleet.forApiKey(context.credentials.fleetApiKey);
     }
+    if (!visible && typeof key === 'string' && key.toLowerCase() === ownKeyInAnyCase) visible = fleet.forApiKey(context.credentials.fleetApiKey);
     if (!visible) {
       // Answered here: done() is not called, so the route handler never runs.
       sendApiError(
@@ -103,16 +107,26 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
 
     const visible = listLeaks || (leaksOnCustomerFilter && raw.customerNumber !== undefined) ? fleet.forEveryone() : request.visibleFleet!;
     const ids = visible.query(query);
-    const parts = new Array<string>(ids.length);
-    for (let position = 0; position < ids.length; position += 1) {
-      const id = ids[position]!;
-      parts[position] = fieldRenamed ? renameLicensePlate(fleet.vehicles[id]!) : fleet.json[id]!;
+    const vehicleJson = fieldRenamed ? (id: number) => renameLicensePlate(fleet.vehicles[id]!) : (id: number) => fleet.json[id]!;
+    reply.type(listType);
+    // A long list is streamed in slices, so the answer never exists as one string (a million
+    // vehicles would be 145 MB); a short one is joined at once, which is cheaper.
+    if (ids.length > STREAM_ABOVE_VEHICLES) {
+      reply.send(Readable.from(jsonArraySlices(ids, vehicleJson)));
+      return;
     }
-    reply.type(listType).send(`[${parts.join(',')}]`);
+    const parts = new Array<string>(ids.length);
+    for (let position = 0; position < ids.length; position += 1) parts[position] = vehicleJson(ids[position]!);
+    reply.send(`[${parts.join(',')}]`);
   });
 
   app.get('/vehicles/:vehicleNumber', (request, reply) => {
     const { vehicleNumber } = request.params as { vehicleNumber: string };
+    const checkedPath = vehicleNumber === '' ? undefined : getValidator.validatePath({ vehicleNumber });
+    if (checkedPath && !checkedPath.ok) {
+      sendApiError(reply, 400, 'invalid_parameter', checkedPath.problems.join('; '));
+      return;
+    }
     const visible = mutated(context, 'get-foreign-vehicle-returned') ? fleet.forEveryone() : request.visibleFleet!;
     const id = vehicleNumber === '' ? undefined : visible.find(vehicleNumber);
     if (id === undefined) {
@@ -128,6 +142,21 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
     }
     reply.type('application/json; charset=utf-8').send(fleet.json[id]);
   });
+}
+
+/** Lists longer than this are streamed. */
+const STREAM_ABOVE_VEHICLES = 1000;
+/** Vehicles per streamed slice: about 250 KB of JSON. */
+const SLICE_VEHICLES = 1000;
+
+/** The JSON array of the vehicles `ids`, in slices; the stream pulls the next only when the socket wants more. */
+function* jsonArraySlices(ids: ArrayLike<number>, vehicleJson: (id: number) => string): Generator<string> {
+  for (let start = 0; start < ids.length; start += SLICE_VEHICLES) {
+    const end = Math.min(ids.length, start + SLICE_VEHICLES);
+    const parts = new Array<string>(end - start);
+    for (let position = start; position < end; position += 1) parts[position - start] = vehicleJson(ids[position]!);
+    yield `${start === 0 ? '[' : ','}${parts.join(',')}${end === ids.length ? ']' : ''}`;
+  }
 }
 
 function renameLicensePlate(vehicle: Record<string, string>): string {

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { verifierMatchesChallenge } from '../authorization-codes.ts';
 import { mutated, type SandboxContext } from '../context.ts';
 import { isFormEncoded, sendApiError, sendHtmlError, sendOAuthError } from '../replies.ts';
-import { TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
+import { sharedClientId, TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
 
 export const TEST_USER = 'sandbox.user@example.test';
 const NEVER_SECONDS = 10 * 365 * 24 * 3600;
@@ -17,10 +17,17 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
   const authorizationCodeSchema = context.validators.component('token', 'AuthorizationCodeGrantRequest');
 
   /** Space-separated scopes that are all granted to the test client, or undefined. */
+  // Granted scopes are few distinct strings: stored codes and tokens share one copy of each.
+  const grantedScopes = new Map<string, string>();
   const grantableScope = (scope: unknown): string | undefined => {
     if (typeof scope !== 'string') return undefined;
     const requested = scope.split(' ').filter(Boolean);
-    return requested.length > 0 && requested.every((name) => credentials.scopes.includes(name)) ? requested.join(' ') : undefined;
+    if (requested.length === 0 || !requested.every((name) => credentials.scopes.includes(name))) return undefined;
+    const granted = requested.join(' ');
+    const shared = grantedScopes.get(granted);
+    if (shared !== undefined) return shared;
+    if (grantedScopes.size < 256) grantedScopes.set(granted, granted);
+    return granted;
   };
 
   app.get('/oauth2/default/v1/authorize', async (request, reply) => {
@@ -30,11 +37,16 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
       return sendHtmlError(reply, 400, 'Unknown client_id: no application with this client identifier is registered.');
     }
     const redirectUri = query.redirect_uri;
-    const openRedirect = mutated(context, 'authorize-open-redirect') && typeof redirectUri === 'string' && URL.canParse(redirectUri);
+    const openRedirect =
+      typeof redirectUri === 'string' && URL.canParse(redirectUri) &&
+      (mutated(context, 'authorize-open-redirect') || (mutated(context, 'authorize-redirect-uri-prefix-match') && redirectUri.startsWith(credentials.redirectUri)));
     if (redirectUri !== credentials.redirectUri && !openRedirect) {
       return sendHtmlError(reply, 400, 'The redirect_uri is missing or is not registered for this client.');
     }
-    const state = typeof query.state === 'string' ? query.state : undefined;
+    const checked = authorizeValidator.validateQuery(query);
+    // A state over its length limit is not echoed: the error redirect must stay small.
+    const stateInvalid = !checked.ok && checked.problems.some((problem) => problem.startsWith('query parameter state'));
+    const state = typeof query.state === 'string' && !stateInvalid ? query.state : undefined;
     const redirect = (params: Record<string, string>): FastifyReply => {
       const location = new URL(String(redirectUri));
       for (const [name, value] of Object.entries(params)) location.searchParams.set(name, value);
@@ -47,7 +59,6 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
     if (query.response_type !== 'code') {
       return redirect({ error: 'unsupported_response_type', error_description: 'response_type must be code.' });
     }
-    const checked = authorizeValidator.validateQuery(query);
     if (!checked.ok) return redirect({ error: 'invalid_request', error_description: checked.problems.join('; ') });
     const scope = grantableScope(query.scope);
     if (!scope) return redirect({ error: 'invalid_scope', error_description: 'The requested scope is not granted to this client.' });
@@ -60,9 +71,15 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
     }
     // The built-in test user is signed in and consents automatically.
     const code = context.codes.issue(
-      { clientId: credentials.clientId, redirectUri: String(redirectUri), scope, user: TEST_USER, codeChallenge: challenge },
+      // The registered URI's own string when it is that one (always, but under the open-redirect mutation).
+      { clientId: credentials.clientId, redirectUri: redirectUri === credentials.redirectUri ? credentials.redirectUri : String(redirectUri), scope, user: TEST_USER, codeChallenge: challenge },
       mutated(context, 'idp-code-never-expires') ? NEVER_SECONDS : undefined,
     );
+    if (typeof code !== 'string') {
+      // Too many outstanding codes (a flood): RFC 6749 section 4.1.2.1's temporarily_unavailable, with when to retry.
+      reply.header('retry-after', String(code.retryAfterSeconds));
+      return redirect({ error: 'temporarily_unavailable', error_description: 'Too many outstanding authorization codes; retry later.' });
+    }
     return redirect({ code });
   });
 
@@ -128,7 +145,7 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
       scope = grant.scope;
     }
 
-    const token = context.tokens.issue({ clientId: String(body.client_id), scope, lifetimeSeconds: TOKEN_LIFETIME_SECONDS, code });
+    const token = context.tokens.issue({ clientId: sharedClientId(body.client_id, credentials.clientId), scope, lifetimeSeconds: TOKEN_LIFETIME_SECONDS, code });
     const response: Record<string, unknown> = {
       access_token: token,
       token_type: mutated(context, 'idp-token-type-jwt') ? 'JWT' : 'Bearer',

@@ -56,13 +56,19 @@ export function milestoneRoutes(app: FastifyInstance, context: SandboxContext): 
       return sendApiError(reply, 400, 'invalid_request', [...new Set(problems)].join('; '));
     }
     const event = checked.value;
-    context.events.record({
-      load_id: String(event.load_id),
-      milestone_type: String(event.milestone_type),
-      event_time: String(event.event_time),
-      received_at: new Date(context.clock.now()).toISOString(),
-      client_id: context.tokens.clientOf(bearerToken(request) ?? '') ?? 'unknown',
-    });
+    try {
+      // Acknowledged only once stored (written and synced with --data); a failed write stores nothing.
+      await context.events.record({
+        load_id: String(event.load_id),
+        milestone_type: String(event.milestone_type),
+        event_time: String(event.event_time),
+        received_at: new Date(context.clock.now()).toISOString(),
+        client_id: context.tokens.clientOf(bearerToken(request) ?? '') ?? 'unknown',
+      });
+    } catch (error) {
+      request.log.error({ reqId: request.id, code: (error as NodeJS.ErrnoException).code ?? null }, 'milestone not stored: the data file write failed');
+      return sendApiError(reply, 500, 'internal_error', 'The event could not be stored and was not recorded; send it again.');
+    }
     request.log.info({ reqId: request.id, load_id: event.load_id, milestone_type: event.milestone_type }, 'milestone recorded');
     if (mutated(context, 'milestone-text-plain')) return reply.type('text/plain').send('Load milestone event recorded.');
     if (mutated(context, 'milestone-confirmation-without-message')) return reply.send({ status: 'recorded' });

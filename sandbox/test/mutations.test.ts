@@ -1,17 +1,23 @@
 // Every seeded mutation must be observable: its probe sees the violation on the mutated
-// sandbox and not on the correct one. Also checks the --list-mutations catalogue.
+// sandbox and not on the correct one. Also checks the --list-mutations catalogue and the
+// --mutations-switchable switch that contract:mutation uses to change mutation without a restart.
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCredentials } from '../config.ts';
 import type { Vehicle } from '../fleet-fixtures.ts';
 import { MUTATIONS, type MutationId } from '../mutations.ts';
+import { SWITCH_PATH, serveSwitchable, type SwitchableSandbox } from '../mutation-switch.ts';
+import { buildSandbox } from '../server.ts';
 import {
   advanceClock, aMilestone, authorizationCode, authorize, defaults, fleetGet, idpToken, postForm, recordMilestone, serviceToken,
 } from './api-calls.ts';
-import { repoRoot, startInProcess, type InProcessSandbox } from './sandbox-process.ts';
+import { repoRoot, startInProcess, startSandboxProcess } from './sandbox-process.ts';
 
+type Target = { origin: string; foreignVehicleNumber: string };
 /** Resolves true when the contract violation is observed. */
-type Probe = (sandbox: InProcessSandbox) => Promise<boolean>;
+type Probe = (sandbox: Target) => Promise<boolean>;
 
 const serviceTokenBody = async (origin: string, secret: string = defaults.LP_CLIENT_SECRET) => {
   const response = await postForm(`${origin}/svc/token`, { grant_type: 'client_credentials', client_id: defaults.LP_CLIENT_ID, client_secret: secret });
@@ -119,6 +125,10 @@ const PROBES: Record<MutationId, Probe> = {
     const [first] = await vehicles(origin);
     return !('vin' in ((await (await fleetGet(origin, `/vehicles/${first!.vehicleNumber}`)).json()) as object));
   },
+  'service-token-secret-trimmed': async ({ origin }) => (await serviceTokenBody(origin, ` ${defaults.LP_CLIENT_SECRET} `)).status === 200,
+  'authorize-redirect-uri-prefix-match': async ({ origin }) =>
+    (await authorize(origin, { redirect_uri: `${defaults.LP_REDIRECT_URI}/extra` })).headers.get('location')?.startsWith(`${defaults.LP_REDIRECT_URI}/extra`) === true,
+  'fleet-key-case-insensitive': async ({ origin }) => (await fleetGet(origin, '/vehicles', defaults.LP_FLEET_API_KEY.toUpperCase())).status === 200,
 };
 
 describe('--list-mutations', () => {
@@ -147,20 +157,88 @@ describe('--list-mutations', () => {
   });
 });
 
+/** A switchable sandbox in this process on a free loopback port, with the default credentials. */
+async function startSwitchable(): Promise<Target & { switchable: SwitchableSandbox }> {
+  const credentials = readCredentials({});
+  const build = (mutation: MutationId | undefined) => buildSandbox({ credentials, logLevel: 'silent', mutation });
+  const first = build(undefined);
+  const switchable = await serveSwitchable(build, first);
+  await switchable.listen(0, '127.0.0.1');
+  const { port } = switchable.server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, foreignVehicleNumber: first.foreignVehicleNumber, switchable };
+}
+
+const postSwitch = (origin: string, body: string) =>
+  fetch(`${origin}${SWITCH_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
 describe('each mutation is observable', () => {
+  // One server switched back and forth: every probe also proves that a switch resets the state the previous
+  // probe changed (probes move the clock and use up codes), which contract:mutation relies on.
+  let target: Awaited<ReturnType<typeof startSwitchable>>;
+  beforeAll(async () => {
+    target = await startSwitchable();
+  });
+  afterAll(() => target?.switchable.close());
+
   it.each(MUTATIONS.map((m) => m.id))('%s: seen on the mutated sandbox, not on the correct one', async (id) => {
-    const mutated = await startInProcess({ mutation: id });
+    expect((await postSwitch(target.origin, JSON.stringify({ mutation: id }))).status).toBe(200);
+    expect(await PROBES[id](target)).toBe(true);
+    expect((await postSwitch(target.origin, JSON.stringify({ mutation: null }))).status).toBe(200);
+    expect(await PROBES[id](target)).toBe(false);
+  });
+});
+
+describe('--mutations-switchable', () => {
+  it('switches through the route with fresh state and refuses bad switch requests clearly', async () => {
+    const { origin, switchable } = await startSwitchable();
     try {
-      expect(await PROBES[id](mutated)).toBe(true);
+      expect(await (await fetch(`${origin}${SWITCH_PATH}`)).json()).toEqual({ mutation: null });
+      // State from before the switch is gone: a token issued before it is unknown afterwards.
+      const token = await serviceToken(origin);
+      expect((await recordMilestone(origin, token, aMilestone)).status).toBe(200);
+      const switched = await postSwitch(origin, '{"mutation": "get-unknown-500"}');
+      expect(switched.status).toBe(200);
+      expect(await switched.json()).toEqual({ mutation: 'get-unknown-500' });
+      expect((await recordMilestone(origin, token, aMilestone)).status).toBe(401);
+      expect(await (await fetch(`${origin}/_sandbox/health`)).json()).toMatchObject({ mutation: 'get-unknown-500' });
+
+      const unknown = await postSwitch(origin, '{"mutation": "no-such-thing"}');
+      expect(unknown.status).toBe(400);
+      expect(((await unknown.json()) as { message: string }).message).toContain('unknown mutation "no-such-thing"');
+      expect((await postSwitch(origin, '{"mutation": 7}')).status).toBe(400);
+      expect(((await (await postSwitch(origin, '{"mutation":')).json()) as { message: string }).message).toBe('The body is not valid JSON.');
+      expect((await postSwitch(origin, JSON.stringify({ mutation: 'x'.repeat(2000) }))).status).toBe(413);
+      const put = await fetch(`${origin}${SWITCH_PATH}`, { method: 'PUT' });
+      expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, POST']);
+      // Refused switches leave the mutation in place.
+      expect(await (await fetch(`${origin}${SWITCH_PATH}`)).json()).toEqual({ mutation: 'get-unknown-500' });
     } finally {
-      await mutated.close();
+      await switchable.close();
     }
-    // A fresh correct sandbox per probe: probes move the clock and use up codes.
-    const fresh = await startInProcess();
+  });
+
+  it('is off on a plain sandbox', async () => {
+    const plain = await startInProcess();
     try {
-      expect(await PROBES[id](fresh)).toBe(false);
+      expect((await postSwitch(plain.origin, '{"mutation": "get-unknown-500"}')).status).toBe(404);
+      expect((await fleetGet(plain.origin, '/vehicles/V-NOPE')).status).toBe(404);
     } finally {
-      await fresh.close();
+      await plain.close();
+    }
+  });
+
+  it('works through a sandbox process started with the flag', async () => {
+    const running = await startSandboxProcess(['--mutations-switchable', '--log-level', 'warn']);
+    try {
+      const base = new URL(running.env.LP_FLEET_BASE_URL!).origin;
+      const unknownVehicle = () => fleetGet(base, '/vehicles/V-NOPE');
+      expect((await unknownVehicle()).status).toBe(404);
+      expect((await postSwitch(base, '{"mutation": "get-unknown-500"}')).status).toBe(200);
+      expect((await unknownVehicle()).status).toBe(500);
+      expect((await postSwitch(base, '{"mutation": null}')).status).toBe(200);
+      expect((await unknownVehicle()).status).toBe(404);
+    } finally {
+      expect(await running.stop()).toBe(0);
     }
   });
 });

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readCredentials } from '../config.ts';
 import type { MutationId } from '../mutations.ts';
-import { buildSandbox, type Sandbox } from '../server.ts';
+import { buildSandbox, type Sandbox, type SandboxOptions } from '../server.ts';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -79,7 +79,7 @@ export function startSandboxProcess(args: string[] = [], extraEnv: Record<string
 export type InProcessSandbox = Sandbox & { origin: string; close: () => Promise<void> };
 
 /** The sandbox in this process, listening on a free loopback port, with default credentials. */
-export async function startInProcess(options: { mutation?: MutationId; vehicleCount?: number; dataFile?: string } = {}): Promise<InProcessSandbox> {
+export async function startInProcess(options: Omit<SandboxOptions, 'credentials' | 'mutation'> & { mutation?: MutationId } = {}): Promise<InProcessSandbox> {
   const sandbox = buildSandbox({ credentials: readCredentials({}), logLevel: 'silent', ...options });
   await sandbox.app.listen({ port: 0, host: '127.0.0.1' });
   const address = sandbox.app.server.address();

@@ -4,6 +4,7 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, createLogisticsClient, createTokenProvider, exchangeAuthorizationCode } from '../../src/index.ts';
 import { dropConnection, sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
+import { expectNoCredentials as expectCredentialFree } from './no-credentials.ts';
 
 const SECRETS = {
   clientSecret: 'client-secret-DO-NOT-PRINT-1234',
@@ -18,11 +19,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-function expectNoCredentials(error: unknown): void {
-  expect(error).toBeInstanceOf(Error);
-  const views = [(error as Error).message, String(error), JSON.stringify(error), (error as Error).stack ?? '', inspect(error, { depth: 10 })];
-  for (const view of views) for (const secret of Object.values(SECRETS)) expect(view).not.toContain(secret);
-}
+const expectNoCredentials = (error: unknown) => expectCredentialFree(error, Object.values(SECRETS));
 
 /** Echoes everything it received, as a careless gateway might. */
 async function echoingServer(status: (url: string) => number | 'drop'): Promise<LoopbackServer> {

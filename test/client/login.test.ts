@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -56,6 +57,21 @@ async function startLogin(redirectUri: string, args: string[] = [], env: Record<
   return { url, exited };
 }
 
+/** Sends raw bytes to a loopback port and resolves with whatever comes back before the server closes. */
+function rawRequest(port: number, raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(raw));
+    socket.setTimeout(5000, () => socket.destroy(new Error(`no answer to ${JSON.stringify(raw)}: ${answer}`)));
+    socket.on('data', (chunk) => {
+      answer += chunk.toString();
+      if (/\r\n\r\n/.test(answer)) socket.end();
+    });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
 /** An identity provider that redirects back with code-1 (or with `error`), and answers the exchange with `token`. */
 async function identityProvider(options: { refuse?: string; token?: (form: URLSearchParams) => [number, unknown] } = {}) {
   return startLoopbackServer((request, response) => {
@@ -97,16 +113,46 @@ describe('npm run login', () => {
     expect(idp.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 
-  it('rejects a callback whose state does not match, without exchanging any code', async () => {
-    idp = await startLoopbackServer((_request, response) => sendJson(response, 200, { access_token: ACCESS_TOKEN, token_type: 'Bearer', expires_in: 3600 }));
+  it('answers a callback whose state does not match with an error page, ignores it and completes the real sign-in', async () => {
+    idp = await identityProvider();
     const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
-    const { exited } = await startLogin(redirectUri);
+    const { url, exited } = await startLogin(redirectUri);
+    // Anyone who can reach the loopback port: a forged code, and a forged error.
     const forged = await fetch(`${redirectUri}?code=stolen&state=forged`);
     expect(forged.status).toBe(400);
+    expect(await forged.text()).toContain('was ignored');
+    expect((await fetch(`${redirectUri}?error=access_denied&state=forged`)).status).toBe(400);
+    expect(child!.exitCode).toBeNull();
+    expect(await (await fetch(url)).text()).toContain('Signed in');
+    const { code, output } = await exited;
+    expect(code).toBe(0);
+    expect(output).toMatch(/ignored a callback whose state does not match/);
+    const exchanges = idp.requests.filter((r) => r.method === 'POST');
+    expect(exchanges).toHaveLength(1);
+    expect(new URLSearchParams(exchanges[0]!.body).get('code')).toBe('code-1');
+  });
+
+  it('keeps waiting after a callback with a wrong state until its timeout, exchanging no code', async () => {
+    idp = await identityProvider();
+    const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
+    const { exited } = await startLogin(redirectUri, ['--timeout', '2']);
+    expect((await fetch(`${redirectUri}?code=stolen&state=forged`)).status).toBe(400);
     const { code, output } = await exited;
     expect(code).toBe(1);
-    expect(output).toMatch(/state does not match/);
+    expect(output).toContain('no callback within 2 s');
     expect(idp.requests).toHaveLength(0);
+  });
+
+  it('answers malformed requests with 400 and keeps listening', async () => {
+    idp = await identityProvider();
+    const port = await freePort();
+    const redirectUri = `http://127.0.0.1:${port}/callback`;
+    const { url, exited } = await startLogin(redirectUri);
+    for (const raw of ['GET //[ HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /callback?state=%zz%%% HTTP/1.1\r\nHost: x\r\n\r\n', '\u0000\u0001 garbage\r\n\r\n']) {
+      expect(await rawRequest(port, raw)).toMatch(/^HTTP\/1\.1 400 /);
+    }
+    expect(await (await fetch(url)).text()).toContain('Signed in');
+    expect((await exited).code).toBe(0);
   });
 
   it('prints the token with --show-token, and still never the client secret', async () => {

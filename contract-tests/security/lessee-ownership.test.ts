@@ -1,0 +1,127 @@
+// Security: lessee isolation holds against near misses. The foreign vehicle number and the foreign customer number
+// (LP_FLEET_FOREIGN_*) are put wherever a number can appear, in the get-one path and in every filter of the list,
+// exactly and as near misses (case changed, prefixed, suffixed, encoded, padded, as wildcards, repeated beside an own
+// value). No answer may show the foreign vehicle or a vehicle of the foreign customer, and the foreign vehicle's own path is
+// a 4xx. The own values come from the key's unfiltered list.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../../generated/fleet.ts';
+import { lacking } from '../support/capabilities.ts';
+import { statusClass } from '../support/requests.ts';
+import { skipUnless } from '../support/skips.ts';
+import { missing, target, type LpVariable } from '../support/target.ts';
+import { asComponent, nearMisses, type NearMiss } from './near-misses.ts';
+import { fleetGet } from './fleet-requests.ts';
+
+type Vehicle = components['schemas']['Vehicle'];
+
+/** Each filter parameter and the vehicle field it filters on (note the lower-case v of customervehicleNumber). */
+const FILTERS: Array<[string, keyof Vehicle]> = [
+  ['customerNumber', 'customerNumber'],
+  ['vehicleNumber', 'vehicleNumber'],
+  ['vin', 'vin'],
+  ['customervehicleNumber', 'customerVehicleNumber'],
+  ['licensePlate', 'licensePlate'],
+];
+const FOREIGN: Array<[string, LpVariable]> = [
+  ['vehicle number', 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'],
+  ['customer number', 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'],
+];
+
+const needs = () => missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') ?? lacking(target.name, 'hasDataSemantics');
+let own: Vehicle[] = [];
+let listFailure: string | undefined;
+
+beforeAll(async () => {
+  if (needs()) return;
+  const { status, bodyText } = await fleetGet('/vehicles');
+  try {
+    if (statusClass(status) !== 2) throw new Error(`answered ${status}`);
+    own = JSON.parse(bodyText) as Vehicle[];
+  } catch (error) {
+    listFailure = `the unfiltered list failed: ${(error as Error).message}`;
+  }
+});
+
+/** Values that match everything, or everything starting like `value`, on a server that passes filters to LIKE,
+ * a glob or a regular expression. */
+const wildcards = (value: string): NearMiss[] => {
+  const start = value.slice(0, Math.ceil(value.length / 2));
+  return [
+    { kind: 'as %', value: '%' },
+    { kind: 'as *', value: '*' },
+    { kind: 'as .*', value: '.*' },
+    { kind: 'cut in half with %', value: `${start}%` },
+    { kind: 'cut in half with *', value: `${start}*` },
+  ];
+};
+
+/** The vehicles of a 2xx answer that belong to the other lessee: the foreign vehicle, or any vehicle of the foreign
+ * customer. Only what the configuration names as foreign counts, so a vehicle added to the key's own fleet during
+ * the run (or one beyond a page of a paging server) is never taken for a leak. */
+function foreignIn(bodyText: string): string[] {
+  let listed: unknown;
+  try {
+    listed = JSON.parse(bodyText);
+  } catch {
+    return [];
+  }
+  const vehicles = Array.isArray(listed) ? listed : [listed];
+  const foreignVehicle = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER;
+  const foreignCustomer = target.env.LP_FLEET_FOREIGN_CUSTOMER_NUMBER;
+  return vehicles
+    .filter((v): v is Vehicle => typeof v === 'object' && v !== null)
+    .filter((v) => (foreignVehicle !== undefined && v.vehicleNumber === foreignVehicle) || (foreignCustomer !== undefined && v.customerNumber === foreignCustomer))
+    .map((v) => String(v.vehicleNumber));
+}
+
+describe('lessee isolation against near misses', () => {
+  it.for(FOREIGN)('no filter of the list shows a foreign vehicle when given the foreign %s or a near miss of it', async ([what, variable], ctx) => {
+    skipUnless(ctx, ['listVehicles'], needs(), missing(target, variable), listFailure);
+    const foreign = target.env[variable]!;
+    const variants = [{ kind: 'exactly', value: foreign }, ...nearMisses(foreign, 'query'), ...wildcards(foreign)];
+    for (const [param, field] of FILTERS) {
+      const ownValue = own.find((v) => typeof v[field] === 'string' && v[field] !== '')?.[field];
+      const queries = variants.map(({ kind, value }) => [kind, `${param}=${asComponent(value)}`]);
+      // Beside an own value of the same filter (OR within a filter) and of another filter (AND across filters).
+      if (ownValue) queries.push(['repeated after an own value', `${param}=${asComponent(ownValue)}&${param}=${asComponent(foreign)}`]);
+      const other = param === 'customerNumber' ? 'vehicleNumber' : 'customerNumber';
+      const otherValue = own[0]?.[other];
+      if (otherValue) queries.push([`beside an own ${other}`, `${other}=${asComponent(otherValue)}&${param}=${asComponent(foreign)}`]);
+      for (const [kind, query] of queries) {
+        const { status, bodyText } = await fleetGet(`/vehicles?${query}`);
+        expect(status, `filter ${param} with the foreign ${what} ${kind} answered ${status}`).toBeLessThan(500);
+        if (statusClass(status) === 2) expect(foreignIn(bodyText), `filter ${param} with the foreign ${what} ${kind} listed vehicles of another lessee`).toEqual([]);
+      }
+    }
+  });
+
+  it('get-one answers the foreign vehicle number, exactly or percent-encoded, with a 4xx', async (ctx) => {
+    skipUnless(ctx, ['getVehicle'], needs(), missing(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'), listFailure);
+    const foreign = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!;
+    // Both spell the same path segment: a server must decode before it looks the number up, then refuse it.
+    const encodedBytes = [...new TextEncoder().encode(foreign)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    for (const [kind, segment] of [['exactly', asComponent(foreign)], ['with every character percent-encoded', encodedBytes]]) {
+      const { status } = await fleetGet(`/vehicles/${segment}`);
+      expect(statusClass(status), `the foreign vehicle ${kind} answered ${status}, not a 4xx`).toBe(4);
+    }
+  });
+
+  it.for(FOREIGN)('get-one never returns a foreign vehicle for a path built from the foreign %s', async ([what, variable], ctx) => {
+    skipUnless(ctx, ['getVehicle'], needs(), missing(target, variable), listFailure);
+    const foreign = target.env[variable]!;
+    const ownNumber = own[0]?.vehicleNumber ?? 'V-CONTRACT-PROBE';
+    const paths: Array<[string, string]> = [
+      ...[{ kind: 'exactly', value: foreign }, ...nearMisses(foreign, 'path'), ...wildcards(foreign)].map(({ kind, value }): [string, string] => [kind, `/vehicles/${asComponent(value)}`]),
+      ['with a trailing slash', `/vehicles/${asComponent(foreign)}/`],
+      ['with an extra path segment', `/vehicles/${asComponent(foreign)}/x`],
+      ['with a matrix parameter', `/vehicles/${asComponent(foreign)};x=1`],
+      ['after an own number and an encoded dot segment', `/vehicles/${asComponent(ownNumber)}%2F..%2F${asComponent(foreign)}`],
+      ['with an own number in a query', `/vehicles/${asComponent(foreign)}?vehicleNumber=${asComponent(ownNumber)}`],
+    ];
+    for (const [kind, path] of paths) {
+      const { status, bodyText } = await fleetGet(path);
+      expect(status, `get-one with the foreign ${what} ${kind} answered ${status}`).toBeLessThan(500);
+      if (statusClass(status) === 2) expect(foreignIn(bodyText), `get-one with the foreign ${what} ${kind} returned another lessee's vehicle`).toEqual([]);
+    }
+  });
+});

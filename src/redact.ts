@@ -1,0 +1,259 @@
+// The one redactor of the kit: the client scrubs its errors with it, the contract suite its output and reports.
+// A server or a log may echo a credential in any spelling a request carried it in, or in one it made up, so a known
+// credential is found
+// - as is, URL- or form-encoded (%XX in either case, + for a space), JSON- or JS-escaped (\/, \", \u002f, any \uXXXX or
+//   \xXX, escaped more than once), HTML-escaped (&#47;, &#x2F;, &amp;), and any mix of these;
+// - in base64, standard or URL-safe, padded or not, alone or inside a longer value (Basic auth's base64 of
+//   user:password): the whole base64 value is hidden then;
+// - in hex, either case.
+// Bearer and Basic credentials that are not known are hidden too. Uses only what browsers have as well as Node.
+
+export const REDACTED = '[REDACTED]';
+
+// Very short values would redact ordinary words; real credentials are longer.
+const MIN_CREDENTIAL_LENGTH = 4;
+// A base64 fragment shorter than this could occur by chance.
+const MIN_BASE64_FRAGMENT = 6;
+const UNKNOWN_BEARER = /(Bearer\s+)[A-Za-z0-9\-._~+/]{16,}=*/g;
+const UNKNOWN_BASIC = /(Basic\s+)([A-Za-z0-9+/]{4,}=*)/g;
+/** Headers whose value is a credential whatever it is. */
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'api-key', 'x-api-key', 'ocp-apim-subscription-key']);
+
+interface Spellings {
+  /** The value in canonical form (see canonicalize), to look for in the canonical form of a text. */
+  canonical: string;
+  /** Its UTF-8 bytes in hex, either case. */
+  hex: RegExp;
+  /** Canonical forms of the base64 fragments that encode only the value's bytes, at each of the three byte alignments. */
+  base64: readonly string[];
+}
+
+export type HeaderSource = Headers | Iterable<readonly [string, string]> | Record<string, string | readonly string[] | undefined>;
+
+export class Redactor {
+  readonly #credentials = new Map<string, Spellings>();
+
+  constructor(values: Iterable<string | undefined> = []) {
+    for (const value of values) this.add(value);
+  }
+
+  /** A credential to hide from now on (values under 4 characters are ignored: they would hide ordinary words). */
+  add(value: string | undefined): void {
+    if (value === undefined || value.length < MIN_CREDENTIAL_LENGTH || this.#credentials.has(value)) return;
+    this.#credentials.set(value, spellingsOf(value));
+  }
+
+  /** Stop hiding a credential (a rotated-out token). */
+  delete(value: string): void {
+    this.#credentials.delete(value);
+  }
+
+  redact(text: string): string {
+    const known = this.#credentials.size ? this.#redactKnown(text) : text;
+    return known.replace(UNKNOWN_BEARER, `$1${REDACTED}`).replace(UNKNOWN_BASIC, (whole, prefix: string, value: string) => (isBasicCredential(value) ? `${prefix}${REDACTED}` : whole));
+  }
+
+  /** A deep copy of a JSON-like value with every string (keys too) redacted. */
+  redactValue<T>(value: T): T {
+    return JSON.parse(JSON.stringify(value ?? null), (_key, item: unknown) => {
+      if (typeof item === 'string') return this.redact(item);
+      if (item && typeof item === 'object' && !Array.isArray(item)) return Object.fromEntries(Object.entries(item).map(([key, v]) => [this.redact(key), v]));
+      return item;
+    }) as T;
+  }
+
+  /**
+   * Every header, names in lower case: a credential header's value (Authorization, API-Key, Cookie, ...) hidden whole,
+   * any other header's value redacted like text (a request-id header may echo a key).
+   */
+  redactHeaders(headers: HeaderSource): Record<string, string> {
+    const entries: Iterable<readonly [string, string | readonly string[] | undefined]> =
+      headers instanceof Headers || Symbol.iterator in headers ? (headers as Iterable<readonly [string, string]>) : Object.entries(headers);
+    const result: Record<string, string> = {};
+    for (const [rawName, rawValue] of entries) {
+      if (rawValue === undefined) continue;
+      const name = rawName.toLowerCase();
+      const value = typeof rawValue === 'string' ? rawValue : rawValue.join(', ');
+      result[name] = CREDENTIAL_HEADERS.has(name) ? REDACTED : this.redact(value);
+    }
+    return result;
+  }
+
+  #redactKnown(text: string): string {
+    const ranges: Array<[number, number]> = [];
+    const canonical = canonicalize(text);
+    const find = (needle: string, onFound: (from: number, to: number) => void) => {
+      for (let at = canonical.text.indexOf(needle); at !== -1; at = canonical.text.indexOf(needle, at + 1)) onFound(...canonical.original(at, at + needle.length));
+    };
+    // A credential in hex is at least 8 hex digits long; most texts have no such run.
+    const mayHaveHex = HEX_RUN.test(text);
+    for (const spellings of this.#credentials.values()) {
+      find(spellings.canonical, (from, to) => ranges.push([from, to]));
+      for (const fragment of spellings.base64) find(fragment, (from, to) => ranges.push(wholeBase64Value(text, from, to)));
+      if (mayHaveHex) for (const match of text.matchAll(spellings.hex)) ranges.push([match.index, match.index + match[0].length]);
+    }
+    return ranges.length ? replaceRanges(text, ranges) : text;
+  }
+}
+
+/** Basic auth's value is base64 of user:password; "Basic authentication" in prose is not. */
+function isBasicCredential(value: string): boolean {
+  try {
+    return atob(value.padEnd(Math.ceil(value.length / 4) * 4, '=')).includes(':');
+  } catch {
+    return false;
+  }
+}
+
+function spellingsOf(value: string): Spellings {
+  const bytes = new TextEncoder().encode(value);
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  const base64 = new Set<string>();
+  for (let alignment = 0; alignment < 3; alignment += 1) {
+    const padded = new Uint8Array(alignment + bytes.length);
+    padded.set(bytes, alignment);
+    // Only the characters whose 6 bits all come from the value: the others depend on its neighbours.
+    const fragment = toBase64(padded).slice(Math.ceil((8 * alignment) / 6), Math.floor((8 * (alignment + bytes.length)) / 6));
+    if (fragment.length < MIN_BASE64_FRAGMENT) continue;
+    base64.add(canonicalize(fragment).text);
+    base64.add(canonicalize(fragment.replaceAll('+', '-').replaceAll('/', '_')).text);
+  }
+  return { canonical: canonicalize(value).text, hex: new RegExp(hex, 'gi'), base64: [...base64] };
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
+const HEX_RUN = /[0-9a-fA-F]{8}/;
+
+/** The whole base64 value around a fragment (with its padding), so that no partial character of a credential is left. */
+function wholeBase64Value(text: string, from: number, to: number): [number, number] {
+  let start = from;
+  let end = to;
+  while (start > 0 && BASE64_CHAR.test(text[start - 1]!)) start -= 1;
+  while (end < text.length && BASE64_CHAR.test(text[end]!)) end += 1;
+  while (end < text.length && text[end] === '=') end += 1;
+  return [start, end];
+}
+
+function replaceRanges(text: string, ranges: Array<[number, number]>): string {
+  ranges.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const [from, to] of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  let result = '';
+  let done = 0;
+  for (const [from, to] of merged) {
+    result += `${text.slice(done, from)}${REDACTED}`;
+    done = to;
+  }
+  return result + text.slice(done);
+}
+
+interface Canonical {
+  text: string;
+  /** The range of the original text that canonical range [from, to) came from. */
+  original(from: number, to: number): [number, number];
+}
+
+// Texts without these characters are their own canonical form, which is the common case.
+const ESCAPE_CHARS = /[\\%+&]/g;
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+const HEX2 = /^[0-9a-fA-F]{2}$/;
+const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/y;
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/**
+ * One spelling for every way of writing the same characters: escapes decoded (JSON and JS backslash escapes, at any
+ * depth; %XX sequences as UTF-8; HTML character references) and + read as a space (as form encoding has it, so a
+ * literal + and an encoded space become the same). Every spelling of a value then has the canonical form of the value.
+ */
+function canonicalize(text: string): Canonical {
+  ESCAPE_CHARS.lastIndex = 0;
+  if (!ESCAPE_CHARS.test(text)) return { text, original: (from, to) => [from, to] };
+  // Decoding only shortens, so the canonical text is at most as long as the original.
+  const starts = new Int32Array(text.length);
+  const ends = new Int32Array(text.length);
+  const parts: string[] = [];
+  let length = 0;
+  const emit = (chars: string, from: number, to: number) => {
+    parts.push(chars === '+' ? ' ' : chars);
+    for (let i = 0; i < chars.length; i += 1, length += 1) {
+      starts[length] = from;
+      ends[length] = to;
+    }
+  };
+  let at = 0;
+  while (at < text.length) {
+    // Plain characters up to the next escape character are copied as they are.
+    ESCAPE_CHARS.lastIndex = at;
+    const next = ESCAPE_CHARS.exec(text)?.index ?? text.length;
+    if (next > at) {
+      parts.push(text.slice(at, next));
+      for (let i = at; i < next; i += 1, length += 1) {
+        starts[length] = i;
+        ends[length] = i + 1;
+      }
+      at = next;
+      continue;
+    }
+    const decoded = decodeAt(text, at);
+    if (decoded) {
+      emit(decoded.chars, at, decoded.next);
+      at = decoded.next;
+    } else {
+      emit(text[at]!, at, at + 1);
+      at += 1;
+    }
+  }
+  return { text: parts.join(''), original: (from, to) => [starts[from]!, ends[to - 1]!] };
+}
+
+/** The escape starting at `at`, decoded, or undefined when there is none. */
+function decodeAt(text: string, at: number): { chars: string; next: number } | undefined {
+  const char = text[at];
+  if (char === '\\') {
+    let after = at;
+    while (text[after] === '\\') after += 1;
+    const kind = text[after];
+    if (kind === 'u' && HEX4.test(text.slice(after + 1, after + 5))) return { chars: String.fromCharCode(parseInt(text.slice(after + 1, after + 5), 16)), next: after + 5 };
+    if (kind === 'x' && HEX2.test(text.slice(after + 1, after + 3))) return { chars: String.fromCharCode(parseInt(text.slice(after + 1, after + 3), 16)), next: after + 3 };
+    if (kind === '/' || kind === '"' || kind === "'") return { chars: kind, next: after + 1 };
+    // Escaped backslashes (\\, \\\\) are one backslash; what follows is read on its own.
+    return { chars: '\\', next: after };
+  }
+  if (char === '%') return decodePercent(text, at);
+  if (char === '&') {
+    ENTITY.lastIndex = at;
+    const match = ENTITY.exec(text);
+    if (!match) return undefined;
+    const [whole, decimal, hex, name] = match;
+    const code = decimal !== undefined ? Number(decimal) : hex !== undefined ? parseInt(hex, 16) : undefined;
+    if (code !== undefined && code > 0x10ffff) return undefined;
+    return { chars: code !== undefined ? String.fromCodePoint(code) : NAMED_ENTITIES[name!]!, next: at + whole.length };
+  }
+  return undefined;
+}
+
+/** One character as %XX UTF-8 bytes (1 to 4 of them). */
+function decodePercent(text: string, at: number): { chars: string; next: number } | undefined {
+  const byteAt = (offset: number) => (text[offset] === '%' && HEX2.test(text.slice(offset + 1, offset + 3)) ? parseInt(text.slice(offset + 1, offset + 3), 16) : -1);
+  const lead = byteAt(at);
+  if (lead < 0) return undefined;
+  const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
+  let code = length === 1 ? lead : length === 2 ? lead & 0x1f : length === 3 ? lead & 0x0f : lead & 0x07;
+  for (let i = 1; i < length; i += 1) {
+    const byte = byteAt(at + 3 * i);
+    if (byte < 0x80 || byte > 0xbf) return { chars: '\ufffd', next: at + 3 };
+    code = (code << 6) | (byte & 0x3f);
+  }
+  if (length === 0 || code > 0x10ffff) return { chars: '\ufffd', next: at + 3 };
+  return { chars: String.fromCodePoint(code), next: at + 3 * length };
+}

@@ -1,0 +1,138 @@
+// The one redactor (src/redact.ts) that the client and the contract suite share: every spelling of a credential, in any
+// header, and nothing else.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, createLogisticsClient } from '../../src/index.ts';
+import { REDACTED, Redactor } from '../../src/redact.ts';
+import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
+import { expectNoCredentials } from './no-credentials.ts';
+
+// Characters that each encoding treats differently: / (\/ in JSON), + and space (form), ~ ! ' ( ) * (form only),
+// " (JSON), & (HTML), é and an emoji (multi-byte UTF-8, a surrogate pair in \u escapes).
+const SECRET = `Zr8Q~x/y+z a!'()*"&é😀-client-secret`;
+const KEY = 'subscription-key-DO-NOT-PRINT-5678';
+const FLEET_KEY = 'fleet-api-key-DO-NOT-PRINT-9012';
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const base64 = (text: string) => btoa(String.fromCharCode(...utf8(text)));
+const base64url = (text: string) => base64(text).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+const hex = (text: string) => Array.from(utf8(text), (byte) => byte.toString(16).padStart(2, '0')).join('');
+// UTF-16 code units, so that the emoji is a surrogate pair of escapes, as JSON writes it.
+const everyCharEscaped = (text: string) => Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+const form = (text: string) => new URLSearchParams([['', text]]).toString().slice(1);
+const json = (text: string) => JSON.stringify(text).slice(1, -1);
+
+/** Every spelling of `value` an echo may carry: the issue's list, and the mixes real servers produce. */
+function spellingsOf(value: string): Record<string, string> {
+  return {
+    raw: value,
+    'URL-encoded': encodeURIComponent(value),
+    'URL-encoded, lower-case hex': encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    'form-encoded': form(value),
+    'form-encoded, %20 for space': form(value).replaceAll('+', '%20'),
+    'JSON string': json(value),
+    'JSON with \\/': json(value).replaceAll('/', '\\/'),
+    'JSON with \\u002f': json(value).replaceAll('/', '\\u002f'),
+    'JSON with \\u002F': json(value).replaceAll('/', '\\u002F'),
+    'every character \\u-escaped': everyCharEscaped(value),
+    'JSON escaped twice': json(json(value).replaceAll('/', '\\/')),
+    'form-encoded inside JSON': json(form(value)),
+    'HTML-escaped': value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('/', '&#x2F;').replaceAll("'", '&#39;'),
+    base64: base64(value),
+    'base64 url-safe': base64url(value),
+    'base64 as JSON (\\/)': json(base64(value)).replaceAll('/', '\\/'),
+    'Basic auth, 2-char user': base64(`ab:${value}`),
+    'Basic auth, 3-char user': base64(`app:${value}`),
+    'Basic auth, 4-char user': base64(`appx:${value}`),
+    hex: hex(value),
+    'hex, upper case': hex(value).toUpperCase(),
+  };
+}
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('client errors carry no spelling of a credential', () => {
+  it('in an echoed error body, and in request-id style headers', async () => {
+    const spellings = [...Object.values(spellingsOf(SECRET)), ...Object.values(spellingsOf(KEY))];
+    expect(new Set(spellings).size).toBeGreaterThan(25);
+    server = await startLoopbackServer((_request, response) => {
+      // Header values must be Latin-1 without control characters: those spellings go in the headers, all in the body.
+      const headerSafe = spellings.filter((spelling) => /^[\x20-\x7e]+$/.test(spelling));
+      sendJson(response, 400, { error: 'invalid_client', echo: spellings }, { 'x-request-id': headerSafe[3]!, 'request-id': headerSafe.at(-1)!, 'x-correlation-id': base64(`app:${SECRET}`) });
+    });
+    const lp = createLogisticsClient({ baseUrl: server.origin, clientId: 'app', clientSecret: SECRET, subscriptionKey: KEY });
+    const error = (await lp.tokenProvider.getToken().catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(400);
+    expectNoCredentials(error, spellings);
+    expect(Object.keys(error.requestIds)).toEqual(['x-request-id', 'request-id', 'x-correlation-id']);
+  });
+});
+
+describe('Redactor', () => {
+  it.each(Object.entries(spellingsOf(SECRET)))('hides the %s spelling, and leaves the words around it', (_name, spelling) => {
+    const redactor = new Redactor([SECRET, FLEET_KEY]);
+    const clean = redactor.redact(`before ${spelling} after`);
+    expect(clean.includes(spelling), 'still contains the spelling').toBe(false);
+    expect(clean).toMatch(new RegExp(`^before .*${REDACTED.replace(/[[\]]/g, '\\$&')}.* after$`));
+  });
+
+  it('finds every occurrence, in the middle of other text, and the longest credential whole', () => {
+    const redactor = new Redactor([KEY, `${KEY}-longer`]);
+    expect(redactor.redact(`a=${KEY}&b=${KEY}-longer;c="${json(base64(KEY))}"`)).toBe(`a=${REDACTED}&b=${REDACTED};c="${REDACTED}"`);
+  });
+
+  it('leaves text without credentials as it is, escapes and base64 included', () => {
+    const redactor = new Redactor([SECRET, KEY, FLEET_KEY]);
+    const texts = [
+      'issues a Bearer token',
+      'Basic authentication is not supported',
+      `{"path":"\\/vehicles\\/V-1","q":"a%20b+c","html":"&amp;&lt;&#47;","data":"${base64('an unrelated payload of some length')}","hex":"${hex('unrelated')}"}`,
+      'a lone % and \\ and & and + at the end +',
+    ];
+    for (const text of texts) expect(redactor.redact(text)).toBe(text);
+  });
+
+  it('hides unknown bearer tokens and Basic credentials', () => {
+    const redactor = new Redactor();
+    expect(redactor.redact('Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123')).toBe(`Authorization: Bearer ${REDACTED}`);
+    expect(redactor.redact(`authorization: Basic ${base64('someone:something')}`)).toBe(`authorization: Basic ${REDACTED}`);
+  });
+
+  it('redacts any header: credential headers whole, others by their value', () => {
+    const redactor = new Redactor([FLEET_KEY]);
+    const headers = new Headers({
+      'API-Key': 'a-key-it-does-not-know',
+      Cookie: 'session=abc',
+      'X-Request-Id': `req-${FLEET_KEY}`,
+      'X-Something-New': encodeURIComponent(FLEET_KEY),
+      'Content-Type': 'application/json',
+    });
+    expect(redactor.redactHeaders(headers)).toEqual({
+      'api-key': REDACTED,
+      'content-type': 'application/json',
+      cookie: REDACTED,
+      'x-request-id': `req-${REDACTED}`,
+      'x-something-new': REDACTED,
+    });
+    expect(redactor.redactHeaders({ 'X-Echo': [FLEET_KEY, 'ok'], 'X-None': undefined })).toEqual({ 'x-echo': `${REDACTED}, ok` });
+  });
+
+  it('redactValue copies a JSON-like value with every string and key redacted', () => {
+    const redactor = new Redactor([FLEET_KEY]);
+    const value = { [FLEET_KEY]: 1, nested: [{ echo: `key=${encodeURIComponent(FLEET_KEY)}` }, 2, null] };
+    expect(redactor.redactValue(value)).toEqual({ [REDACTED]: 1, nested: [{ echo: `key=${REDACTED}` }, 2, null] });
+    expect(value.nested[0]).toEqual({ echo: `key=${encodeURIComponent(FLEET_KEY)}` });
+  });
+
+  it('ignores values too short to be credentials, and forgets a deleted one', () => {
+    const redactor = new Redactor(['abc', undefined, '']);
+    expect(redactor.redact('abc abc')).toBe('abc abc');
+    redactor.add(KEY);
+    redactor.delete(KEY);
+    expect(redactor.redact(KEY)).toBe(KEY);
+  });
+});
