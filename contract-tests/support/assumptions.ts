@@ -38,6 +38,14 @@ export const ASSUMPTIONS = {
   sortForm: { api: 'fleet', pointer: '/paths/~1vehicles/get/parameters/5', match: 'asc' },
   unknownVehicle404: { api: 'fleet', pointer: '/paths/~1vehicles~1{vehicleNumber}/get', match: '404' },
   fleetKeyAlone: { api: 'fleet', pointer: '', match: 'API-Key' },
+  // Size limits (seed 8), probed one character over by contract-tests/property/input-limits.test.ts.
+  serviceTokenLimits: { api: 'token', pointer: '/components/schemas/ServiceTokenRequest', match: 'string fields are bounded' },
+  idpClientCredentialsLimits: { api: 'token', pointer: '/components/schemas/ClientCredentialsGrantRequest', match: 'string fields are bounded' },
+  idpCodeLimits: { api: 'token', pointer: '/components/schemas/AuthorizationCodeGrantRequest', match: 'string fields are bounded' },
+  authorizeLimits: { api: 'token', pointer: '/paths/~1oauth2~1default~1v1~1authorize/get', match: 'query parameters are bounded' },
+  milestoneLimits: { api: 'carriers', pointer: '/components/schemas/LoadMilestoneEvent', match: 'at most 256 characters' },
+  filterLimits: { api: 'fleet', pointer: '/paths/~1vehicles/get', match: 'at most 100 values' },
+  vehicleNumberLimit: { api: 'fleet', pointer: '/paths/~1vehicles~1{vehicleNumber}/get', match: 'at most 64 characters' },
 } as const satisfies Record<string, AssumptionRef>;
 
 /**
