@@ -13,8 +13,9 @@ import type { AssumptionReportRow } from '../support/reports.ts';
 import { skipUnless } from '../support/skips.ts';
 import { LP_VARIABLES, target } from '../support/target.ts';
 
-// The checks of the three APIs; the property-based and self checks add time, not assumptions.
-const FILES = ['contract-tests/token/', 'contract-tests/carriers/', 'contract-tests/fleet/'];
+// The checks of the three APIs and the probes of the size limits; the property-based, security and self checks add
+// time, not assumptions.
+const FILES = ['contract-tests/token/', 'contract-tests/carriers/', 'contract-tests/fleet/', 'contract-tests/property/input-limits.test.ts'];
 const RUN_TIMEOUT_MS = 90_000;
 
 interface CliRun {
