@@ -1,24 +1,47 @@
 // Every point the seed marks "not shown" is decided in the specs and carries an x-assumption naming its seed section.
-import { existsSync, readFileSync } from 'node:fs';
+// The seed's sections and their open points are the project's own record, openapi/seed-gaps.yaml.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { API_NAMES, repoRoot } from '../../scripts/apis.ts';
-import { allAssumptions, collectAssumptions } from '../../scripts/assumptions.ts';
+import { allAssumptions, collectAssumptions, type Assumption } from '../../scripts/assumptions.ts';
 import { bundles, pointer } from './bundles.ts';
 
-const seedPath = `${repoRoot}/../shared/seed/logistics-partner-api.md`;
-const seed = existsSync(seedPath) ? readFileSync(seedPath, 'utf8') : undefined;
+const SEED_GAPS = 'openapi/seed-gaps.yaml';
 
-/** Seed sections (e.g. "4.5") whose text says "not shown". */
-function sectionsWithNotShown(text: string): string[] {
-  const sections: string[] = [];
-  let current = '';
-  for (const line of text.split('\n')) {
-    const heading = /^#{2,3} (\d+(?:\.\d+)?)[. ]/.exec(line);
-    if (heading) current = heading[1]!;
-    if (/not shown/i.test(line) && current && !sections.includes(current)) sections.push(current);
-  }
-  return sections;
+interface SeedSection {
+  title: string;
+  /** What the section says is "not shown"; absent when it leaves nothing open. */
+  open?: string[];
 }
+
+/** The record's sections by number ("4.5"); throws naming the entry that is malformed. */
+function readSeedGaps(text: string): Record<string, SeedSection> {
+  const sections = (parse(text) as { sections?: unknown } | null)?.sections;
+  if (!sections || typeof sections !== 'object') throw new Error(`${SEED_GAPS}: no "sections" map`);
+  for (const [number, section] of Object.entries(sections as Record<string, unknown>)) {
+    const { title, open } = (section ?? {}) as Record<string, unknown>;
+    if (!/^\d+(\.\d+)?$/.test(number)) throw new Error(`${SEED_GAPS}: section "${number}" is not a section number like 4.5`);
+    if (typeof title !== 'string' || !title.trim()) throw new Error(`${SEED_GAPS}: section ${number} has no title`);
+    if (open !== undefined && !(Array.isArray(open) && open.length > 0 && open.every((point) => typeof point === 'string' && point.trim()))) {
+      throw new Error(`${SEED_GAPS}: section ${number}: "open" must be a non-empty list of texts`);
+    }
+  }
+  return sections as Record<string, SeedSection>;
+}
+
+/** What does not match: a section with open points that no x-assumption names, an x-assumption naming no section. */
+function seedGapProblems(sections: Record<string, SeedSection>, assumptions: Assumption[]): string[] {
+  const named = new Set(assumptions.map((a) => a.seed));
+  return [
+    ...Object.entries(sections)
+      .filter(([number, section]) => section.open && !named.has(number))
+      .map(([number]) => `seed ${number} leaves points open, but no x-assumption names it`),
+    ...assumptions.filter((a) => !(a.seed in sections)).map((a) => `${a.api}#${a.pointer} names seed ${a.seed}, which ${SEED_GAPS} does not list`),
+  ];
+}
+
+const seedGaps = readSeedGaps(readFileSync(`${repoRoot}/${SEED_GAPS}`, 'utf8'));
 
 describe('x-assumption', () => {
   const assumptions = allAssumptions();
@@ -38,18 +61,20 @@ describe('x-assumption', () => {
     );
   });
 
-  it.skipIf(!seed)(
-    `every seed section that says "not shown" is covered by an x-assumption${seed ? '' : ` (skipped: seed not found at ${seedPath})`}`,
-    () => {
-      const open = sectionsWithNotShown(seed!);
-      expect(open).toEqual(expect.arrayContaining(['2.1', '2.2', '3', '4.4', '4.5', '4.7', '5.3', '5.4', '6', '7', '8', '9']));
-      const covered = new Set(assumptions.map((a) => a.seed));
-      expect(open.filter((section) => !covered.has(section))).toEqual([]);
-    },
-  );
+  it(`every seed section that leaves points open (${SEED_GAPS}) is named by an x-assumption, and each names a listed section`, () => {
+    const open = Object.entries(seedGaps).filter(([, section]) => section.open).map(([number]) => number);
+    // A set: an object keeps keys such as "3" ahead of "2.1".
+    expect(new Set(open)).toEqual(new Set(['2.1', '2.2', '3', '4.2', '4.4', '4.5', '4.7', '5.3', '5.4', '6', '7', '8', '9']));
+    expect(seedGapProblems(seedGaps, assumptions)).toEqual([]);
+  });
 
-  it.skipIf(!seed)(`every x-assumption names a seed section that exists${seed ? '' : ' (skipped: seed not found)'}`, () => {
-    for (const a of assumptions) expect(seed, `${a.api}#${a.pointer}`).toMatch(new RegExp(`^#{2,3} ${a.seed.replace('.', '\\.')}[. ]`, 'm'));
+  it('finds an open section no x-assumption names, an x-assumption naming an unknown section, and a malformed record', () => {
+    const one = assumptions.find((a) => a.seed === '8')!;
+    expect(seedGapProblems(seedGaps, assumptions.filter((a) => a.seed !== '6'))).toEqual(['seed 6 leaves points open, but no x-assumption names it']);
+    expect(seedGapProblems(seedGaps, [...assumptions, { ...one, seed: '4.9' }])).toEqual([`${one.api}#${one.pointer} names seed 4.9, which ${SEED_GAPS} does not list`]);
+    expect(() => readSeedGaps('sections:\n  "4.5": { title: List vehicles, open: [] }\n')).toThrow(/section 4\.5: "open" must be a non-empty list/);
+    expect(() => readSeedGaps('sections:\n  four: { title: Endpoints }\n')).toThrow(/"four" is not a section number/);
+    expect(() => readSeedGaps('other: 1\n')).toThrow(/no "sections" map/);
   });
 
   it('rejects a malformed "covers" and an empty "untestable"', () => {
