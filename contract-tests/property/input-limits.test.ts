@@ -79,7 +79,7 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
     skipUnless(ctx, ['requestAuthorization'], needsAuthorize());
     const max = parameterLimit('requestAuthorization', 'state');
     const what = `state of ${max + 1} characters (limit ${max})`;
-    const { response, location } = await authorize({ state: oneOver(max, 'contract-', 's') });
+    const { response, location, seen } = await authorize({ state: oneOver(max, 'contract-', 's') });
     expect(statusClass(response.status), `${what} answered ${response.status}`).not.toBe(5);
     // An invalid_request error: redirected with it once the client and redirect URI are known (RFC 6749 section
     // 4.1.2.1), or the refusal page; a login page or a code means the limit is not there.
@@ -87,7 +87,7 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
     const error = redirected ? location.searchParams.get('error') : null;
     const holds = error === 'invalid_request' || response.status === 400;
     const outcome = redirected ? `a redirect with ${error ? `error=${error}` : location.searchParams.has('code') ? 'a code' : 'neither code nor error'}` : `${response.status}`;
-    observeAssumption(ASSUMPTIONS.authorizeLimits, holds, `${what} answered ${outcome}`);
+    observeAssumption(ASSUMPTIONS.authorizeLimits, holds, `${what} answered ${outcome}`, seen);
   });
 
   it('POST {base_url}/v1/load-milestone-events: a milestone_type one over its limit, for the test load', async (ctx) => {

@@ -19,9 +19,10 @@ export async function authorize(overrides: Record<string, string> = {}) {
   });
   const url = new URL(request.url);
   for (const [name, value] of Object.entries(overrides)) url.searchParams.set(name, value);
-  const { response } = await exchange(url, { redirect: 'manual' });
+  const seen = await exchange(url, { redirect: 'manual' });
+  const { response } = seen;
   const location = response.headers.get('location');
-  return { url, response, location: location && URL.canParse(location, url) ? new URL(location, url) : undefined, state: url.searchParams.get('state')! };
+  return { url, response, seen, location: location && URL.canParse(location, url) ? new URL(location, url) : undefined, state: url.searchParams.get('state')! };
 }
 
 /** Same origin and path (the query carries code and state). */
