@@ -3,7 +3,7 @@
 // side. Prints the sandbox's RSS and throughput per block, then compares its throughput with a
 // freshly started sandbox, measured alternately so that other load on the machine hits both alike.
 import { parseArgs } from 'node:util';
-import { autocannon, rssMiB, start, stopAll, type Server } from './server-load.ts';
+import { autocannon, rssMiB, start, stopAll, stopAllOnSignals, type Server } from './server-load.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -150,6 +150,7 @@ async function main(): Promise<void> {
   console.log(`stores after the soak: ${await stored(soaked)}`);
 }
 
+stopAllOnSignals();
 try {
   await main();
 } finally {
