@@ -8,6 +8,7 @@
 import { closeSync, existsSync, fdatasync, fstatSync, ftruncateSync, openSync, write } from 'node:fs';
 import { promisify } from 'node:util';
 import { lockDataFile, type DataFileLock } from './data-file-lock.ts';
+import { Fifo } from './fifo.ts';
 import { readJsonlFile } from './jsonl-file.ts';
 
 export type RecordedEvent = {
@@ -31,9 +32,8 @@ const fdatasyncAsync = promisify(fdatasync);
 type PendingAppend = { event: RecordedEvent; line: string; resolve: () => void; reject: (error: Error) => void };
 
 export class EventStore {
-  /** events[head..] are the kept ones; the prefix is dropped in bulk now and then (amortised O(1)). */
-  private events: StoredEvent[] = [];
-  private head = 0;
+  /** The newest maxEvents events, oldest first. */
+  private readonly events = new Fifo<StoredEvent>();
   private nextSeq = 1;
   private fd: number | undefined;
   private lock: DataFileLock | undefined;
@@ -83,13 +83,7 @@ export class EventStore {
 
   private keep(event: RecordedEvent): void {
     this.events.push({ ...event, seq: this.nextSeq++ });
-    if (this.events.length - this.head > this.maxEvents) {
-      this.head += 1;
-      if (this.head >= 1024 && this.head * 2 >= this.events.length) {
-        this.events = this.events.slice(this.head);
-        this.head = 0;
-      }
-    }
+    if (this.events.length > this.maxEvents) this.events.shift();
   }
 
   /** Resolves once the event is stored (written and synced with --data); rejects, recording nothing, when the write fails. */
@@ -131,11 +125,11 @@ export class EventStore {
   /** Up to `limit` events with seq > after (optionally of one load), oldest first; `more` says whether others follow. */
   page(options: { after: number; limit: number; loadId?: string }): { events: StoredEvent[]; more: boolean } {
     const { after, limit, loadId } = options;
-    const firstSeq = this.events[this.head]?.seq ?? this.nextSeq;
-    let index = this.head + Math.max(0, after + 1 - firstSeq);
+    const firstSeq = this.events.peek()?.seq ?? this.nextSeq;
     const events: StoredEvent[] = [];
-    for (; index < this.events.length; index += 1) {
-      const event = this.events[index]!;
+    // Seqs are consecutive, so the first event after `after` is found by arithmetic, not a search.
+    for (let index = Math.max(0, after + 1 - firstSeq); index < this.events.length; index += 1) {
+      const event = this.events.at(index)!;
       if (loadId !== undefined && event.load_id !== loadId) continue;
       if (events.length === limit) return { events, more: true };
       events.push(event);
@@ -144,7 +138,7 @@ export class EventStore {
   }
 
   get size(): number {
-    return this.events.length - this.head;
+    return this.events.length;
   }
 
   /** Waits for appends in flight, then closes the file and releases the lock. */

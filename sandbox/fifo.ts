@@ -12,6 +12,11 @@ export class Fifo<T> {
     return this.head < this.items.length ? this.items[this.head] : undefined;
   }
 
+  /** The item at position `index` from the oldest (0). */
+  at(index: number): T | undefined {
+    return index >= 0 && index < this.length ? this.items[this.head + index] : undefined;
+  }
+
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head]!;

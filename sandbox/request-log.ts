@@ -64,13 +64,26 @@ export function redactedUrl(url: string, secrets?: Secrets): string {
 export function requestLogHook(logger: FastifyBaseLogger, sink: { write(line: string): void }, credentials: readonly string[] = []) {
   const secrets = new Secrets();
   for (const credential of credentials) secrets.add(credential);
+  // Load repeats a few URLs: their logged (JSON-quoted, redacted) form is kept, up to 1024 short ones.
+  const logged = new Map<string, string>();
+  const loggedUrl = (url: string): string => {
+    let text = logged.get(url);
+    if (text === undefined) {
+      text = JSON.stringify(redactedUrl(url, secrets));
+      if (url.length <= 256) {
+        if (logged.size >= 1024) logged.clear();
+        logged.set(url, text);
+      }
+    }
+    return text;
+  };
   const bindings = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     // Read per request: pino lets the level change at run time.
     if ((logger as FastifyBaseLogger & { levelVal: number }).levelVal <= INFO) {
       sink.write(
         `{"level":${INFO},"time":${Date.now()}${bindings},"reqId":${JSON.stringify(request.id)},"method":${JSON.stringify(request.method)},` +
-          `"url":${JSON.stringify(redactedUrl(request.url, secrets))},"statusCode":${reply.statusCode},"ms":${Math.round(reply.elapsedTime * 10) / 10},"msg":"request"}\n`,
+          `"url":${loggedUrl(request.url)},"statusCode":${reply.statusCode},"ms":${Math.round(reply.elapsedTime * 10) / 10},"msg":"request"}\n`,
       );
     }
     done();

@@ -49,12 +49,16 @@ export function start(script: string, args: string[], readyLine: string): Promis
   });
 }
 
-/** Stops every server started here; also on SIGINT and SIGTERM. */
+/** Stops every server started here. */
 export function stopAll(): Promise<unknown> {
   return Promise.all(started.map((server) => server.stop()));
 }
-process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
-process.on('SIGTERM', () => void stopAll().then(() => process.exit(143)));
+
+/** For scripts: on SIGINT or SIGTERM, stop the servers first, then exit. */
+export function stopAllOnSignals(): void {
+  process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  process.on('SIGTERM', () => void stopAll().then(() => process.exit(143)));
+}
 
 export function rssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));

@@ -3,7 +3,7 @@
 // side. Prints the sandbox's RSS and throughput per block, then compares its throughput with a
 // freshly started sandbox, measured alternately so that other load on the machine hits both alike.
 import { parseArgs } from 'node:util';
-import { autocannon, rssMiB, start, stopAll, type Server } from './server-load.ts';
+import { autocannon, rssMiB, start, stopAll, stopAllOnSignals, type Server } from './server-load.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -35,8 +35,8 @@ for (const cap of ['max-codes', 'max-tokens'] as const) if (options[cap] !== und
 const FILTER = '/vehicles?customerNumber=C-100234';
 /** Seconds per load block during the soak; RSS and throughput are reported per block. */
 const BLOCK_SECONDS = 15;
-const COMPARE_SECONDS = 5;
-const COMPARE_ROUNDS = 3;
+const COMPARE_SECONDS = 4;
+const COMPARE_ROUNDS = 5;
 
 async function throughput(server: Server, seconds: number): Promise<number> {
   const result = await autocannon({
@@ -141,6 +141,7 @@ async function main(): Promise<void> {
   for (let round = 0; round < COMPARE_ROUNDS; round += 1) {
     const order = round % 2 === 0 ? [soaked, fresh] : [fresh, soaked];
     for (const server of order) (server === soaked ? soakedRps : freshRps).push(await throughput(server, COMPARE_SECONDS));
+    console.log(`compare round ${round + 1}: soaked ${soakedRps.at(-1)!.toFixed(0)} req/s, fresh ${freshRps.at(-1)!.toFixed(0)} req/s`);
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const ratio = median(soakedRps) / median(freshRps);
@@ -149,6 +150,7 @@ async function main(): Promise<void> {
   console.log(`stores after the soak: ${await stored(soaked)}`);
 }
 
+stopAllOnSignals();
 try {
   await main();
 } finally {

@@ -1,10 +1,11 @@
 // Bounded state: authorization codes are capped and purged, token eviction is O(1) and drops
 // expired tokens first, long fleet lists are streamed, event pages are bounded, and a flood of
 // codes and tokens leaves the process's memory flat.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { rssMiB } from '../../scripts/server-load.ts';
 import { SandboxClock } from '../clock.ts';
 import { TokenStore } from '../token-store.ts';
 import { advanceClock, aMilestone, authorize, defaults, fleetGet, idpToken, recordMilestone, serviceToken } from './api-calls.ts';
@@ -15,11 +16,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type Health = { stored: { codes: number; tokens: number; events: number } };
 const health = async (origin: string) => (await (await fetch(`${origin}/_sandbox/health`)).json()) as Health;
-
-function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((text) => text.startsWith('VmRSS:'))!;
-  return Number(/\d+/.exec(line)![0]) / 1024;
-}
 
 /** Runs `count` calls, `parallel` at a time. */
 async function flood(count: number, parallel: number, call: (index: number) => Promise<unknown>): Promise<void> {

@@ -106,6 +106,10 @@ describe('sandbox/main.ts', () => {
     [['--port', 'eighty'], '--port must be an integer'],
     [['--clock-offset', 'soon'], '--clock-offset must be a number'],
     [['--no-such-flag'], "Unknown option '--no-such-flag'"],
+    [['--headers-timeout', '0'], '--headers-timeout must be an integer from 1 to 3600'],
+    [['--headers-timeout', '40', '--request-timeout', '30'], '--headers-timeout must not exceed --request-timeout'],
+    [['--max-codes', 'many'], '--max-codes must be an integer'],
+    [['--max-connections', '0'], '--max-connections must be an integer from 1'],
   ])('refuses %j with exit code 2 and a clear message', (args, message) => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 });
     expect(run.status).toBe(2);
