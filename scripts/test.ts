@@ -12,6 +12,8 @@ import { parseArgs } from 'node:util';
 
 type Step = {
   name: string;
+  /** Extra environment variables for the npm script. */
+  env?: Record<string, string>;
   /** Files or directories the step rewrites: nothing else that touches them may run meanwhile. */
   writes?: string[];
   /** Files or directories the step reads: nothing that rewrites them may run meanwhile. */
@@ -30,7 +32,9 @@ const STEPS: Step[] = [
   // The package as another repo installs it (rebundles; meanwhile only the steps that do not read the bundles run).
   { name: 'pack:check', writes: [BUNDLES] },
   { name: 'test:spec-diff' },
-  { name: 'test:client' },
+  // Its type tests (*.test-d.ts) are compiled by the typecheck step too (the root tsconfig includes test/, and a failed
+  // expectTypeOf or an unused @ts-expect-error is a compile error there); vitest would run a second tsc over them.
+  { name: 'test:client', env: { LP_TYPE_TESTS_IN_TYPECHECK: '1' } },
   { name: 'test:docs', writes: [BUNDLES] },
   { name: 'test:spec', reads: [BUNDLES] },
   // The proof that the contract suite catches violations: the longest step, so it starts as early as it may.
@@ -70,7 +74,11 @@ type Outcome = { step: Step; seconds: number; status: 'ok' | 'FAILED' | 'stopped
 function runStep(step: Step, live: boolean, started: (child: ChildProcess) => void): Promise<{ code: number; output: string; seconds: number }> {
   const begin = performance.now();
   // Own process group, so a failure elsewhere can stop the step with everything it started.
-  const child = spawn('npm', ['run', step.name], { stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'], detached: !live });
+  const child = spawn('npm', ['run', step.name], {
+    env: { ...process.env, ...step.env },
+    stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    detached: !live,
+  });
   started(child);
   let output = '';
   const collect = (chunk: Buffer) => {
@@ -126,12 +134,13 @@ async function main(): Promise<number> {
         pending.splice(pending.indexOf(step), 1);
         const current = step;
         running.set(current, undefined);
-        console.log(live ? `\n=== npm run ${current.name}` : `started  ${current.name}`);
+        const command = `${Object.entries(current.env ?? {}).map(([name, value]) => `${name}=${value} `).join('')}npm run ${current.name}`;
+        console.log(live ? `\n=== ${command}` : `started  ${command}`);
         void runStep(current, live, (child) => running.set(current, child)).then(({ code, output, seconds }) => {
           running.delete(current);
           const stopped = failed !== undefined && code !== 0;
           outcomes.push({ step: current, seconds, status: code === 0 ? 'ok' : stopped ? 'stopped' : 'FAILED' });
-          if (!live && !stopped) console.log(`\n=== npm run ${current.name} (${seconds.toFixed(1)} s, ${code === 0 ? 'ok' : 'FAILED'})\n${output.trimEnd()}\n`);
+          if (!live && !stopped) console.log(`\n=== ${command} (${seconds.toFixed(1)} s, ${code === 0 ? 'ok' : 'FAILED'})\n${output.trimEnd()}\n`);
           if (code === 0) done.add(current.name);
           else if (!failed) {
             failed = current;
