@@ -87,10 +87,27 @@ function runStep(step: Step, live: boolean, started: (child: ChildProcess) => vo
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   return new Promise((resolve) => {
+    let seconds: number | undefined;
+    const finish = (code: number) => resolve({ code, output, seconds: seconds ?? (performance.now() - begin) / 1000 });
     child.once('error', (error) => {
       output += `\nnpm test: could not start "npm run ${step.name}": ${error.message}\n`;
+      finish(1);
     });
-    child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output, seconds: (performance.now() - begin) / 1000 }));
+    child.once('exit', (code, signal) => {
+      seconds = (performance.now() - begin) / 1000;
+      const status = code ?? (signal ? 1 : 0);
+      if (live) return finish(status);
+      // The rest of the output arrives with 'close'; a process the step left behind could hold the pipes open forever.
+      const lingering = setTimeout(() => {
+        output += `\nnpm test: a process started by "npm run ${step.name}" outlived it and was stopped\n`;
+        signalGroup(child.pid!, 'SIGKILL');
+        finish(status);
+      }, 3000);
+      child.once('close', () => {
+        clearTimeout(lingering);
+        finish(status);
+      });
+    });
   });
 }
 
