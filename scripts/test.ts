@@ -14,15 +14,18 @@ type Step = {
   name: string;
   /** Extra environment variables for the npm script. */
   env?: Record<string, string>;
-  /** Files or directories the step rewrites: nothing else that touches them may run meanwhile. */
+  /** Shared outputs the step rewrites: nothing else that reads or rewrites them may run meanwhile. */
   writes?: string[];
-  /** Files or directories the step reads: nothing that rewrites them may run meanwhile. */
+  /** Shared outputs the step reads: nothing that rewrites them may run meanwhile. */
   reads?: string[];
 };
 
-const BUNDLES = 'dist/openapi';
-const CONTRACT_OUT = 'dist/contract';
-const DREDD_OUT = 'dist/contract/dredd';
+/** dist/openapi/ (`npm run bundle` deletes and rewrites it). */
+const BUNDLES = 'bundles';
+/** The reports and ledger directly in dist/contract/ (contract:mutation writes below dist/contract/mutations/). */
+const CONTRACT_REPORTS = 'contract reports';
+/** dist/contract/dredd/: the dredd documents and xunit files. */
+const DREDD_REPORTS = 'dredd reports';
 
 const STEPS: Step[] = [
   // The specs and what is derived from them (generate:check bundles first, so the bundles exist for every reader).
@@ -37,14 +40,15 @@ const STEPS: Step[] = [
   { name: 'test:client', env: { LP_TYPE_TESTS_IN_TYPECHECK: '1' } },
   { name: 'test:docs', writes: [BUNDLES] },
   { name: 'test:spec', reads: [BUNDLES] },
-  // The proof that the contract suite catches violations: the longest step, so it starts as early as it may.
-  { name: 'contract:mutation', reads: [BUNDLES] },
-  // The servers, the contract suite against each local target, and dredd.
+  // The servers, the contract suite against each local target, and dredd (pairs that may overlap are adjacent).
   { name: 'test:sandbox', reads: [BUNDLES] },
-  { name: 'contract', reads: [BUNDLES], writes: [CONTRACT_OUT] },
-  { name: 'contract:sandbox', reads: [BUNDLES], writes: [CONTRACT_OUT] },
-  { name: 'dredd', reads: [BUNDLES], writes: [DREDD_OUT] },
-  { name: 'dredd:sandbox', reads: [BUNDLES], writes: [DREDD_OUT] },
+  { name: 'dredd', reads: [BUNDLES], writes: [DREDD_REPORTS] },
+  { name: 'contract', reads: [BUNDLES], writes: [CONTRACT_REPORTS] },
+  { name: 'dredd:sandbox', reads: [BUNDLES], writes: [DREDD_REPORTS] },
+  { name: 'contract:sandbox', reads: [BUNDLES], writes: [CONTRACT_REPORTS] },
+  // The proof that the contract suite catches violations comes last: it runs two suites at a time itself, so it keeps
+  // both cores busy once the other steps are done.
+  { name: 'contract:mutation', reads: [BUNDLES] },
 ];
 /** Every step but lint and the steps before it needs the bundles generate:check builds. */
 const NEEDS_BUNDLES_FIRST = new Set(STEPS.slice(STEPS.findIndex((s) => s.name === 'generate:check') + 1).filter((s) => s.reads).map((s) => s.name));
@@ -61,9 +65,7 @@ function jobs(): number {
   }
 }
 
-/** True when `path` is `other` or inside it, or the other way round. */
-const overlaps = (path: string, other: string) => path === other || path.startsWith(`${other}/`) || other.startsWith(`${path}/`);
-const touches = (paths: string[] | undefined, others: string[] | undefined) => (paths ?? []).some((p) => (others ?? []).some((o) => overlaps(p, o)));
+const touches = (these: string[] | undefined, those: string[] | undefined) => (these ?? []).some((name) => (those ?? []).includes(name));
 
 function conflicts(step: Step, running: Step): boolean {
   return touches(step.writes, running.writes) || touches(step.writes, running.reads) || touches(step.reads, running.writes);
@@ -157,7 +159,7 @@ async function main(): Promise<number> {
           running.delete(current);
           const stopped = failed !== undefined && code !== 0;
           outcomes.push({ step: current, seconds, status: code === 0 ? 'ok' : stopped ? 'stopped' : 'FAILED' });
-          if (!live && !stopped) console.log(`\n=== ${command} (${seconds.toFixed(1)} s, ${code === 0 ? 'ok' : 'FAILED'})\n${output.trimEnd()}\n`);
+          if (!live && !stopped) console.log(`\n----- ${command}: ${code === 0 ? 'ok' : 'FAILED'}, ${seconds.toFixed(1)} s -----\n${output.trimEnd()}\n`);
           if (code === 0) done.add(current.name);
           else if (!failed) {
             failed = current;
