@@ -68,8 +68,10 @@ function guardCalls(client: ClientCalls, baseUrl: string, secrets: Secrets, time
   const request = client.request;
   client.request = (method, path, init) => {
     const parseHere = init?.parseAs === undefined || init.parseAs === 'json';
+    const own: CallInit = { ...init };
     // 'stream' makes openapi-fetch hand over the unread body; parseJsonResult reads and parses it.
-    const own: CallInit = { ...init, ...(parseHere ? { parseAs: 'stream' } : {}), ...(init?.fetch ? { fetch: timeoutFetch(init.fetch, timeoutMs) } : {}) };
+    if (parseHere) own.parseAs = 'stream';
+    if (init?.fetch) own.fetch = timeoutFetch(init.fetch, timeoutMs);
     const call = request(method, path, own);
     // A body openapi-fetch read (text, blob, arrayBuffer) is done with; a stream is read by the caller, under the timeout.
     const settled = parseHere ? call.then(parseJsonResult as (result: unknown) => unknown) : init?.parseAs === 'stream' ? call : call.then(settleResult);
