@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import { parse } from 'yaml';
-import { API_NAMES, bundlePath, repoRoot } from './apis.ts';
+import { API_NAMES, bundlePath, repoRoot } from '../spec-core/apis.ts';
 
 const outDir = `${repoRoot}/dist/openapi`;
 rmSync(outDir, { recursive: true, force: true });

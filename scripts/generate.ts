@@ -2,8 +2,8 @@
 // with --check, writes nothing and fails when the committed files differ (drift check).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { API_NAMES, bundlePath, repoRoot } from './apis.ts';
-import { assumptionsMarkdown } from './assumptions.ts';
+import { API_NAMES, bundlePath, repoRoot } from '../spec-core/apis.ts';
+import { assumptionsMarkdown } from '../spec-core/assumptions.ts';
 
 const check = process.argv.includes('--check');
 

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse, stringify } from 'yaml';
-import { API_NAMES, bundlePath, repoRoot } from './apis.ts';
-import { freePort } from './free-port.ts';
+import { API_NAMES, bundlePath, repoRoot } from '../spec-core/apis.ts';
+import { freePort } from '../tools/free-port.ts';
 
 type OpenApiDocument = {
   openapi: string;

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { API_NAMES, bundlePath, type ApiName } from '../../scripts/apis.ts';
+import { API_NAMES, bundlePath, type ApiName } from '../../spec-core/apis.ts';
 import type { LpVariable } from './target.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export is the module object.

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { API_NAMES, bundlePath, repoRoot } from '../../scripts/apis.ts';
-import { operationsOf } from '../../scripts/docs.ts';
+import { API_NAMES, bundlePath, repoRoot } from '../../spec-core/apis.ts';
+import { operationsOf } from '../../tools/docs.ts';
 
 interface CodeSample {
   lang: string;

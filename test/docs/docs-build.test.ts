@@ -2,8 +2,8 @@
 // notes added for Redoc, and the guard against pages that would load from another host.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { API_NAMES, bundlePath, repoRoot, type ApiName } from '../../scripts/apis.ts';
-import { authenticationOf, enrichForDocs, externalReferences, inlineCdnAssets, operationsOf, redocTelemetryDisabled } from '../../scripts/docs.ts';
+import { API_NAMES, bundlePath, repoRoot, type ApiName } from '../../spec-core/apis.ts';
+import { authenticationOf, enrichForDocs, externalReferences, inlineCdnAssets, operationsOf, redocTelemetryDisabled } from '../../tools/docs.ts';
 
 const bundle = (api: ApiName) => JSON.parse(readFileSync(bundlePath(api, 'json'), 'utf8')) as Record<string, any>;
 

@@ -3,9 +3,9 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_NAMES, bundlePath, repoRoot, type ApiName } from '../../scripts/apis.ts';
-import { collectAssumptions } from '../../scripts/assumptions.ts';
-import { operationsOf } from '../../scripts/docs.ts';
+import { API_NAMES, bundlePath, repoRoot, type ApiName } from '../../spec-core/apis.ts';
+import { collectAssumptions } from '../../spec-core/assumptions.ts';
+import { operationsOf } from '../../tools/docs.ts';
 import { startDocsServerProcess, type DocsServerProcess } from './docs-server-process.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissingReason, openGuardedPage, type GuardedPage } from './guarded-page.ts';
 

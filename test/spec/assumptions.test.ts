@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { API_NAMES, repoRoot } from '../../scripts/apis.ts';
-import { allAssumptions, collectAssumptions, type Assumption } from '../../scripts/assumptions.ts';
+import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
+import { allAssumptions, collectAssumptions, type Assumption } from '../../spec-core/assumptions.ts';
 import { bundles, pointer } from './bundles.ts';
 
 const SEED_GAPS = 'openapi/seed-gaps.yaml';

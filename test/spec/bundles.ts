@@ -1,6 +1,6 @@
 // Loads the bundled specs (dist/openapi/*.json) for the spec tests, and resolves local $refs inside them.
 import { existsSync, readFileSync } from 'node:fs';
-import { API_NAMES, bundlePath, type ApiName } from '../../scripts/apis.ts';
+import { API_NAMES, bundlePath, type ApiName } from '../../spec-core/apis.ts';
 
 export type Doc = Record<string, any>;
 

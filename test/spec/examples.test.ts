@@ -2,7 +2,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { API_NAMES, type ApiName } from '../../scripts/apis.ts';
+import { API_NAMES, type ApiName } from '../../spec-core/apis.ts';
 import { bundles, type Doc } from './bundles.ts';
 
 interface ExampleCase {
