@@ -4,7 +4,8 @@
 // contract from a contradicted assumption and credit the assumptions a response confirms.
 import type { ValidateFunction } from 'ajv';
 import type { ApiName } from '../../spec-core/apis.ts';
-import { escapePointer, nodeAt, resolveRef, validatorAt, type HeaderObject, type Operation } from './spec.ts';
+import { escapePointer } from '../../spec-core/pointer.ts';
+import { nodeAt, resolveRef, validatorAt, type HeaderObject, type Operation } from './spec.ts';
 
 export interface ObservedResponse {
   status: number;
