@@ -1,34 +1,35 @@
 // `npm run lint:deps`: the direction of the kit's imports (see spec-core/README.md).
 //   spec-core -> sandbox / contract suite / tools -> thin scripts/ entry points -> tests
 // CommonJS because dependency-cruiser loads its config with require() and the package is "type": "module".
+/** One forbidden import: `from` files may not import `to` files. */
+const forbid = (name, severity, comment, from, to) => ({ name, severity, comment, from: { path: from }, to: { path: to } });
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    {
-      name: 'nothing-imports-scripts',
-      comment:
-        'scripts/ holds entry points: they parse arguments and call a module. Logic another part needs lives outside ' +
+    forbid(
+      'nothing-imports-scripts',
+      'error',
+      'scripts/ holds entry points: they parse arguments and call a module. Logic another part needs lives outside ' +
         'scripts/ (spec-core/, tools/, contract-tests/runner/), so the dependency never runs back into scripts/.',
-      severity: 'error',
-      from: { pathNot: '^scripts/' },
-      to: { path: '^scripts/' },
-    },
-    {
-      name: 'spec-core-imports-nothing-of-the-kit',
-      comment: 'spec-core is the bottom layer: every spec reader builds on it, so it may not depend on any of them.',
-      severity: 'error',
-      from: { path: '^spec-core/' },
-      to: { path: '^(src|generated|tools|sandbox|contract-tests|scripts|test)/' },
-    },
-    {
-      name: 'client-stays-self-contained',
-      comment:
-        'src/ is the published client: it may import only itself, the generated types and its runtime dependency. ' +
+      '^(?!scripts/)',
+      '^scripts/',
+    ),
+    forbid(
+      'spec-core-imports-nothing-of-the-kit',
+      'error',
+      'spec-core is the bottom layer: every spec reader builds on it, so it may not depend on any of them.',
+      '^spec-core/',
+      '^(src|generated|tools|sandbox|contract-tests|scripts|test)/',
+    ),
+    forbid(
+      'client-stays-self-contained',
+      'error',
+      'src/ is the published client: it may import only itself, the generated types and its runtime dependency. ' +
         'spec-core and the tools would pull yaml and ajv into the package.',
-      severity: 'error',
-      from: { path: '^src/' },
-      to: { path: '^(spec-core|tools|sandbox|contract-tests|scripts|test)/' },
-    },
+      '^src/',
+      '^(spec-core|tools|sandbox|contract-tests|scripts|test)/',
+    ),
     {
       name: 'no-cycle-in-client',
       comment:
