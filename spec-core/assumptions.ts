@@ -105,17 +105,23 @@ export function sourceOf(assumption: Pick<Assumption, 'what'>): AssumptionSource
 
 const cell = (text: string) => text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
 
-/** Shared components appear in several bundles; the table lists each decision once, with every API it applies to. */
-export function assumptionsMarkdown(list: Assumption[] = allAssumptions()): string {
-  const unique = new Map<string, { apis: string[]; first: Assumption }>();
+/** Each decision once, with every API it applies to: shared components appear in several bundles. */
+export function uniqueAssumptions(list: Assumption[]): Array<{ apis: ApiName[]; a: Assumption }> {
+  const unique = new Map<string, { apis: ApiName[]; a: Assumption }>();
   for (const a of list) {
     const key = `${a.seed}\n${a.what}`;
     const seen = unique.get(key);
     if (seen) seen.apis.push(a.api);
-    else unique.set(key, { apis: [a.api], first: a });
+    else unique.set(key, { apis: [a.api], a });
   }
-  const rows = [...unique.values()].map(
-    ({ apis, first: a }) =>
+  return [...unique.values()];
+}
+
+/** The table of generated/assumptions.md: each decision once, with every API it applies to. */
+export function assumptionsMarkdown(list: Assumption[] = allAssumptions()): string {
+  const unique = uniqueAssumptions(list);
+  const rows = unique.map(
+    ({ apis, a }) =>
       `| ${apis.join(', ')} | \`${cell(a.pointer || '/')}\` | ${a.seed} | ${cell(a.what)} | ${cell(a.why)} | ${a.untestable ? `not testable: ${cell(a.untestable)}` : 'yes'} |`,
   );
   return [
@@ -127,9 +133,9 @@ export function assumptionsMarkdown(list: Assumption[] = allAssumptions()): stri
     'A contract run against a real environment confirms or contradicts each testable one; a server that differs',
     'from one is reported as a contradicted assumption, not as a contract violation.',
     '',
-    `${unique.size} assumptions.`,
+    `${unique.length} assumptions.`,
     '',
-    `${[...unique.values()].filter((u) => u.first.untestable).length} of them cannot be tested by a client request (the last column says why).`,
+    `${unique.filter((u) => u.a.untestable).length} of them cannot be tested by a client request (the last column says why).`,
     '',
     '| API | Where (in the bundle) | Seed § | What is assumed | Why | Tested by a contract run |',
     '|---|---|---|---|---|---|',

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { API_NAMES, repoRoot, type ApiName } from '../spec-core/apis.ts';
-import { collectAssumptions, type Assumption } from '../spec-core/assumptions.ts';
+import { collectAssumptions, uniqueAssumptions } from '../spec-core/assumptions.ts';
 import { loadBundles } from '../spec-core/bundles.ts';
 import { operationsOf, type PathOperation } from '../spec-core/operations.ts';
 import { resolveRef } from '../spec-core/pointer.ts';
@@ -125,18 +125,6 @@ const inlineMarkdown = (text: string) =>
   escapeHtml(oneLine(text))
     .replace(/`([^`]+)`/g, '<code>$1</code>')
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
-
-/** Each decision once, with every API it applies to (shared components appear in several bundles). */
-function uniqueAssumptions(list: Assumption[]): Array<{ apis: string[]; a: Assumption }> {
-  const unique = new Map<string, { apis: string[]; a: Assumption }>();
-  for (const a of list) {
-    const key = `${a.seed}\n${a.what}`;
-    const seen = unique.get(key);
-    if (seen) seen.apis.push(a.api);
-    else unique.set(key, { apis: [a.api], a });
-  }
-  return [...unique.values()];
-}
 
 export function landingPage(bundles: Record<ApiName, Json>, builtFrom: string): string {
   const template = readFileSync(`${repoRoot}/docs/index.html`, 'utf8');
