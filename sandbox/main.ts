@@ -2,10 +2,8 @@
 // (credentials from your environment masked) and `sandbox ready`; logs go to stderr.
 // Node 20 reads `--env-file` anywhere in argv as its own option, so start this file with
 // `node --import tsx -- sandbox/main.ts` (what `npm run sandbox` does) when passing --env-file.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ensureBundles } from '../spec-core/bundles.ts';
 import { DEFAULT_MAX_CODES } from './authorization-codes.ts';
 import { MAX_OFFSET_SECONDS } from './clock.ts';
 import { dotenvLines, printableDotenv, readCredentials, writeEnvFile } from './config.ts';
@@ -14,7 +12,6 @@ import { DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
 import { MUTATIONS, parseMutation, type MutationId } from './mutations.ts';
 import { serveSwitchable } from './mutation-switch.ts';
 import { buildSandbox, DEFAULT_CONNECTION_LIMITS } from './server.ts';
-import { SPEC_NAMES, bundleFile } from './spec-validation.ts';
 import { DEFAULT_MAX_TOKENS } from './token-store.ts';
 
 const USAGE =
@@ -64,15 +61,6 @@ function readOptions() {
   }
 }
 
-/** The sandbox validates against the bundles; produce them on a fresh checkout. */
-function ensureBundles(): void {
-  if (SPEC_NAMES.every((spec) => existsSync(bundleFile(spec)))) return;
-  process.stderr.write('sandbox: bundles missing, running scripts/bundle.ts\n');
-  const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bundle.ts'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (result.status !== 0) fail('bundling the specs failed');
-}
-
 async function main(): Promise<void> {
   const options = readOptions();
   if (options['list-mutations']) {
@@ -96,7 +84,12 @@ async function main(): Promise<void> {
   };
   if (connections.headersTimeoutMs > connections.requestTimeoutMs) fail('--headers-timeout must not exceed --request-timeout');
 
-  ensureBundles();
+  // The sandbox validates against the bundles; produce them on a fresh checkout.
+  try {
+    ensureBundles((line) => process.stderr.write(`sandbox: ${line}\n`));
+  } catch (error) {
+    fail((error as Error).message);
+  }
   let sandbox;
   try {
     sandbox = buildSandbox({

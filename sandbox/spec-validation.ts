@@ -1,14 +1,11 @@
 // Request validation driven by the bundled specs (dist/openapi/*.json): one compiled
 // validator per operation for its query parameters and its request body.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-
-export const SPEC_NAMES = ['token', 'carriers', 'fleet'] as const;
-type SpecName = (typeof SPEC_NAMES)[number];
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createSpecAjv, type Ajv2020 } from '../spec-core/ajv.ts';
+import { API_NAMES, type ApiName } from '../spec-core/apis.ts';
+import { loadBundles } from '../spec-core/bundles.ts';
+import { operationsOf } from '../spec-core/operations.ts';
+import { escapePointer } from '../spec-core/pointer.ts';
 
 type Parameter = { name: string; in: string; required?: boolean; schema: Record<string, unknown> };
 type Operation = {
@@ -29,12 +26,6 @@ export type OperationValidator = {
   validateBody(body: unknown): ValidationResult<Record<string, unknown>>;
 };
 
-const bundleDir = fileURLToPath(new URL('../dist/openapi/', import.meta.url));
-
-export function bundleFile(spec: SpecName): string {
-  return `${bundleDir}${spec}.json`;
-}
-
 function describe(errors: ErrorObject[] | null | undefined, where: string): string[] {
   return (errors ?? [])
     .filter((error) => error.keyword !== 'if' && error.keyword !== 'oneOf')
@@ -54,28 +45,18 @@ function describe(errors: ErrorObject[] | null | undefined, where: string): stri
 export type SpecValidators = {
   operation(operationId: string): OperationValidator;
   /** A validator for one named schema of a bundle, e.g. ('token', 'AuthorizationCodeGrantRequest'). */
-  component(spec: SpecName, schemaName: string): (value: unknown) => ValidationResult<Record<string, unknown>>;
+  component(spec: ApiName, schemaName: string): (value: unknown) => ValidationResult<Record<string, unknown>>;
 };
 
 /** Loads all bundles once and compiles the validators of every operation. */
 export function loadSpecValidators(): SpecValidators {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false });
-  addFormats(ajv);
-  ajv.addFormat('password', true);
+  const bundles = loadBundles();
+  const ajv = createSpecAjv(bundles, (spec) => `${spec}.json`);
   const validators = new Map<string, OperationValidator>();
-  for (const spec of SPEC_NAMES) {
-    const file = bundleFile(spec);
-    if (!existsSync(file)) {
-      throw new Error(`bundle ${file} is missing: run \`npm run bundle\` first`);
-    }
-    const document = JSON.parse(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, Operation>> };
-    ajv.addSchema(document, `${spec}.json`);
-    for (const [path, item] of Object.entries(document.paths)) {
-      for (const [method, operation] of Object.entries(item)) {
-        if (typeof operation !== 'object' || !operation?.operationId) continue;
-        const pointer = `${spec}.json#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}`;
-        validators.set(operation.operationId, compileOperation(ajv, pointer, operation));
-      }
+  for (const spec of API_NAMES) {
+    for (const { pointer, op } of operationsOf(bundles[spec])) {
+      const operation = op as Operation;
+      if (operation.operationId) validators.set(operation.operationId, compileOperation(ajv, `${spec}.json#${pointer}`, operation));
     }
   }
   const components = new Map<string, (value: unknown) => ValidationResult<Record<string, unknown>>>();
@@ -121,7 +102,7 @@ function compileOperation(ajv: Ajv2020, pointer: string, operation: Operation): 
 
   const mediaType = Object.keys(operation.requestBody?.content ?? {})[0];
   const validateBodySchema: ValidateFunction | undefined = mediaType
-    ? ajv.compile({ $ref: `${pointer}/requestBody/content/${mediaType.replace(/\//g, '~1')}/schema` })
+    ? ajv.compile({ $ref: `${pointer}/requestBody/content/${escapePointer(mediaType)}/schema` })
     : undefined;
 
   return {

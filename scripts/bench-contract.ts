@@ -2,7 +2,7 @@
 // sandbox in the same run, with checks per second of each. Goal: the whole suite under 30 s against the sandbox.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './apis.ts';
+import { repoRoot } from '../spec-core/apis.ts';
 import { dreddAgainst } from './dredd.ts';
 import { runSuite, type SuiteRun } from '../contract-tests/runner/run-suite.ts';
 import { startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';

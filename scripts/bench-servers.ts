@@ -2,7 +2,7 @@
 // p99, ratio; goal sandbox >= 10x), then the sandbox's list latency and RSS at 100,000 vehicles.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { autocannon, cpuSeconds, rssMiB, start, stopAll, stopAllOnSignals } from './server-load.ts';
+import { autocannon, cpuSeconds, rssMiB, start, stopAll, stopAllOnSignals } from '../tools/server-load.ts';
 
 const { values: options } = parseArgs({
   options: { duration: { type: 'string', default: '3' }, connections: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' } },

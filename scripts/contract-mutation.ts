@@ -12,7 +12,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { repoRoot } from './apis.ts';
+import { repoRoot } from '../spec-core/apis.ts';
 import { runSuite, type SuiteRun } from '../contract-tests/runner/run-suite.ts';
 import { startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
 import { MUTATIONS } from '../sandbox/mutations.ts';

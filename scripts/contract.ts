@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { repoRoot } from './apis.ts';
+import { repoRoot } from '../spec-core/apis.ts';
 import { runSuite, strictByDefault } from '../contract-tests/runner/run-suite.ts';
 import { verdictOfRun } from '../contract-tests/runner/verdict.ts';
 import { MOCK_CREDENTIALS, startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';

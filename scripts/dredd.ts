@@ -4,12 +4,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { repoRoot } from './apis.ts';
+import { repoRoot } from '../spec-core/apis.ts';
 import { writeDreddDocuments, type DreddDocument } from '../contract-tests/dredd/dredd-documents.ts';
 import { startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
 import { Redactor } from '../contract-tests/support/redact.ts';
 import { SECRET_VARIABLES, TARGET_NAMES, type TargetName } from '../contract-tests/support/target.ts';
-import { freePort } from './free-port.ts';
+import { freePort } from '../tools/free-port.ts';
 
 const PROXY_READY_MS = 60_000;
 const DREDD_TIMEOUT_MS = 300_000;

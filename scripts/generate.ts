@@ -1,9 +1,10 @@
 // Writes generated/<api>.ts (openapi-typescript types) and generated/assumptions.md from the bundles;
 // with --check, writes nothing and fails when the committed files differ (drift check).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import openapiTS, { astToString } from 'openapi-typescript';
-import { API_NAMES, bundlePath, repoRoot } from './apis.ts';
-import { assumptionsMarkdown } from './assumptions.ts';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import { API_NAMES, repoRoot } from '../spec-core/apis.ts';
+import { assumptionsMarkdown } from '../spec-core/assumptions.ts';
+import { loadBundle } from '../spec-core/bundles.ts';
 
 const check = process.argv.includes('--check');
 
@@ -13,9 +14,7 @@ const header = (source: string) =>
 async function render(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const api of API_NAMES) {
-    const path = bundlePath(api, 'json');
-    if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run bundle\` first.`);
-    const ast = await openapiTS(JSON.parse(readFileSync(path, 'utf8')), { alphabetize: false });
+    const ast = await openapiTS(loadBundle(api) as OpenAPI3, { alphabetize: false });
     files.set(`generated/${api}.ts`, header(`openapi/${api}/openapi.yaml`) + astToString(ast));
   }
   files.set('generated/assumptions.md', assumptionsMarkdown());

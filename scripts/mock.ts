@@ -1,13 +1,15 @@
 // Starts Prism over the three bundled specs (joined into one document) on one loopback port,
 // prints the LP_* base URLs when it answers, and stops Prism on SIGINT/SIGTERM.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse, stringify } from 'yaml';
-import { API_NAMES, bundlePath, repoRoot } from './apis.ts';
-import { freePort } from './free-port.ts';
+import { stringify } from 'yaml';
+import { API_NAMES, repoRoot } from '../spec-core/apis.ts';
+import { ensureBundles, loadBundle } from '../spec-core/bundles.ts';
+import { HTTP_METHODS } from '../spec-core/http-methods.ts';
+import { freePort } from '../tools/free-port.ts';
 
 type OpenApiDocument = {
   openapi: string;
@@ -19,7 +21,6 @@ type OpenApiDocument = {
   [key: string]: unknown;
 };
 
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const READY_TIMEOUT_MS = 60_000;
 
 function fail(message: string): never {
@@ -46,16 +47,6 @@ function readOptions() {
   const port = Number(rawPort);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer 0-65535, got "${rawPort}"`);
   return { port, host: parsed.values.host, dynamic: parsed.values.dynamic, seed: parsed.values.seed };
-}
-
-function ensureBundles(): void {
-  if (API_NAMES.every((api) => existsSync(bundlePath(api, 'yaml')))) return;
-  process.stderr.write('mock: bundles missing, running scripts/bundle.ts\n');
-  const result = spawnSync(join(repoRoot, 'node_modules/.bin/tsx'), ['scripts/bundle.ts'], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (result.status !== 0) fail('bundling the specs failed');
 }
 
 /**
@@ -120,8 +111,12 @@ async function waitUntilAnswering(baseUrl: string, child: ChildProcess): Promise
 
 async function main(): Promise<void> {
   const options = readOptions();
-  ensureBundles();
-  const documents = API_NAMES.map((api) => parse(readFileSync(bundlePath(api, 'yaml'), 'utf8')) as OpenApiDocument);
+  try {
+    ensureBundles((line) => process.stderr.write(`mock: ${line}\n`));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const documents = API_NAMES.map((api) => loadBundle(api, 'yaml') as OpenApiDocument);
   const workDir = mkdtempSync(join(tmpdir(), 'lp-mock-'));
   const documentPath = join(workDir, 'logistics-partner-api.yaml');
   writeFileSync(documentPath, stringify(joinBundles(documents)));

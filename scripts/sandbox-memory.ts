@@ -1,7 +1,7 @@
 // Measures the sandbox's memory per 100,000 vehicles, authorization codes, tokens and events:
 // the RSS growth of a fresh sandbox process after creating that many (figures for sandbox/README.md).
 // Run: npx tsx scripts/sandbox-memory.ts (about 90 s).
-import { rssMiB, start, stopAll, stopAllOnSignals, type Server } from './server-load.ts';
+import { rssMiB, start, stopAll, stopAllOnSignals, type Server } from '../tools/server-load.ts';
 
 const COUNT = 100_000;
 const PARALLEL = 32;

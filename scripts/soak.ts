@@ -3,7 +3,7 @@
 // side. Prints the sandbox's RSS and throughput per block, then compares its throughput with a
 // freshly started sandbox, measured alternately so that other load on the machine hits both alike.
 import { parseArgs } from 'node:util';
-import { autocannon, rssMiB, start, stopAll, stopAllOnSignals, type Server } from './server-load.ts';
+import { autocannon, rssMiB, start, stopAll, stopAllOnSignals, type Server } from '../tools/server-load.ts';
 
 const { values: options } = parseArgs({
   options: {

@@ -1,194 +1,7 @@
 // `npm run spec:diff -- <git-ref> [--allow-breaking]`: bundles the specs at a git ref and in the working tree, lists
 // what changed for each API, and exits non-zero on a change that breaks a client or a partner unless --allow-breaking.
-// The diff itself is api-smart-diff's; the rules below only tighten its classification where this kit is stricter.
-import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { apiDiff, type Diff } from 'api-smart-diff';
-
-type Json = Record<string, any>;
-export type Severity = 'breaking' | 'non-breaking' | 'annotation' | 'unclassified';
-
-export interface Change {
-  severity: Severity;
-  /** Where in the API, e.g. `GET /vehicles` or `security scheme FleetApiKey`. */
-  where: string;
-  /** What changed, in words. */
-  what: string;
-  /** JSON path of the change inside the bundle. */
-  path: string;
-  /** The kit's rule that classified this change, when one applied (otherwise api-smart-diff's classification stands). */
-  rule?: string;
-}
-
-const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-
-/** A rule looks at one diff and either leaves its classification alone (undefined) or overrides it. */
-type Rule = (diff: Diff, path: string[]) => { severity: Severity; rule: string } | undefined;
-
-const RULES: Rule[] = [
-  // The published token response names its lifetime `expired_in`; partners read that exact key.
-  (diff, path) => {
-    const touches = path.includes('expired_in') || diff.before === 'expired_in';
-    return touches && diff.action !== 'add' && diff.type !== 'annotation'
-      ? { severity: 'breaking', rule: 'the `expired_in` field is renamed or removed' }
-      : undefined;
-  },
-  // Auth: adding a whole alternative requirement is harmless; anything else about who may call is breaking.
-  (diff, path) => {
-    const at = path.lastIndexOf('security');
-    if (at === -1 || diff.type === 'annotation') return undefined;
-    const depth = path.length - at - 1; // 1: a requirement; 2: a scheme inside a requirement
-    if (diff.action === 'add' && depth === 1) return undefined;
-    return { severity: 'breaking', rule: 'the authentication of an operation changed' };
-  },
-  (diff, path) =>
-    path[0] === 'components' && path[1] === 'securitySchemes' && diff.type !== 'annotation'
-      ? { severity: 'breaking', rule: 'a security scheme changed (header, type or flow)' }
-      : undefined,
-  // A client parses responses: a different type there is breaking whichever way it goes.
-  (diff, path) =>
-    path.includes('responses') && path.at(-1) === 'type' && diff.type !== 'annotation'
-      ? { severity: 'breaking', rule: 'the type of a response value changed' }
-      : undefined,
-  // A removed field breaks a partner either way: one still sending it may be rejected (request schemas are
-  // closed), and a client reading it, even an optional one, loses the value.
-  (diff, path) => {
-    if (path.at(-2) !== 'properties' || diff.action !== 'remove') return undefined;
-    if (path.includes('requestBody')) return { severity: 'breaking', rule: 'a request field was removed' };
-    if (path.includes('responses')) return { severity: 'breaking', rule: 'a response field was removed' };
-    return undefined;
-  },
-];
-
-function whereOf(path: string[]): string {
-  if (path[0] === 'paths' && path.length >= 3 && HTTP_METHODS.has(String(path[2]))) return `${String(path[2]).toUpperCase()} ${path[1]}`;
-  if (path[0] === 'paths') return `path ${path[1]}`;
-  if (path[0] === 'components' && path[1] === 'securitySchemes') return `security scheme ${path[2]}`;
-  if (path[0] === 'security') return 'default security';
-  return path.slice(0, 2).join('.') || '(document)';
-}
-
-const jsonPath = (path: Array<string | number>) =>
-  path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('');
-
-/**
- * Compares two bundled OpenAPI documents. Shared components are compared where they are used (api-smart-diff
- * dereferences), so changes under `components/` are reported once per operation; only security schemes are
- * compared as components, because requirements name them without a `$ref`.
- */
-export function compareSpecs(before: Json, after: Json): Change[] {
-  return apiDiff(before, after)
-    .filter((diff) => diff.path[0] !== 'components' || diff.path[1] === 'securitySchemes')
-    .map((diff) => {
-      const path = diff.path.map(String);
-      const override = RULES.map((rule) => rule(diff, path)).find((result) => result !== undefined);
-      const change: Change = {
-        severity: (override?.severity ?? diff.type) as Severity,
-        where: whereOf(path),
-        what: diff.description ?? `${diff.action} ${path.at(-1)}`,
-        path: jsonPath(diff.path as Array<string | number>),
-      };
-      if (override) change.rule = override.rule;
-      return change;
-    });
-}
-
-const ORDER: Severity[] = ['breaking', 'non-breaking', 'unclassified', 'annotation'];
-
-export function formatChanges(api: string, changes: Change[]): string {
-  if (changes.length === 0) return `${api}: no changes`;
-  const lines = [`${api}: ${changes.length} change${changes.length === 1 ? '' : 's'}`];
-  for (const severity of ORDER) {
-    for (const c of changes.filter((change) => change.severity === severity)) {
-      lines.push(`  ${severity.toUpperCase().padEnd(12)} ${c.where}: ${c.what}${c.rule ? ` (${c.rule})` : ''}`);
-      lines.push(`  ${''.padEnd(12)} at ${c.path}`);
-    }
-  }
-  return lines.join('\n');
-}
-
-// ---- bundling a tree of specs -------------------------------------------------------------------------------
-
-const kitRoot = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
-const run = promisify(execFile);
-
-/** API folders of an openapi/ tree: each one with an openapi.yaml (openapi/shared has none). */
-function apiFolders(openapiDir: string): string[] {
-  if (!existsSync(openapiDir)) return [];
-  return readdirSync(openapiDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(`${openapiDir}/${entry.name}/openapi.yaml`))
-    .map((entry) => entry.name)
-    .sort();
-}
-
-/** Bundles every API of `<dir>/openapi` with the kit's redocly CLI and default config (bundling needs no lint rules). */
-async function bundleTree(dir: string): Promise<Map<string, Json>> {
-  const bundles = new Map<string, Json>();
-  await Promise.all(
-    apiFolders(`${dir}/openapi`).map(async (api) => {
-      const output = `${dir}/bundles/${api}.json`;
-      try {
-        await run(process.execPath, [`${kitRoot}/node_modules/@redocly/cli/lib/index.js`, 'bundle', `openapi/${api}/openapi.yaml`, '--output', output, '--ext', 'json'], {
-          cwd: dir,
-          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-          timeout: 120_000,
-          maxBuffer: 16 * 1024 * 1024,
-        });
-      } catch (error) {
-        const { stderr } = error as { stderr?: string };
-        throw new Error(`redocly bundle failed for openapi/${api} in ${dir}:\n${stderr ?? String(error)}`);
-      }
-      bundles.set(api, JSON.parse(readFileSync(output, 'utf8')) as Json);
-    }),
-  );
-  return bundles;
-}
-
-function git(repo: string, args: string[], input?: Buffer): Buffer {
-  return execFileSync('git', args, { cwd: repo, input, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
-}
-
-/** Writes the openapi/ tree of `ref` into `dir` without touching the work tree, the index or HEAD. */
-function extractTreeAtRef(repo: string, ref: string, dir: string): void {
-  try {
-    git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-  } catch {
-    throw new Error(`"${ref}" is not a commit in ${repo}: pass a branch, tag or commit, e.g. \`npm run spec:diff -- main\`.`);
-  }
-  const listed = git(repo, ['ls-tree', '-r', '--name-only', ref, '--', 'openapi']).toString().trim();
-  if (listed === '') return; // no specs at that ref: every API counts as added
-  execFileSync('tar', ['-x', '-C', dir], { input: git(repo, ['archive', '--format=tar', ref, '--', 'openapi']) });
-}
-
-export interface ApiComparison {
-  api: string;
-  changes: Change[];
-}
-
-/** Compares the specs at `ref` with the work tree of the git repository at `repo`. */
-export async function compareWithRef(repo: string, ref: string): Promise<ApiComparison[]> {
-  const work = mkdtempSync(`${tmpdir()}/spec-diff-`);
-  try {
-    const [baseDir, headDir] = [`${work}/base`, `${work}/head`];
-    cpSync(`${repo}/openapi`, `${headDir}/openapi`, { recursive: true });
-    mkdirSync(baseDir, { recursive: true });
-    extractTreeAtRef(repo, ref, baseDir);
-    const [before, after] = await Promise.all([bundleTree(baseDir), bundleTree(headDir)]);
-    const apis = [...new Set([...before.keys(), ...after.keys()])].sort();
-    return apis.map((api) => {
-      const [b, a] = [before.get(api), after.get(api)];
-      if (!a) return { api, changes: [{ severity: 'breaking', where: api, what: `the ${api} API was removed`, path: '' }] };
-      if (!b) return { api, changes: [{ severity: 'non-breaking', where: api, what: `the ${api} API was added`, path: '' }] };
-      return { api, changes: compareSpecs(b, a) };
-    });
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
+// The comparison and its rules are in tools/spec-diff.ts.
+import { compareWithRef, formatChanges, gitTopLevel } from '../tools/spec-diff.ts';
 
 const USAGE = 'usage: npm run spec:diff -- <git-ref> [--allow-breaking]';
 
@@ -200,7 +13,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(unknown.length > 0 ? `unknown option ${unknown.join(', ')}\n${USAGE}` : USAGE);
     return 2;
   }
-  const repo = git(process.cwd(), ['rev-parse', '--show-toplevel']).toString().trim();
+  const repo = gitTopLevel(process.cwd());
   const ref = refs[0]!;
   const results = await compareWithRef(repo, ref);
   for (const { api, changes } of results) console.log(formatChanges(api, changes));
@@ -216,12 +29,10 @@ async function main(argv: string[]): Promise<number> {
   return 1;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      console.error(`spec:diff: ${error instanceof Error ? error.message : String(error)}`);
-      process.exit(2);
-    },
-  );
-}
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`spec:diff: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  },
+);

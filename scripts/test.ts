@@ -30,6 +30,8 @@ const DREDD_REPORTS = 'dredd reports';
 const STEPS: Step[] = [
   // The specs and what is derived from them (generate:check bundles first, so the bundles exist for every reader).
   { name: 'lint' },
+  // The direction of the imports: nothing imports scripts/, spec-core imports nothing of the kit, src/ stays self-contained.
+  { name: 'lint:deps' },
   { name: 'generate:check', writes: [BUNDLES] },
   { name: 'typecheck' },
   // The package as another repo installs it (rebundles; meanwhile only the steps that do not read the bundles run).

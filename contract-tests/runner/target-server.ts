@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { repoRoot } from '../../scripts/apis.ts';
+import { repoRoot } from '../../spec-core/apis.ts';
 
 const READY_TIMEOUT_MS = 60_000;
 

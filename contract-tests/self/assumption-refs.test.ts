@@ -2,7 +2,7 @@
 // letting the assumptions report quietly show it as "not exercised". And every testable x-assumption is checked by the
 // suite: judged on each response through its `covers`, or observed by a named check.
 import { describe, expect, it } from 'vitest';
-import { allAssumptions } from '../../scripts/assumptions.ts';
+import { allAssumptions } from '../../spec-core/assumptions.ts';
 import { ASSUMPTIONS } from '../support/assumptions.ts';
 
 describe('assumption references of the suite', () => {

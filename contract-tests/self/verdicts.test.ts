@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../scripts/apis.ts';
+import { repoRoot } from '../../spec-core/apis.ts';
 import { CONTRADICTIONS, startContradictingProxy, throughProxy, type ContradictingProxy } from '../fixtures/contradicting-proxy.ts';
 import { startSandbox, type RunningServer } from '../runner/target-server.ts';
 import type { AssumptionReportRow } from '../support/reports.ts';

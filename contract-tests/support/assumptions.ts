@@ -3,7 +3,7 @@
 // Only targets with data semantics count: the Prism mock answers from the spec itself, so it can neither confirm nor
 // contradict. A contradiction does not fail the check, except in strict runs.
 import { expect } from 'vitest';
-import type { ApiName } from '../../scripts/apis.ts';
+import type { ApiName } from '../../spec-core/apis.ts';
 import { capabilityOf } from './capabilities.ts';
 import { redactor, type Exchange } from './contract-fetch.ts';
 import { record, reportContradictions } from './ledger.ts';

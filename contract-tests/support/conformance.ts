@@ -3,8 +3,9 @@
 // place of the spec it breaks, and the check lists every place it held, so that verdicts.ts can tell a violated
 // contract from a contradicted assumption and credit the assumptions a response confirms.
 import type { ValidateFunction } from 'ajv';
-import type { ApiName } from '../../scripts/apis.ts';
-import { escapePointer, nodeAt, resolveRef, validatorAt, type HeaderObject, type Operation } from './spec.ts';
+import type { ApiName } from '../../spec-core/apis.ts';
+import { escapePointer } from '../../spec-core/pointer.ts';
+import { nodeAt, resolveRef, validatorAt, type HeaderObject, type Operation } from './spec.ts';
 
 export interface ObservedResponse {
   status: number;

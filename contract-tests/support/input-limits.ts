@@ -1,7 +1,7 @@
 // The size limits the specs set on request values (`maxLength`, `maxItems`), read from the bundles so that the probes
 // of contract-tests/property/input-limits.test.ts and the contradicting proxy follow the specs when a limit moves.
 // Every limit is an x-assumption (seed 8: size limits are not shown).
-import type { ApiName } from '../../scripts/apis.ts';
+import type { ApiName } from '../../spec-core/apis.ts';
 import { nodeAt, operationById, resolveRef } from './spec.ts';
 
 interface Bounds {

@@ -3,7 +3,7 @@
 // their own file; the global teardown turns them into the reports.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../../scripts/apis.ts';
+import { repoRoot } from '../../spec-core/apis.ts';
 
 export const outputDir = process.env.LP_CONTRACT_OUT ?? join(repoRoot, 'dist/contract');
 export const ledgerDir = join(outputDir, '.ledger');

@@ -2,7 +2,7 @@
 // x-assumption outcomes, as JSON and Markdown in dist/contract/.
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { allAssumptions, sourceOf, type AssumptionSource } from '../../scripts/assumptions.ts';
+import { allAssumptions, sourceOf, type AssumptionSource } from '../../spec-core/assumptions.ts';
 import type { LedgerEntry, Observed } from './ledger.ts';
 import { operations } from './spec.ts';
 import { documentedResponseKey } from './conformance.ts';

@@ -1,7 +1,7 @@
 // fast-check arbitraries derived from the bundled JSON schemas: values that validate (valid) and values that break
 // exactly one rule of the schema (invalid), for the property-based checks of every operation.
 import fc from 'fast-check';
-import type { ApiName } from '../../scripts/apis.ts';
+import type { ApiName } from '../../spec-core/apis.ts';
 import { resolveRef } from './spec.ts';
 
 export interface Schema {

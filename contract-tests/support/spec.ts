@@ -1,15 +1,12 @@
 // The bundled specs as the suite reads them: every operation with its base URL variable, and ajv validators
 // compiled from dist/openapi/*.json (2020-12 dialect; $refs resolve inside each bundle).
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { API_NAMES, bundlePath, type ApiName } from '../../scripts/apis.ts';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { createSpecAjv } from '../../spec-core/ajv.ts';
+import { API_NAMES, type ApiName } from '../../spec-core/apis.ts';
+import { loadBundles } from '../../spec-core/bundles.ts';
+import { operationsOf } from '../../spec-core/operations.ts';
+import { nodeAt as nodeInDoc, resolveRef as resolveInDoc } from '../../spec-core/pointer.ts';
 import type { LpVariable } from './target.ts';
-
-// ajv-formats is CommonJS; under NodeNext its default export is the module object.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
 type Json = Record<string, unknown>;
 
@@ -51,17 +48,7 @@ const SERVER_VARIABLES: Record<string, LpVariable> = {
   fleet_base_url: 'LP_FLEET_BASE_URL',
 };
 
-const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-
-export const bundles: Record<ApiName, Json> = Object.fromEntries(
-  API_NAMES.map((api) => {
-    try {
-      return [api, JSON.parse(readFileSync(bundlePath(api, 'json'), 'utf8')) as Json];
-    } catch (error) {
-      throw new Error(`cannot read the bundle ${bundlePath(api, 'json')} (run "npm run bundle"): ${(error as Error).message}`);
-    }
-  }),
-) as Record<ApiName, Json>;
+export const bundles: Record<ApiName, Json> = loadBundles();
 
 function baseVariableOf(servers: unknown, where: string): LpVariable {
   const url = String((servers as Array<{ url?: string }> | undefined)?.[0]?.url ?? '');
@@ -72,51 +59,32 @@ function baseVariableOf(servers: unknown, where: string): LpVariable {
 
 /** The node at a JSON pointer ("/components/schemas/Vehicle") of one bundle, or undefined. */
 export function nodeAt(api: ApiName, pointer: string): Json | undefined {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((at, key) => (at as Json | undefined)?.[key], bundles[api]) as Json | undefined;
+  return nodeInDoc(bundles[api], pointer) as Json | undefined;
 }
 
 /** Resolves a local $ref ("#/components/...") inside one bundle. */
 export function resolveRef<T>(api: ApiName, node: T | { $ref: string }): T {
-  let current: unknown = node;
-  for (let depth = 0; depth < 10 && current && typeof current === 'object' && '$ref' in current; depth++) {
-    current = nodeAt(api, String((current as { $ref: string }).$ref).replace(/^#/, ''));
-  }
-  return current as T;
+  return resolveInDoc<T>(bundles[api], node);
 }
 
 function listOperations(): Operation[] {
-  const found: Operation[] = [];
-  for (const api of API_NAMES) {
+  return API_NAMES.flatMap((api) => {
     const doc = bundles[api];
-    for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
-      const baseVariable = baseVariableOf(item.servers ?? doc.servers, `${api} ${path}`);
-      for (const method of HTTP_METHODS) {
-        const operation = item[method] as Json | undefined;
-        if (!operation) continue;
-        found.push({
-          api,
-          operationId: String(operation.operationId),
-          method: method.toUpperCase(),
-          path,
-          baseVariable,
-          pointer: `/paths/${escapePointer(path)}/${method}`,
-          responses: operation.responses as Record<string, ResponseObject>,
-          security: (operation.security ?? doc.security ?? []) as SecurityRequirement[],
-          parameters: [...((item.parameters as Json[]) ?? []), ...((operation.parameters as Json[]) ?? [])].map((p) =>
-            resolveRef(api, p),
-          ),
-          requestBody: operation.requestBody ? resolveRef(api, operation.requestBody as Json) as Operation['requestBody'] : undefined,
-          // Literal segments escaped, each {parameter} one segment.
-          pathPattern: new RegExp(`^${path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('([^/]+)')}$`),
-        });
-      }
-    }
-  }
-  return found;
+    return operationsOf(doc).map(({ path, method, pointer, op: operation, item }) => ({
+      api,
+      operationId: String(operation.operationId),
+      method: method.toUpperCase(),
+      path,
+      baseVariable: baseVariableOf(item.servers ?? doc.servers, `${api} ${path}`),
+      pointer,
+      responses: operation.responses as Record<string, ResponseObject>,
+      security: (operation.security ?? doc.security ?? []) as SecurityRequirement[],
+      parameters: [...((item.parameters as Json[]) ?? []), ...((operation.parameters as Json[]) ?? [])].map((p) => resolveRef(api, p)),
+      requestBody: operation.requestBody ? (resolveRef(api, operation.requestBody as Json) as Operation['requestBody']) : undefined,
+      // Literal segments escaped, each {parameter} one segment.
+      pathPattern: new RegExp(`^${path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('([^/]+)')}$`),
+    }));
+  });
 }
 
 export const operations: Operation[] = listOperations();
@@ -127,11 +95,7 @@ export function operationById(operationId: string): Operation {
   return found;
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-addFormats(ajv);
-// OpenAPI's "password" is a UI hint, not a constraint.
-ajv.addFormat('password', true);
-for (const api of API_NAMES) ajv.addSchema(bundles[api], `urn:lp:${api}`);
+const ajv = createSpecAjv(bundles, (api) => `urn:lp:${api}`);
 
 const validators = new Map<string, ValidateFunction>();
 
@@ -154,4 +118,3 @@ export function formatAjvErrors(validate: ValidateFunction): string {
     .join('; ');
 }
 
-export { escapePointer };

@@ -2,8 +2,8 @@
 // contradicts that assumption (the spec guessed there, where the seed says "not shown"); a response that breaks it
 // anywhere else, any 5xx, and any address the spec does not have violate the contract. The same patterns tell which
 // assumptions a response that kept the spec confirms.
-import { allAssumptions, type Assumption } from '../../scripts/assumptions.ts';
-import type { ApiName } from '../../scripts/apis.ts';
+import { allAssumptions, type Assumption } from '../../spec-core/assumptions.ts';
+import type { ApiName } from '../../spec-core/apis.ts';
 import type { Finding, Inspection } from './conformance.ts';
 
 interface CoverPattern {

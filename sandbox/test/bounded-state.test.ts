@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rssMiB } from '../../scripts/server-load.ts';
+import { rssMiB } from '../../tools/server-load.ts';
 import { SandboxClock } from '../clock.ts';
 import { TokenStore } from '../token-store.ts';
 import { advanceClock, aMilestone, authorize, defaults, fleetGet, idpToken, recordMilestone, serviceToken } from './api-calls.ts';

@@ -1,30 +1,22 @@
 // The sandbox's answers, successes and errors alike, use statuses the specs document and
 // bodies that validate against the bundled response schemas: the sandbox tells the truth.
-import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OTHER_LESSEE_API_KEY } from '../config.ts';
-import { bundleFile, SPEC_NAMES } from '../spec-validation.ts';
 import { aMilestone, authorizationCode, authorize, defaults, fleetGet, idpToken, postForm, recordMilestone, serviceToken } from './api-calls.ts';
 import { startInProcess, type InProcessSandbox } from './sandbox-process.ts';
+import { createSpecAjv } from '../../spec-core/ajv.ts';
+import { API_NAMES } from '../../spec-core/apis.ts';
+import { loadBundles } from '../../spec-core/bundles.ts';
+import { operationsOf } from '../../spec-core/operations.ts';
 
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 type Operation = { responses: Record<string, { content?: Record<string, unknown> }> };
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addFormat('password', true);
+const bundles = loadBundles();
+const ajv = createSpecAjv(bundles, (spec) => `${spec}.json`);
 const operations = new Map<string, { spec: string; pointer: string; operation: Operation }>();
-for (const spec of SPEC_NAMES) {
-  const document = JSON.parse(readFileSync(bundleFile(spec), 'utf8')) as { paths: Record<string, Record<string, Operation & { operationId?: string }>> };
-  ajv.addSchema(document, `${spec}.json`);
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (operation.operationId) {
-        operations.set(operation.operationId, { spec, pointer: `/paths/${path.replace(/\//g, '~1')}/${method}`, operation });
-      }
-    }
+for (const spec of API_NAMES) {
+  for (const { pointer, op } of operationsOf(bundles[spec])) {
+    if (op.operationId) operations.set(op.operationId, { spec, pointer, operation: op as Operation });
   }
 }
 

@@ -1,9 +1,9 @@
 // The Prism mock script: starts, prints the three LP_* base URLs, validates requests,
 // honours Prefer: example=..., and stops its Prism child on SIGTERM.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, startProcess, type RunningProcess } from './sandbox-process.ts';
+import { loadBundle } from '../../spec-core/bundles.ts';
+import { startProcess, type RunningProcess } from './sandbox-process.ts';
 
 let mock: RunningProcess;
 let origin: string;
@@ -51,7 +51,7 @@ describe('scripts/mock.ts', () => {
   });
 
   it('honours Prefer: example=listVehicles200Example', async () => {
-    const fleet = JSON.parse(readFileSync(`${repoRoot}/dist/openapi/fleet.json`, 'utf8'));
+    const fleet = loadBundle('fleet');
     const example = fleet.paths['/vehicles'].get.responses['200'].content['application/json'].examples.listVehicles200Example.value;
     const response = await fetch(`${origin}/vehicles`, { headers: { 'api-key': 'any', prefer: 'example=listVehicles200Example' } });
     expect(response.status).toBe(200);

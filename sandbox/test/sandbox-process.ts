@@ -1,12 +1,13 @@
 // Test harness: starts the sandbox (or the mock) as a real process on a free port, reads its
 // dotenv lines, and always stops it; or runs the sandbox in-process on port 0.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { readCredentials } from '../config.ts';
 import type { MutationId } from '../mutations.ts';
 import { buildSandbox, type Sandbox, type SandboxOptions } from '../server.ts';
+import { repoRoot } from '../../spec-core/apis.ts';
 
-export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+// Re-exported for the tests that spawn the sandbox from the repository root.
+export { repoRoot };
 
 export type RunningProcess = {
   child: ChildProcess;

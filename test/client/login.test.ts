@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
-import { freePort } from '../../scripts/free-port.ts';
+import { freePort } from '../../tools/free-port.ts';
 
 const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-1234';
 const ACCESS_TOKEN = 'access-token-DO-NOT-PRINT-3456';

@@ -1,11 +1,12 @@
 // The x-codeSamples shown in the docs: every operation has a curl and a published-client sample, and every
 // TypeScript sample compiles (strict) against the client's public surface, so the docs cannot drift from src/.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { API_NAMES, bundlePath, repoRoot } from '../../scripts/apis.ts';
-import { operationsOf } from '../../scripts/docs.ts';
+import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
+import { loadBundle } from '../../spec-core/bundles.ts';
+import { operationsOf } from '../../tools/docs.ts';
 
 interface CodeSample {
   lang: string;
@@ -14,7 +15,7 @@ interface CodeSample {
 }
 
 const operations = API_NAMES.flatMap((api) =>
-  operationsOf(JSON.parse(readFileSync(bundlePath(api, 'json'), 'utf8'))).map(({ op }) => ({
+  operationsOf(loadBundle(api)).map(({ op }) => ({
     api,
     operationId: op.operationId as string,
     samples: (op['x-codeSamples'] ?? []) as CodeSample[],

@@ -2,13 +2,12 @@
 // notes added for Redoc, and the guard against pages that would load from another host.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { API_NAMES, bundlePath, repoRoot, type ApiName } from '../../scripts/apis.ts';
-import { authenticationOf, enrichForDocs, externalReferences, inlineCdnAssets, operationsOf, redocTelemetryDisabled } from '../../scripts/docs.ts';
-
-const bundle = (api: ApiName) => JSON.parse(readFileSync(bundlePath(api, 'json'), 'utf8')) as Record<string, any>;
+import { API_NAMES, repoRoot, type ApiName } from '../../spec-core/apis.ts';
+import { loadBundle } from '../../spec-core/bundles.ts';
+import { authenticationOf, enrichForDocs, externalReferences, inlineCdnAssets, operationsOf, redocTelemetryDisabled } from '../../tools/docs.ts';
 
 function authOf(api: ApiName, operationId: string): string {
-  const doc = bundle(api);
+  const doc = loadBundle(api);
   const operation = operationsOf(doc).find(({ op }) => op.operationId === operationId);
   if (!operation) throw new Error(`${api} has no operation ${operationId}`);
   return authenticationOf(doc, operation);
@@ -34,7 +33,7 @@ describe('authentication stated per operation', () => {
 
 describe('enrichForDocs', () => {
   it.each(API_NAMES)('%s: every operation opens with its authentication and the info lists the assumptions apart', (api) => {
-    const doc = enrichForDocs(api, bundle(api));
+    const doc = enrichForDocs(api, loadBundle(api));
     for (const { op } of operationsOf(doc)) expect(op.description).toMatch(/^\*\*Authentication:\*\* /);
     expect(doc.info.description).toContain('## Assumptions (not confirmed)');
     expect(doc.info.description).toContain('[← All Logistics Partner APIs](index.html)');
@@ -42,7 +41,7 @@ describe('enrichForDocs', () => {
 
   it('puts the expired_in warning on the operations that involve a token, and not on the fleet API', () => {
     const noted = (api: ApiName) =>
-      operationsOf(enrichForDocs(api, bundle(api)))
+      operationsOf(enrichForDocs(api, loadBundle(api)))
         .filter(({ op }) => op.description.includes('Watch out: `expired_in`'))
         .map(({ op }) => op.operationId);
     expect(noted('token')).toContain('requestServiceToken');
@@ -51,7 +50,7 @@ describe('enrichForDocs', () => {
   });
 
   it('leaves the bundle it was given unchanged', () => {
-    const original = bundle('fleet');
+    const original = loadBundle('fleet');
     const copy = structuredClone(original);
     enrichForDocs('fleet', original);
     expect(original).toEqual(copy);

@@ -3,9 +3,10 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_NAMES, bundlePath, repoRoot, type ApiName } from '../../scripts/apis.ts';
-import { collectAssumptions } from '../../scripts/assumptions.ts';
-import { operationsOf } from '../../scripts/docs.ts';
+import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
+import { collectAssumptions } from '../../spec-core/assumptions.ts';
+import { loadBundle } from '../../spec-core/bundles.ts';
+import { operationsOf } from '../../tools/docs.ts';
 import { startDocsServerProcess, type DocsServerProcess } from './docs-server-process.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissingReason, openGuardedPage, type GuardedPage } from './guarded-page.ts';
 
@@ -14,8 +15,6 @@ const screenshotsDir = `${docsDir}/screenshots`;
 const RENDER_TIMEOUT_MS = 20_000;
 
 if (chromiumMissingReason) console.warn(`[docs] browser checks skipped: ${chromiumMissingReason}`);
-
-const bundle = (api: ApiName) => JSON.parse(readFileSync(bundlePath(api, 'json'), 'utf8')) as Record<string, any>;
 
 /** The number the generator printed in generated/assumptions.md: an independent count of the decisions. */
 function generatedAssumptionCount(): number {
@@ -66,7 +65,7 @@ describe('partner docs in headless Chromium', () => {
     await visit('index', async ({ page }) => {
       await expect(page.getByRole('heading', { name: 'Onboarding' }).isVisible()).resolves.toBe(true);
       for (const api of API_NAMES) {
-        const title = bundle(api).info.title as string;
+        const title = loadBundle(api).info.title as string;
         await expect(page.getByRole('link', { name: title }).getAttribute('href')).resolves.toBe(`${api}.html`);
       }
       for (const step of ['application name', 'redirect URI', 'terms of service', 'Profile', 'approved']) {
@@ -80,7 +79,7 @@ describe('partner docs in headless Chromium', () => {
   for (const api of API_NAMES) {
     it(`the ${api} page renders each operation with its authentication, code samples and assumptions`, async (ctx) => {
       if (chromiumMissingReason) ctx.skip(chromiumMissingReason);
-      const doc = bundle(api);
+      const doc = loadBundle(api);
       await visit(api, async ({ page }) => {
         const overview = await page.locator('main, body').first().innerText();
         expect(overview).toContain('Authentication per operation');

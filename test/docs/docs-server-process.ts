@@ -1,7 +1,7 @@
 // Starts `scripts/docs-serve.ts` as a real process on a free loopback port and stops it again,
 // so the browser test reads the docs exactly as `npm run docs:serve` serves them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { repoRoot } from '../../scripts/apis.ts';
+import { repoRoot } from '../../spec-core/apis.ts';
 
 export interface DocsServerProcess {
   url: string;

@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { repoRoot } from '../../scripts/apis.ts';
+import { repoRoot } from '../../spec-core/apis.ts';
 
 let repo: string;
 

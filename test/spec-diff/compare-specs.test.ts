@@ -1,6 +1,6 @@
 // Each kind of change the breaking-change check must recognise, on small before/after documents built here.
 import { describe, expect, it } from 'vitest';
-import { compareSpecs, type Change } from '../../scripts/spec-diff.ts';
+import { compareSpecs, type Change } from '../../tools/spec-diff.ts';
 
 type Json = Record<string, any>;
 

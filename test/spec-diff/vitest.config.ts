@@ -1,4 +1,4 @@
-// Vitest project of the breaking-change check (scripts/spec-diff.ts).
+// Vitest project of the breaking-change check (tools/spec-diff.ts, scripts/spec-diff.ts).
 import { defineProject } from 'vitest/config';
 
 export default defineProject({

@@ -3,9 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { API_NAMES, repoRoot } from '../../scripts/apis.ts';
-import { allAssumptions, collectAssumptions, type Assumption } from '../../scripts/assumptions.ts';
-import { bundles, pointer } from './bundles.ts';
+import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
+import { allAssumptions, collectAssumptions, type Assumption } from '../../spec-core/assumptions.ts';
+import { escapePointer, nodeAt } from '../../spec-core/pointer.ts';
+import { bundles } from './bundles.ts';
 
 const SEED_GAPS = 'openapi/seed-gaps.yaml';
 
@@ -89,7 +90,7 @@ describe('x-assumption', () => {
   it('every "covers" pattern names at least one place of its bundle', () => {
     const places = (node: unknown, at: string, out: string[]) => {
       out.push(at);
-      if (node && typeof node === 'object') for (const [key, child] of Object.entries(node)) places(child, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+      if (node && typeof node === 'object') for (const [key, child] of Object.entries(node)) places(child, `${at}/${escapePointer(key)}`, out);
       return out;
     };
     const all = Object.fromEntries(API_NAMES.map((api) => [api, places(bundles[api], '', [])]));
@@ -129,7 +130,7 @@ describe('x-assumption', () => {
   ];
 
   it.each(decisions)('%s is marked where it is decided (%s#%s)', (_, api, at, section) => {
-    const node = pointer(bundles[api], at);
+    const node = nodeAt(bundles[api], at);
     expect(node, `${api}#${at}`).toBeDefined();
     const entries = [node['x-assumption']].flat();
     expect(entries.map((e) => e?.seed)).toContain(section);

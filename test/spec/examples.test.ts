@@ -1,8 +1,9 @@
 // Every example in the bundles (named media-type examples, header examples and schema `example`s) validates against its schema.
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsPlugin from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { API_NAMES, type ApiName } from '../../scripts/apis.ts';
+import { createSpecAjv } from '../../spec-core/ajv.ts';
+import { API_NAMES, type ApiName } from '../../spec-core/apis.ts';
+import { operationsOf } from '../../spec-core/operations.ts';
+import { escapePointer } from '../../spec-core/pointer.ts';
 import { bundles, type Doc } from './bundles.ts';
 
 interface ExampleCase {
@@ -12,8 +13,6 @@ interface ExampleCase {
   where: string;
   value: unknown;
 }
-
-const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Walks a bundle and yields every example with the pointer of the schema it belongs to. */
 function collectExamples(api: ApiName, node: any, pointer: string, out: ExampleCase[]): ExampleCase[] {
@@ -29,36 +28,29 @@ function collectExamples(api: ApiName, node: any, pointer: string, out: ExampleC
     out.push({ api, schemaPointer: pointer, where: `${pointer}/example`, value: node.example });
   }
   for (const [key, child] of Object.entries(node)) {
-    if (key !== 'examples' && key !== 'example') collectExamples(api, child, `${pointer}/${escape(key)}`, out);
+    if (key !== 'examples' && key !== 'example') collectExamples(api, child, `${pointer}/${escapePointer(key)}`, out);
   }
   return out;
 }
 
-function validatorFor(api: ApiName) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormatsPlugin.default(ajv);
-  ajv.addFormat('password', true);
-  ajv.addSchema(bundles[api], `urn:lp:${api}`);
-  return (schemaPointer: string) => ajv.compile({ $ref: `urn:lp:${api}#${schemaPointer}` });
-}
+const ajv = createSpecAjv(bundles, (api) => `urn:lp:${api}`);
+const validatorFor = (api: ApiName) => (schemaPointer: string) => ajv.compile({ $ref: `urn:lp:${api}#${schemaPointer}` });
 
 const cases = API_NAMES.flatMap((api) => collectExamples(api, bundles[api], '', []));
 
 describe('examples', () => {
   it('every operation has a named example for every documented status with a body', () => {
     for (const api of API_NAMES) {
-      for (const item of Object.values<Doc>(bundles[api].paths)) {
-        for (const op of Object.values<Doc>(item).filter((o) => o?.operationId)) {
-          for (const [status, response] of Object.entries<Doc>(op.responses)) {
-            const named = [
-              ...Object.values<Doc>(response.content ?? {}).flatMap((media) => Object.keys(media.examples ?? {})),
-              ...Object.values<Doc>(response.headers ?? {}).flatMap((header) => Object.keys(header.examples ?? {})),
-            ];
-            expect(named, `${op.operationId} ${status}`).toContain(`${op.operationId}${status}Example`);
-          }
-          for (const media of Object.values<Doc>(op.requestBody?.content ?? {})) {
-            expect(Object.keys(media.examples ?? {}), op.operationId).toContain(`${op.operationId}RequestExample`);
-          }
+      for (const { op } of operationsOf(bundles[api])) {
+        for (const [status, response] of Object.entries<Doc>(op.responses)) {
+          const named = [
+            ...Object.values<Doc>(response.content ?? {}).flatMap((media) => Object.keys(media.examples ?? {})),
+            ...Object.values<Doc>(response.headers ?? {}).flatMap((header) => Object.keys(header.examples ?? {})),
+          ];
+          expect(named, `${op.operationId} ${status}`).toContain(`${op.operationId}${status}Example`);
+        }
+        for (const media of Object.values<Doc>(op.requestBody?.content ?? {})) {
+          expect(Object.keys(media.examples ?? {}), op.operationId).toContain(`${op.operationId}RequestExample`);
         }
       }
     }

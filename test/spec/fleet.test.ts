@@ -1,7 +1,8 @@
 // The fleet list has the seed's five filters and sort (4.5); a vehicle has the eight fields of 2.1.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { components as FleetComponents, operations as FleetOperations } from '../../generated/fleet.ts';
-import { bundles, deref, operation } from './bundles.ts';
+import { resolveRef } from '../../spec-core/pointer.ts';
+import { bundles, operation } from './bundles.ts';
 
 const vehicleFields = [
   'customerNumber',
@@ -66,7 +67,7 @@ describe('Vehicle (seed 2.1)', () => {
   });
 
   it('is the body of getVehicle and the item of the bare listVehicles array', () => {
-    const list = deref(bundles.fleet, operation('listVehicles').operation.responses['200'].content['application/json'].schema);
+    const list = resolveRef(bundles.fleet, operation('listVehicles').operation.responses['200'].content['application/json'].schema);
     expect(list.type).toBe('array');
     expect(list.items.$ref).toBe('#/components/schemas/Vehicle');
     expect(operation('getVehicle').operation.responses['200'].content['application/json'].schema.$ref).toBe(

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../scripts/apis.ts';
+import { repoRoot } from '../../spec-core/apis.ts';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'lp-lint-'));

@@ -1,6 +1,7 @@
 // Every operation of the seed document (section 4) is in the bundles with its method, path, server, headers and security.
 import { describe, expect, it } from 'vitest';
-import { bundles, deref, operation, operations } from './bundles.ts';
+import { resolveRef } from '../../spec-core/pointer.ts';
+import { bundles, operation, operations } from './bundles.ts';
 
 // [operationId, api, method, path, server variable, seed section]
 const seedOperations = [
@@ -95,14 +96,14 @@ describe('request bodies (seed 4.1, 4.2, 4.4)', () => {
   });
 
   it('the service token request has grant_type client_credentials, client_id and client_secret', () => {
-    const schema = deref(bundles.token, bodyOf('requestServiceToken').content['application/x-www-form-urlencoded'].schema);
+    const schema = resolveRef(bundles.token, bodyOf('requestServiceToken').content['application/x-www-form-urlencoded'].schema);
     expect(schema.required).toEqual(['grant_type', 'client_id', 'client_secret']);
     expect(schema.properties.grant_type.const).toBe('client_credentials');
   });
 
   it('the identity provider takes both grants with the seed fields', () => {
-    const schema = deref(bundles.token, bodyOf('requestIdentityProviderToken').content['application/x-www-form-urlencoded'].schema);
-    const grants = schema.oneOf.map((s: object) => deref(bundles.token, s));
+    const schema = resolveRef(bundles.token, bodyOf('requestIdentityProviderToken').content['application/x-www-form-urlencoded'].schema);
+    const grants = schema.oneOf.map((s: object) => resolveRef(bundles.token, s));
     const byGrant = Object.fromEntries(grants.map((g: any) => [g.properties.grant_type.const, g.required]));
     expect(byGrant.client_credentials).toEqual(['grant_type', 'client_id', 'client_secret', 'scope']);
     expect(byGrant.authorization_code).toEqual(['grant_type', 'client_id', 'client_secret', 'redirect_uri', 'code']);
@@ -122,7 +123,7 @@ describe('request bodies (seed 4.1, 4.2, 4.4)', () => {
   });
 
   it('the milestone body is JSON with load_id, milestone_type and a UTC date-time event_time', () => {
-    const schema = deref(bundles.carriers, bodyOf('recordLoadMilestoneEvent').content['application/json'].schema);
+    const schema = resolveRef(bundles.carriers, bodyOf('recordLoadMilestoneEvent').content['application/json'].schema);
     expect(Object.keys(schema.properties)).toEqual(['load_id', 'milestone_type', 'event_time']);
     expect(schema.properties.event_time).toMatchObject({ type: 'string', format: 'date-time' });
     const utc = new RegExp(schema.properties.event_time.pattern);

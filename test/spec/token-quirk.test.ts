@@ -1,10 +1,11 @@
 // The service token response is spelled `expired_in` (seed 2.3), and the identity provider's is RFC 6749's `expires_in`.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { components as TokenComponents } from '../../generated/token.ts';
-import { bundles, deref, operation } from './bundles.ts';
+import { resolveRef } from '../../spec-core/pointer.ts';
+import { bundles, operation } from './bundles.ts';
 
 const responseSchema = (id: string) =>
-  deref(bundles.token, operation(id).operation.responses['200'].content['application/json'].schema);
+  resolveRef(bundles.token, operation(id).operation.responses['200'].content['application/json'].schema);
 
 describe('service token response (seed 2.3, 4.1, 8)', () => {
   const schema = responseSchema('requestServiceToken');

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { repoRoot } from './apis.ts';
+import { repoRoot } from '../spec-core/apis.ts';
 
 export type AutocannonResult = {
   requests: { average: number; total: number };

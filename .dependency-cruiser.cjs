@@ -1,0 +1,53 @@
+// `npm run lint:deps`: the direction of the kit's imports (see spec-core/README.md).
+//   spec-core -> sandbox / contract suite / tools -> thin scripts/ entry points -> tests
+// CommonJS because dependency-cruiser loads its config with require() and the package is "type": "module".
+/** One forbidden import: `from` files may not import `to` files. */
+const forbid = (name, severity, comment, from, to) => ({ name, severity, comment, from: { path: from }, to: { path: to } });
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    forbid(
+      'nothing-imports-scripts',
+      'error',
+      'scripts/ holds entry points: they parse arguments and call a module. Logic another part needs lives outside ' +
+        'scripts/ (spec-core/, tools/, contract-tests/runner/), so the dependency never runs back into scripts/.',
+      '^(?!scripts/)',
+      '^scripts/',
+    ),
+    forbid(
+      'spec-core-imports-nothing-of-the-kit',
+      'error',
+      'spec-core is the bottom layer: every spec reader builds on it, so it may not depend on any of them.',
+      '^spec-core/',
+      '^(src|generated|tools|sandbox|contract-tests|scripts|test)/',
+    ),
+    forbid(
+      'client-stays-self-contained',
+      'error',
+      'src/ is the published client: it may import only itself, the generated types and its runtime dependency. ' +
+        'spec-core and the tools would pull yaml and ajv into the package.',
+      '^src/',
+      '^(spec-core|tools|sandbox|contract-tests|scripts|test)/',
+    ),
+    {
+      name: 'no-cycle-in-client',
+      comment:
+        'src/ must have no import cycle (type imports count). At the time this rule was added, src/ had one 5-file loop ' +
+        '(compose-client -> resend-middleware -> authorizer -> token-provider -> token-client -> compose-client, from a type ' +
+        'import and a header constant) that the client rework (issue 14, item 4) removes; ' +
+        'until that lands the rule warns instead of failing. Set it to "error" once `npm run lint:deps` shows no warning.',
+      severity: 'warn',
+      from: { path: '^src/' },
+      to: { path: '^src/', circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist)/' },
+    // Type-only imports are real edges for the cycle rule (the loop in src/ runs through one).
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

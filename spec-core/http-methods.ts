@@ -1,0 +1,7 @@
+// The operations a path item of an OpenAPI 3.1 document can hold, in the order the specification lists them.
+// Constants only, so that any reader (even one that must stay free of yaml and ajv) can import it.
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+const METHOD_SET: ReadonlySet<string> = new Set(HTTP_METHODS);
+export const isHttpMethod = (key: string): key is HttpMethod => METHOD_SET.has(key);
