@@ -20,8 +20,12 @@ const UNKNOWN_BASIC = /(Basic\s+)([A-Za-z0-9+/]{4,}=*)/g;
 const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'api-key', 'x-api-key', 'ocp-apim-subscription-key']);
 
 interface Spellings {
-  /** The value in canonical form (see canonicalize), to look for in the canonical form of a text. */
-  canonical: string;
+  /**
+   * The value in canonical form (see canonicalize), to look for in the canonical form of a text; undefined when that
+   * form is too short to look for (a value made mostly of escapes), and the value is then looked for only as it is.
+   */
+  canonical: string | undefined;
+  value: string;
   /** Its UTF-8 bytes in hex, either case. */
   hex: RegExp;
   /** Canonical forms of the base64 fragments that encode only the value's bytes, at each of the three byte alignments. */
@@ -88,7 +92,8 @@ export class Redactor {
     // A credential in hex is at least 8 hex digits long; most texts have no such run.
     const mayHaveHex = HEX_RUN.test(text);
     for (const spellings of this.#credentials.values()) {
-      find(spellings.canonical, (from, to) => ranges.push([from, to]));
+      if (spellings.canonical !== undefined) find(spellings.canonical, (from, to) => ranges.push([from, to]));
+      else for (let at = text.indexOf(spellings.value); at !== -1; at = text.indexOf(spellings.value, at + 1)) ranges.push([at, at + spellings.value.length]);
       for (const fragment of spellings.base64) find(fragment, (from, to) => ranges.push(wholeBase64Value(text, from, to)));
       if (mayHaveHex) for (const match of text.matchAll(spellings.hex)) ranges.push([match.index, match.index + match[0].length]);
     }
@@ -118,7 +123,8 @@ function spellingsOf(value: string): Spellings {
     base64.add(canonicalize(fragment).text);
     base64.add(canonicalize(fragment.replaceAll('+', '-').replaceAll('/', '_')).text);
   }
-  return { canonical: canonicalize(value).text, hex: new RegExp(hex, 'gi'), base64: [...base64] };
+  const canonical = canonicalize(value).text;
+  return { canonical: canonical.length >= MIN_CREDENTIAL_LENGTH ? canonical : undefined, value, hex: new RegExp(hex, 'gi'), base64: [...base64] };
 }
 
 function toBase64(bytes: Uint8Array): string {
