@@ -20,8 +20,12 @@ const UNKNOWN_BASIC = /(Basic\s+)([A-Za-z0-9+/]{4,}=*)/g;
 const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'api-key', 'x-api-key', 'ocp-apim-subscription-key']);
 
 interface Spellings {
-  /** The value in canonical form (see canonicalize), to look for in the canonical form of a text. */
-  canonical: string;
+  /**
+   * The value in canonical form (see canonicalize), to look for in the canonical form of a text; undefined when that
+   * form is too short to look for (a value made mostly of escapes), and the value is then looked for only as it is.
+   */
+  canonical: string | undefined;
+  value: string;
   /**
    * For a value that itself contains escapes (`%41`, `\u0041`): the value as written, in the form a text carrying it
    * encoded once more (`%2541`) canonicalizes to. Canonical forms decode one level, so without this only the decoded
@@ -94,7 +98,8 @@ export class Redactor {
     // A credential in hex is at least 8 hex digits long; most texts have no such run.
     const mayHaveHex = HEX_RUN.test(text);
     for (const spellings of this.#credentials.values()) {
-      find(spellings.canonical, (from, to) => ranges.push([from, to]));
+      if (spellings.canonical !== undefined) find(spellings.canonical, (from, to) => ranges.push([from, to]));
+      else for (let at = text.indexOf(spellings.value); at !== -1; at = text.indexOf(spellings.value, at + 1)) ranges.push([at, at + spellings.value.length]);
       if (spellings.literal) find(spellings.literal, (from, to) => ranges.push([from, to]));
       for (const fragment of spellings.base64) find(fragment, (from, to) => ranges.push(wholeBase64Value(text, from, to)));
       if (mayHaveHex) for (const match of text.matchAll(spellings.hex)) ranges.push([match.index, match.index + match[0].length]);
@@ -127,7 +132,13 @@ function spellingsOf(value: string): Spellings {
   }
   const canonical = canonicalize(value).text;
   const literal = canonicalize(encodeURIComponent(value)).text;
-  return { canonical, literal: literal !== canonical ? literal : undefined, hex: new RegExp(hex, 'gi'), base64: [...base64] };
+  return {
+    canonical: canonical.length >= MIN_CREDENTIAL_LENGTH ? canonical : undefined,
+    value,
+    literal: literal !== canonical && literal.length >= MIN_CREDENTIAL_LENGTH ? literal : undefined,
+    hex: new RegExp(hex, 'gi'),
+    base64: [...base64],
+  };
 }
 
 function toBase64(bytes: Uint8Array): string {

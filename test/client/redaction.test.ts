@@ -136,6 +136,11 @@ describe('Redactor', () => {
     expect(value.nested[0]).toEqual({ echo: `key=${encodeURIComponent(FLEET_KEY)}` });
   });
 
+  it('a value that is mostly escapes is hidden as written, without hiding what its escapes stand for', () => {
+    const redactor = new Redactor(['%41%42\\\\']);
+    expect(redactor.redact('AB\\ and %41%42\\\\')).toBe(`AB\\ and ${REDACTED}`);
+  });
+
   it('ignores values too short to be credentials, and forgets a deleted one', () => {
     const redactor = new Redactor(['abc', undefined, '']);
     expect(redactor.redact('abc abc')).toBe('abc abc');
