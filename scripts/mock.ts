@@ -2,6 +2,7 @@
 // prints the LP_* base URLs when it answers, and stops Prism on SIGINT/SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,6 +11,7 @@ import { API_NAMES, repoRoot } from '../spec-core/apis.ts';
 import { ensureBundles, loadBundle } from '../spec-core/bundles.ts';
 import { HTTP_METHODS } from '../spec-core/http-methods.ts';
 import { freePort } from '../tools/free-port.ts';
+import { startMockGuard } from '../tools/mock-guard.ts';
 
 type OpenApiDocument = {
   openapi: string;
@@ -121,8 +123,9 @@ async function main(): Promise<void> {
   const documentPath = join(workDir, 'logistics-partner-api.yaml');
   writeFileSync(documentPath, stringify(joinBundles(documents)));
 
-  const port = options.port === 0 ? await freePort(options.host) : options.port;
-  const prismArgs = ['mock', documentPath, '--port', String(port), '--host', options.host];
+  // Prism listens on a loopback port of its own; the guard (tools/mock-guard.ts) takes the public one.
+  const prismPort = await freePort('127.0.0.1');
+  const prismArgs = ['mock', documentPath, '--port', String(prismPort), '--host', '127.0.0.1'];
   // Generated data keeps to the declared properties, so it reads like the real thing.
   if (options.dynamic) prismArgs.push('--dynamic', '--seed', options.seed ?? 'logistics-partner', '--json-schema-faker-fillProperties=false');
   else if (options.seed) prismArgs.push('--seed', options.seed);
@@ -155,13 +158,16 @@ async function main(): Promise<void> {
     stop(typeof code === 'number' && code !== 0 ? code : 1);
   });
 
-  const baseUrl = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  let port: number;
   try {
-    await waitUntilAnswering(baseUrl, prism);
+    await waitUntilAnswering(`http://127.0.0.1:${prismPort}`, prism);
+    const guard = await startMockGuard({ host: options.host, port: options.port, upstreamPort: prismPort });
+    port = (guard.address() as AddressInfo).port;
   } catch (error) {
     process.stderr.write(`mock: ${(error as Error).message}\n`);
     return stop(1);
   }
+  const baseUrl = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   process.stdout.write(`LP_BASE_URL=${baseUrl}\nLP_AUTH_URL=${baseUrl}\nLP_FLEET_BASE_URL=${baseUrl}\nmock ready\n`);
 }
 

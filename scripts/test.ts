@@ -12,15 +12,20 @@ import { parseArgs } from 'node:util';
 
 type Step = {
   name: string;
-  /** Files or directories the step rewrites: nothing else that touches them may run meanwhile. */
+  /** Extra environment variables for the npm script. */
+  env?: Record<string, string>;
+  /** Shared outputs the step rewrites: nothing else that reads or rewrites them may run meanwhile. */
   writes?: string[];
-  /** Files or directories the step reads: nothing that rewrites them may run meanwhile. */
+  /** Shared outputs the step reads: nothing that rewrites them may run meanwhile. */
   reads?: string[];
 };
 
-const BUNDLES = 'dist/openapi';
-const CONTRACT_OUT = 'dist/contract';
-const DREDD_OUT = 'dist/contract/dredd';
+/** dist/openapi/ (`npm run bundle` deletes and rewrites it). */
+const BUNDLES = 'bundles';
+/** The reports and ledger directly in dist/contract/ (contract:mutation writes below dist/contract/mutations/). */
+const CONTRACT_REPORTS = 'contract reports';
+/** dist/contract/dredd/: the dredd documents and xunit files. */
+const DREDD_REPORTS = 'dredd reports';
 
 const STEPS: Step[] = [
   // The specs and what is derived from them (generate:check bundles first, so the bundles exist for every reader).
@@ -32,17 +37,20 @@ const STEPS: Step[] = [
   // The package as another repo installs it (rebundles; meanwhile only the steps that do not read the bundles run).
   { name: 'pack:check', writes: [BUNDLES] },
   { name: 'test:spec-diff' },
-  { name: 'test:client' },
+  // Its type tests (*.test-d.ts) are compiled by the typecheck step too (the root tsconfig includes test/, and a failed
+  // expectTypeOf or an unused @ts-expect-error is a compile error there); vitest would run a second tsc over them.
+  { name: 'test:client', env: { LP_TYPE_TESTS_IN_TYPECHECK: '1' } },
   { name: 'test:docs', writes: [BUNDLES] },
   { name: 'test:spec', reads: [BUNDLES] },
-  // The proof that the contract suite catches violations: the longest step, so it starts as early as it may.
-  { name: 'contract:mutation', reads: [BUNDLES] },
-  // The servers, the contract suite against each local target, and dredd.
+  // The servers, the contract suite against each local target, and dredd (pairs that may overlap are adjacent).
   { name: 'test:sandbox', reads: [BUNDLES] },
-  { name: 'contract', reads: [BUNDLES], writes: [CONTRACT_OUT] },
-  { name: 'contract:sandbox', reads: [BUNDLES], writes: [CONTRACT_OUT] },
-  { name: 'dredd', reads: [BUNDLES], writes: [DREDD_OUT] },
-  { name: 'dredd:sandbox', reads: [BUNDLES], writes: [DREDD_OUT] },
+  { name: 'dredd', reads: [BUNDLES], writes: [DREDD_REPORTS] },
+  { name: 'contract', reads: [BUNDLES], writes: [CONTRACT_REPORTS] },
+  { name: 'dredd:sandbox', reads: [BUNDLES], writes: [DREDD_REPORTS] },
+  { name: 'contract:sandbox', reads: [BUNDLES], writes: [CONTRACT_REPORTS] },
+  // The proof that the contract suite catches violations comes last: it runs two suites at a time itself, so it keeps
+  // both cores busy once the other steps are done.
+  { name: 'contract:mutation', reads: [BUNDLES] },
 ];
 /** Every step but lint and the steps before it needs the bundles generate:check builds. */
 const NEEDS_BUNDLES_FIRST = new Set(STEPS.slice(STEPS.findIndex((s) => s.name === 'generate:check') + 1).filter((s) => s.reads).map((s) => s.name));
@@ -59,9 +67,7 @@ function jobs(): number {
   }
 }
 
-/** True when `path` is `other` or inside it, or the other way round. */
-const overlaps = (path: string, other: string) => path === other || path.startsWith(`${other}/`) || other.startsWith(`${path}/`);
-const touches = (paths: string[] | undefined, others: string[] | undefined) => (paths ?? []).some((p) => (others ?? []).some((o) => overlaps(p, o)));
+const touches = (these: string[] | undefined, those: string[] | undefined) => (these ?? []).some((name) => (those ?? []).includes(name));
 
 function conflicts(step: Step, running: Step): boolean {
   return touches(step.writes, running.writes) || touches(step.writes, running.reads) || touches(step.reads, running.writes);
@@ -72,7 +78,11 @@ type Outcome = { step: Step; seconds: number; status: 'ok' | 'FAILED' | 'stopped
 function runStep(step: Step, live: boolean, started: (child: ChildProcess) => void): Promise<{ code: number; output: string; seconds: number }> {
   const begin = performance.now();
   // Own process group, so a failure elsewhere can stop the step with everything it started.
-  const child = spawn('npm', ['run', step.name], { stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'], detached: !live });
+  const child = spawn('npm', ['run', step.name], {
+    env: { ...process.env, ...step.env },
+    stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    detached: !live,
+  });
   started(child);
   let output = '';
   const collect = (chunk: Buffer) => {
@@ -81,10 +91,27 @@ function runStep(step: Step, live: boolean, started: (child: ChildProcess) => vo
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   return new Promise((resolve) => {
+    let seconds: number | undefined;
+    const finish = (code: number) => resolve({ code, output, seconds: seconds ?? (performance.now() - begin) / 1000 });
     child.once('error', (error) => {
       output += `\nnpm test: could not start "npm run ${step.name}": ${error.message}\n`;
+      finish(1);
     });
-    child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output, seconds: (performance.now() - begin) / 1000 }));
+    child.once('exit', (code, signal) => {
+      seconds = (performance.now() - begin) / 1000;
+      const status = code ?? (signal ? 1 : 0);
+      if (live) return finish(status);
+      // The rest of the output arrives with 'close'; a process the step left behind could hold the pipes open forever.
+      const lingering = setTimeout(() => {
+        output += `\nnpm test: a process started by "npm run ${step.name}" outlived it and was stopped\n`;
+        signalGroup(child.pid!, 'SIGKILL');
+        finish(status);
+      }, 3000);
+      child.once('close', () => {
+        clearTimeout(lingering);
+        finish(status);
+      });
+    });
   });
 }
 
@@ -128,12 +155,13 @@ async function main(): Promise<number> {
         pending.splice(pending.indexOf(step), 1);
         const current = step;
         running.set(current, undefined);
-        console.log(live ? `\n=== npm run ${current.name}` : `started  ${current.name}`);
+        const command = `${Object.entries(current.env ?? {}).map(([name, value]) => `${name}=${value} `).join('')}npm run ${current.name}`;
+        console.log(live ? `\n=== ${command}` : `started  ${command}`);
         void runStep(current, live, (child) => running.set(current, child)).then(({ code, output, seconds }) => {
           running.delete(current);
           const stopped = failed !== undefined && code !== 0;
           outcomes.push({ step: current, seconds, status: code === 0 ? 'ok' : stopped ? 'stopped' : 'FAILED' });
-          if (!live && !stopped) console.log(`\n=== npm run ${current.name} (${seconds.toFixed(1)} s, ${code === 0 ? 'ok' : 'FAILED'})\n${output.trimEnd()}\n`);
+          if (!live && !stopped) console.log(`\n----- ${command}: ${code === 0 ? 'ok' : 'FAILED'}, ${seconds.toFixed(1)} s -----\n${output.trimEnd()}\n`);
           if (code === 0) done.add(current.name);
           else if (!failed) {
             failed = current;

@@ -8,7 +8,7 @@ import { InvalidJson, parseJsonResult, resolveMaxResponseBytes } from './respons
 import { resendMiddleware } from './resend-middleware.js';
 import { resolveRetryPolicy } from './retry-policy.js';
 import type { Secrets } from './secrets.js';
-import { DEFAULT_TIMEOUT_MS, timeoutFetch, type FetchFunction } from './timeout-fetch.js';
+import { DEFAULT_TIMEOUT_MS, settleTimeout, timeoutFetch, type FetchFunction } from './timeout-fetch.js';
 
 export interface ComposeOptions extends TransportOptions {
   baseUrl: string;
@@ -68,14 +68,23 @@ function guardCalls(client: ClientCalls, baseUrl: string, secrets: Secrets, time
   const request = client.request;
   client.request = (method, path, init) => {
     const parseHere = init?.parseAs === undefined || init.parseAs === 'json';
+    const own: CallInit = { ...init };
     // 'stream' makes openapi-fetch hand over the unread body; parseJsonResult reads and parses it.
-    const own: CallInit = { ...init, ...(parseHere ? { parseAs: 'stream' } : {}), ...(init?.fetch ? { fetch: timeoutFetch(init.fetch, timeoutMs) } : {}) };
+    if (parseHere) own.parseAs = 'stream';
+    if (init?.fetch) own.fetch = timeoutFetch(init.fetch, timeoutMs);
     const call = request(method, path, own);
-    return (parseHere ? call.then(parseJsonResult as (result: unknown) => unknown) : call).catch((error: unknown) => {
+    // A body openapi-fetch read (text, blob, arrayBuffer) is done with; a stream is read by the caller, under the timeout.
+    const settled = parseHere ? call.then(parseJsonResult as (result: unknown) => unknown) : init?.parseAs === 'stream' ? call : call.then(settleResult);
+    return settled.catch((error: unknown) => {
       throw describeLateFailure(secrets, error, method.toUpperCase(), path, baseUrl, init);
     });
   };
   callThroughRequest(client);
+}
+
+function settleResult(result: unknown): unknown {
+  settleTimeout((result as { response: Response }).response);
+  return result;
 }
 
 function describeLateFailure(secrets: Secrets, error: unknown, method: string, path: string, baseUrl: string, init: CallInit | undefined): unknown {

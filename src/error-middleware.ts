@@ -4,6 +4,7 @@ import type { Middleware } from 'openapi-fetch';
 import { ApiError, displayUrl, requestIdsOf, summarizeBody } from './api-error.js';
 import { InvalidJson, limitResponse } from './response-body.js';
 import type { Secrets } from './secrets.js';
+import { settleTimeout, transferTimeout } from './timeout-fetch.js';
 
 // How much of an error body an ApiError keeps, and of a body that is not JSON; both are redacted before they are cut,
 // with room for the longest spelling of a credential that starts inside what is kept.
@@ -23,6 +24,7 @@ export function errorMiddleware(secrets: Secrets, maxResponseBytes: number): Mid
     // It sees only the final response (after retries and replays), so only that one gets the size limit.
     onResponse({ request, response, schemaPath }) {
       const limited = limitResponse(response, maxResponseBytes, () => tooLargeError(request, response.status, schemaPath, maxResponseBytes));
+      if (limited !== response) transferTimeout(response, limited);
       if (response.ok) return limited === response ? undefined : limited;
       return toApiError(secrets, request, limited, schemaPath);
     },
@@ -38,6 +40,7 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
   if (isRedirect(response)) {
     // Its body is of no use, and may never end.
     await response.body?.cancel().catch(() => undefined);
+    settleTimeout(response);
     throw new ApiError({
       kind: 'redirect',
       status: response.status,
@@ -54,6 +57,8 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
     if (error instanceof ApiError) throw error;
     // Unreadable (timeout, dropped connection): the status is the news.
     raw = '';
+  } finally {
+    settleTimeout(response);
   }
   const text = redactedStart(secrets, raw, ERROR_BODY_CHARS);
   let body: unknown = text || undefined;

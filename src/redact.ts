@@ -22,6 +22,12 @@ const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy
 interface Spellings {
   /** The value in canonical form (see canonicalize), to look for in the canonical form of a text. */
   canonical: string;
+  /**
+   * For a value that itself contains escapes (`%41`, `\u0041`): the value as written, in the form a text carrying it
+   * encoded once more (`%2541`) canonicalizes to. Canonical forms decode one level, so without this only the decoded
+   * characters would be found.
+   */
+  literal?: string;
   /** Its UTF-8 bytes in hex, either case. */
   hex: RegExp;
   /** Canonical forms of the base64 fragments that encode only the value's bytes, at each of the three byte alignments. */
@@ -89,6 +95,7 @@ export class Redactor {
     const mayHaveHex = HEX_RUN.test(text);
     for (const spellings of this.#credentials.values()) {
       find(spellings.canonical, (from, to) => ranges.push([from, to]));
+      if (spellings.literal) find(spellings.literal, (from, to) => ranges.push([from, to]));
       for (const fragment of spellings.base64) find(fragment, (from, to) => ranges.push(wholeBase64Value(text, from, to)));
       if (mayHaveHex) for (const match of text.matchAll(spellings.hex)) ranges.push([match.index, match.index + match[0].length]);
     }
@@ -118,7 +125,9 @@ function spellingsOf(value: string): Spellings {
     base64.add(canonicalize(fragment).text);
     base64.add(canonicalize(fragment.replaceAll('+', '-').replaceAll('/', '_')).text);
   }
-  return { canonical: canonicalize(value).text, hex: new RegExp(hex, 'gi'), base64: [...base64] };
+  const canonical = canonicalize(value).text;
+  const literal = canonicalize(encodeURIComponent(value)).text;
+  return { canonical, literal: literal !== canonical ? literal : undefined, hex: new RegExp(hex, 'gi'), base64: [...base64] };
 }
 
 function toBase64(bytes: Uint8Array): string {

@@ -5,6 +5,7 @@ import type { RequestAuthorizer } from './authorizer.js';
 import { isCallerAbort } from './error-middleware.js';
 import { originOf, replayOf } from './replayable-request.js';
 import { backoffMs, mayRetry, retryAfterMs, RETRYABLE_STATUSES, type ResolvedRetryPolicy } from './retry-policy.js';
+import { settleTimeout } from './timeout-fetch.js';
 
 type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
 type Outcome = { response: Response; error?: undefined } | { response?: undefined; error: unknown };
@@ -43,7 +44,7 @@ export function resendMiddleware(policy: ResolvedRetryPolicy, describeFailure: F
     for (let attempt = 1; ; ) {
       if (outcome.response?.status === 401 && renewable && !replayedAfter401) {
         replayedAfter401 = true;
-        await outcome.response.body?.cancel();
+        await discard(outcome.response);
         authorizer!.renew!(request);
         outcome = await resend(request, fetch);
         continue;
@@ -55,7 +56,7 @@ export function resendMiddleware(policy: ResolvedRetryPolicy, describeFailure: F
         const hinted = retryAfterMs(outcome.response.headers.get('retry-after'));
         if (hinted !== undefined && hinted > policy.maxRetryAfterMs) return outcome;
         wait = hinted ?? backoffMs(attempt, policy);
-        await outcome.response.body?.cancel();
+        await discard(outcome.response);
       } else {
         if (isCallerAbort(outcome.error, request.signal) || request.signal.aborted) return outcome;
         wait = backoffMs(attempt, policy);
@@ -92,4 +93,10 @@ export function resendMiddleware(policy: ResolvedRetryPolicy, describeFailure: F
       return outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
     },
   };
+}
+
+/** A response that is sent again: its body is not wanted, nor its timeout. */
+async function discard(response: Response): Promise<void> {
+  await response.body?.cancel();
+  settleTimeout(response);
 }

@@ -2,6 +2,7 @@
 // A body over the limit fails with the error the caller gives (an ApiError of kind 'response_too_large'); a body that is
 // not JSON raises InvalidJson, which carries the text, and describeFailure (which knows the operation and the
 // credentials to redact) turns it into an ApiError of kind 'invalid_response'.
+import { settleTimeout } from './timeout-fetch.js';
 
 /** 32 MiB: far above any answer of these APIs, far below what would hurt a process. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -92,15 +93,26 @@ function counted(response: Response, maxBytes: number, tooLarge: () => Error): R
  * body is undefined (as openapi-fetch has it), a body that is not JSON is InvalidJson rather than a bare SyntaxError.
  */
 export function parseJsonResult(result: { data?: unknown; response: Response }): unknown {
+  const response = result.response;
   // No body (204, HEAD, Content-Length 0): openapi-fetch left data undefined.
-  if (result.data === undefined || result.data === null) return result;
-  // Not async, and the result object is reused: this runs on every call.
-  return result.response.text().then((text) => {
-    try {
-      result.data = text === '' ? undefined : (JSON.parse(text) as unknown);
-    } catch {
-      throw new InvalidJson(result.response.status, text);
-    }
+  if (result.data === undefined || result.data === null) {
+    settleTimeout(response);
     return result;
-  });
+  }
+  // Not async, and the result object is reused: this runs on every call.
+  return response.text().then(
+    (text) => {
+      settleTimeout(response);
+      try {
+        result.data = text === '' ? undefined : (JSON.parse(text) as unknown);
+      } catch {
+        throw new InvalidJson(response.status, text);
+      }
+      return result;
+    },
+    (error: unknown) => {
+      settleTimeout(response);
+      throw error;
+    },
+  );
 }

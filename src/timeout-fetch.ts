@@ -13,20 +13,63 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** In Node (undici) the 3xx itself comes back, Location included; a browser gives an opaque redirect (status 0). */
 const REDIRECT: RequestRedirect = 'manual';
 
+// Each attempt's timer, by the response it produced, until that response's body has been read. Clearing it then is
+// what makes a plain AbortController and setTimeout cheaper than AbortSignal.timeout: Node tracks every
+// AbortSignal.timeout signal for garbage collection, the largest single cost of a call (measured in Node 20: 23 µs per
+// signal, against under 1 µs here), while a timer left pending would keep the whole exchange in memory until it fires.
+const pendingTimers = new WeakMap<Response, unknown>();
+
 export function timeoutFetch(fetchImpl: FetchFunction, timeoutMs: number): FetchFunction {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError('option "timeoutMs" must be a positive number of milliseconds');
   return (input, init) => {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    if (typeof input === 'string') {
-      const caller = init?.signal;
-      return fetchImpl(input, { ...init, redirect: REDIRECT, signal: caller ? AbortSignal.any([caller, timeout]) : timeout });
-    }
-    const origin = originOf(input);
-    if (origin) {
-      // Only the caller's signal can abort besides the timeout; the request's own signal merely follows it.
-      const signal = origin.callerSignal ? AbortSignal.any([origin.callerSignal, timeout]) : timeout;
-      return fetchImpl(input.url, { method: input.method, headers: input.headers, body: origin.body, redirect: REDIRECT, signal });
-    }
-    return fetchImpl(input, { ...init, redirect: REDIRECT, signal: AbortSignal.any([init?.signal ?? input.signal, timeout]) });
+    const controller = new AbortController();
+    const timer: unknown = setTimeout(abortForTimeout, timeoutMs, controller);
+    // In Node a pending timeout must not keep the process alive; in a browser the timer is a number, with nothing to unref.
+    (timer as { unref?: () => void }).unref?.();
+    return send(fetchImpl, input, init, controller.signal).then(
+      (response) => {
+        pendingTimers.set(response, timer);
+        return response;
+      },
+      (error: unknown) => {
+        clearTimeout(timer as number);
+        throw error;
+      },
+    );
   };
+}
+
+function send(fetchImpl: FetchFunction, input: Request | string, init: RequestInit | undefined, timeout: AbortSignal): Promise<Response> {
+  if (typeof input === 'string') {
+    const caller = init?.signal;
+    return fetchImpl(input, { ...init, redirect: REDIRECT, signal: caller ? AbortSignal.any([caller, timeout]) : timeout });
+  }
+  const origin = originOf(input);
+  if (origin) {
+    // Only the caller's signal can abort besides the timeout; the request's own signal merely follows it.
+    const signal = origin.callerSignal ? AbortSignal.any([origin.callerSignal, timeout]) : timeout;
+    return fetchImpl(input.url, { method: input.method, headers: input.headers, body: origin.body, redirect: REDIRECT, signal });
+  }
+  return fetchImpl(input, { ...init, redirect: REDIRECT, signal: AbortSignal.any([init?.signal ?? input.signal, timeout]) });
+}
+
+/**
+ * The body of `response` has been read or abandoned: its attempt's timeout is over. A response nobody settles (one a
+ * caller reads as a stream) keeps its timeout running until it fires, which then ends a body still being read.
+ */
+export function settleTimeout(response: Response): void {
+  const timer = pendingTimers.get(response);
+  if (timer === undefined) return;
+  clearTimeout(timer as number);
+  pendingTimers.delete(response);
+}
+
+/** `copy` (a wrapper around the body of `response`) now carries its timeout. */
+export function transferTimeout(response: Response, copy: Response): void {
+  const timer = pendingTimers.get(response);
+  if (timer !== undefined) pendingTimers.set(copy, timer);
+}
+
+function abortForTimeout(controller: AbortController): void {
+  controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
 }

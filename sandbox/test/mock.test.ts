@@ -13,11 +13,11 @@ beforeAll(async () => {
 });
 afterAll(() => mock?.stop());
 
-/** Prism processes serving on the given port (their command line names it). */
-const prismProcessesOn = (port: string) =>
-  execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+/** Prism processes started by the given mock process (Prism listens on a loopback port behind the mock's guard). */
+const prismProcessesOf = (parent: number) =>
+  execFileSync('ps', ['-eo', 'ppid=,args='], { encoding: 'utf8' })
     .split('\n')
-    .filter((line) => line.includes('prism-cli') && line.includes(`--port ${port}`));
+    .filter((line) => line.includes('prism-cli') && Number(line.trim().split(/\s+/)[0]) === parent);
 
 describe('scripts/mock.ts', () => {
   it('prints the three base URLs, all the same loopback origin, then "mock ready"', () => {
@@ -63,12 +63,23 @@ describe('scripts/mock.ts', () => {
     expect(response.status).toBe(404);
   });
 
+  it('answers a malformed percent-encoding with a 400 and keeps serving (Prism alone exits on it)', async () => {
+    for (const path of ['/vehicles/%', '/vehicles/%E0%A4%A', '/v1/%zz']) {
+      const response = await fetch(`${origin}${path}`, { headers: { 'api-key': 'any' } });
+      expect(response.status, path).toBe(400);
+      expect(await response.json(), path).toMatchObject({ code: 'invalid_request' });
+    }
+    // A malformed query is Prism's to answer (it does, without exiting).
+    expect((await fetch(`${origin}/vehicles?vin=%zz`, { headers: { 'api-key': 'any' } })).status).toBeLessThan(500);
+    expect((await fetch(`${origin}/vehicles/V-1`, { headers: { 'api-key': 'any', prefer: 'code=404' } })).status).toBe(404);
+  });
+
   it('stops its Prism child on SIGTERM', async () => {
-    const port = new URL(origin).port;
-    expect(prismProcessesOn(port)).toHaveLength(1);
+    const pid = mock.child.pid!;
+    expect(prismProcessesOf(pid)).toHaveLength(1);
     expect(await mock.stop()).toBe(0);
     await expect(fetch(`${origin}/vehicles`)).rejects.toThrow();
-    expect(prismProcessesOn(port)).toEqual([]);
+    expect(prismProcessesOf(pid)).toEqual([]);
   });
 });
 

@@ -80,6 +80,14 @@ describe('Redactor', () => {
     expect(clean).toMatch(new RegExp(`^before .*${REDACTED.replace(/[[\]]/g, '\\$&')}.* after$`));
   });
 
+  it('hides a credential that itself contains escapes when it is encoded once more (%41 sent as %2541)', () => {
+    const escaped = [...KEY].map((char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`).join('');
+    const redactor = new Redactor([escaped]);
+    for (const shown of [escaped, encodeURIComponent(escaped), form(escaped), json(encodeURIComponent(escaped))]) {
+      expect(redactor.redact(`echoed: ${shown}`), shown).toBe(`echoed: ${REDACTED}`);
+    }
+  });
+
   it('finds every occurrence, in the middle of other text, and the longest credential whole', () => {
     const redactor = new Redactor([KEY, `${KEY}-longer`]);
     expect(redactor.redact(`a=${KEY}&b=${KEY}-longer;c="${json(base64(KEY))}"`)).toBe(`a=${REDACTED}&b=${REDACTED};c="${REDACTED}"`);

@@ -7,6 +7,10 @@ export default defineProject({
     include: ['test/client/**/*.test.ts'],
     root: new URL('../..', import.meta.url).pathname,
     testTimeout: 20_000,
-    typecheck: { enabled: true, include: ['test/client/**/*.test-d.ts'], tsconfig: 'test/client/tsconfig.typecheck.json' },
+    // Files share one module graph (src/ keeps no module-level state; each test builds its own client): the client
+    // and openapi-fetch load once per run instead of once per file.
+    isolate: false,
+    // npm test sets LP_TYPE_TESTS_IN_TYPECHECK=1: its typecheck step compiles these files already (scripts/test.ts).
+    typecheck: { enabled: process.env.LP_TYPE_TESTS_IN_TYPECHECK !== '1', include: ['test/client/**/*.test-d.ts'], tsconfig: 'test/client/tsconfig.typecheck.json' },
   },
 });

@@ -1,5 +1,6 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'spec', include: ['test/spec/**/*.test.ts'], root: new URL('../..', import.meta.url).pathname },
+  // isolate: false: files share one module graph, so the bundles and specs are parsed once per run, not once per file.
+  test: { name: 'spec', include: ['test/spec/**/*.test.ts'], root: new URL('../..', import.meta.url).pathname, isolate: false },
 });
