@@ -16,6 +16,13 @@ module.exports = {
       '^scripts/',
     ),
     forbid(
+      'nothing-imports-tests',
+      'error',
+      'test/ is the end of the flow: its helpers serve its tests only; what another part needs moves to spec-core/ or tools/.',
+      '^(?!test/)',
+      '^test/',
+    ),
+    forbid(
       'spec-core-imports-nothing-of-the-kit',
       'error',
       'spec-core is the bottom layer: every spec reader builds on it, so it may not depend on any of them.',

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { API_NAMES, bundleDir, bundlePath, repoRoot, type ApiName } from './apis.ts';
+import { REDOCLY_CLI, redoclyEnv } from './redocly.ts';
 
 /** A bundled OpenAPI document, as parsed JSON: the readers inspect it by key. */
 export type Bundle = Record<string, any>;
@@ -34,10 +35,10 @@ export const loadBundles = (ext: 'json' | 'yaml' = 'json'): Record<ApiName, Bund
 export function buildBundles(): string[] {
   rmSync(bundleDir, { recursive: true, force: true });
   mkdirSync(bundleDir, { recursive: true });
-  execFileSync(process.execPath, [`${repoRoot}/node_modules/@redocly/cli/lib/index.js`, 'bundle', ...API_NAMES], {
+  execFileSync(process.execPath, [REDOCLY_CLI, 'bundle', ...API_NAMES], {
     cwd: repoRoot,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    env: redoclyEnv(),
     timeout: 120_000,
   });
   return API_NAMES.flatMap((api) => {

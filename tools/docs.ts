@@ -9,6 +9,7 @@ import { collectAssumptions, uniqueAssumptions } from '../spec-core/assumptions.
 import { loadBundles } from '../spec-core/bundles.ts';
 import { operationsOf, type PathOperation } from '../spec-core/operations.ts';
 import { resolveRef } from '../spec-core/pointer.ts';
+import { REDOCLY_CLI, redoclyEnv } from '../spec-core/redocly.ts';
 
 export { operationsOf };
 export type Operation = PathOperation;
@@ -165,7 +166,7 @@ async function buildReferencePage(api: ApiName, enriched: Json, workDir: string)
   const source = `${workDir}/${api}.json`;
   writeFileSync(source, JSON.stringify(enriched, null, 2));
   const args = [
-    `${repoRoot}/node_modules/@redocly/cli/lib/index.js`,
+    REDOCLY_CLI,
     'build-docs',
     source,
     '--inlineBundle', // Redoc's scripts are embedded instead of loaded from Redocly's CDN
@@ -179,7 +180,7 @@ async function buildReferencePage(api: ApiName, enriched: Json, workDir: string)
   try {
     await run(process.execPath, args, {
       cwd: workDir,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      env: redoclyEnv(),
       maxBuffer: 16 * 1024 * 1024,
       timeout: 120_000,
     });

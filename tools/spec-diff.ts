@@ -6,8 +6,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { apiDiff, type Diff } from 'api-smart-diff';
-import { repoRoot as kitRoot } from '../spec-core/apis.ts';
 import { isHttpMethod } from '../spec-core/http-methods.ts';
+import { REDOCLY_CLI, redoclyEnv } from '../spec-core/redocly.ts';
 
 type Json = Record<string, any>;
 export type Severity = 'breaking' | 'non-breaking' | 'annotation' | 'unclassified';
@@ -129,9 +129,9 @@ async function bundleTree(dir: string): Promise<Map<string, Json>> {
     apiFolders(`${dir}/openapi`).map(async (api) => {
       const output = `${dir}/bundles/${api}.json`;
       try {
-        await run(process.execPath, [`${kitRoot}/node_modules/@redocly/cli/lib/index.js`, 'bundle', `openapi/${api}/openapi.yaml`, '--output', output, '--ext', 'json'], {
+        await run(process.execPath, [REDOCLY_CLI, 'bundle', `openapi/${api}/openapi.yaml`, '--output', output, '--ext', 'json'], {
           cwd: dir,
-          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+          env: redoclyEnv(),
           timeout: 120_000,
           maxBuffer: 16 * 1024 * 1024,
         });

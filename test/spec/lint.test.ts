@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { REDOCLY_CLI, redoclyEnv } from '../../spec-core/redocly.ts';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'lp-lint-'));
@@ -17,9 +18,9 @@ async function lint(mutate: (dir: string) => void): Promise<{ code: number; outp
   cpSync(`${repoRoot}/redocly.yaml`, `${dir}/redocly.yaml`);
   mutate(dir);
   try {
-    const { stdout, stderr } = await run(process.execPath, [`${repoRoot}/node_modules/@redocly/cli/lib/index.js`, 'lint', '--format=stylish'], {
+    const { stdout, stderr } = await run(process.execPath, [REDOCLY_CLI, 'lint', '--format=stylish'], {
       cwd: dir,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      env: redoclyEnv(),
     });
     return { code: 0, output: stdout + stderr };
   } catch (error: any) {
