@@ -90,20 +90,24 @@ async function main(): Promise<void> {
   } catch (error) {
     fail((error as Error).message);
   }
+  if (options['mutations-switchable'] && options.data) {
+    fail('--data cannot be combined with --mutations-switchable: every switch starts a sandbox from empty state, which a data file would refill');
+  }
+  // Everything but the mutation: a sandbox rebuilt by a switch gets the same settings as the first one.
+  const settings = {
+    credentials: readCredentials(process.env),
+    vehicleCount,
+    clockOffsetSeconds: clockOffset,
+    dataFile: options.data,
+    maxEvents: integerOption('max-events', options['max-events'], DEFAULT_MAX_EVENTS, 1, 100_000_000),
+    maxCodes: integerOption('max-codes', options['max-codes'], DEFAULT_MAX_CODES, 1, 10_000_000),
+    maxTokens: integerOption('max-tokens', options['max-tokens'], DEFAULT_MAX_TOKENS, 1, 10_000_000),
+    logLevel: options['log-level'],
+    connections,
+  };
   let sandbox;
   try {
-    sandbox = buildSandbox({
-      credentials: readCredentials(process.env),
-      vehicleCount,
-      clockOffsetSeconds: clockOffset,
-      dataFile: options.data,
-      maxEvents: integerOption('max-events', options['max-events'], DEFAULT_MAX_EVENTS, 1, 100_000_000),
-      maxCodes: integerOption('max-codes', options['max-codes'], DEFAULT_MAX_CODES, 1, 10_000_000),
-      maxTokens: integerOption('max-tokens', options['max-tokens'], DEFAULT_MAX_TOKENS, 1, 10_000_000),
-      mutation: parseMutation(options.mutation),
-      logLevel: options['log-level'],
-      connections,
-    });
+    sandbox = buildSandbox({ ...settings, mutation: parseMutation(options.mutation) });
   } catch (error) {
     fail((error as Error).message);
   }
@@ -111,9 +115,8 @@ async function main(): Promise<void> {
 
   // --mutations-switchable (for contract:mutation): one port where POST /_sandbox/mutation swaps in a fresh sandbox
   // built with the same settings and credentials, seeded with another mutation.
-  const rebuild = (mutation: MutationId | undefined) =>
-    buildSandbox({ credentials: context.credentials, vehicleCount, clockOffsetSeconds: clockOffset, dataFile: options.data, mutation, logLevel: options['log-level'] });
-  const switchable = options['mutations-switchable'] ? await serveSwitchable(rebuild, sandbox) : undefined;
+  const rebuild = (mutation: MutationId | undefined) => buildSandbox({ ...settings, credentials: context.credentials, mutation });
+  const switchable = options['mutations-switchable'] ? await serveSwitchable(rebuild, sandbox, { ...DEFAULT_CONNECTION_LIMITS, ...connections }) : undefined;
 
   let closing = false;
   const shutdown = (signal: string) => {

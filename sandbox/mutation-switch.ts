@@ -5,15 +5,11 @@
 // The switch route exists only on a sandbox started with the flag: a plain sandbox has no way to change behaviour.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parseMutation, type MutationId } from './mutations.ts';
-import type { Sandbox } from './server.ts';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits, type Sandbox } from './server.ts';
 
 export const SWITCH_PATH = '/_sandbox/mutation';
 /** `{"mutation": "<id>"}` or `{"mutation": null}` fits easily; anything larger is refused unread. */
 const MAX_SWITCH_BODY_BYTES = 1024;
-/** Connection limits of the outer server (the inner Fastify app has no server of its own). */
-const REQUEST_TIMEOUT_MS = 30_000;
-const HEADERS_TIMEOUT_MS = 10_000;
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 export type SwitchableSandbox = {
   server: Server;
@@ -27,7 +23,11 @@ export type SwitchableSandbox = {
 
 type BuildSandbox = (mutation: MutationId | undefined) => Sandbox;
 
-export async function serveSwitchable(build: BuildSandbox, initial: Sandbox): Promise<SwitchableSandbox> {
+/**
+ * `limits` are the sandbox's own connection limits (--headers-timeout and the rest): the inner Fastify app has no server
+ * of its own here, so the outer server applies them. The idle timeout is the socket's inactivity timeout.
+ */
+export async function serveSwitchable(build: BuildSandbox, initial: Sandbox, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): Promise<SwitchableSandbox> {
   await initial.app.ready();
   let current = initial;
   // Switches run one after another; a request that arrives meanwhile is answered by the sandbox still in place.
@@ -49,12 +49,14 @@ export async function serveSwitchable(build: BuildSandbox, initial: Sandbox): Pr
   };
 
   const server = createServer(
-    { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
+    { requestTimeout: limits.requestTimeoutMs, headersTimeout: limits.headersTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs },
     (request, response) => {
       if ((request.url ?? '').split('?')[0] === SWITCH_PATH) void handleSwitch(request, response, () => current, switchTo);
       else current.app.routing(request, response);
     },
   );
+  server.maxConnections = limits.maxConnections;
+  server.timeout = limits.idleTimeoutMs;
   // Malformed HTTP never reaches a handler; answer it the way a plain Node server would, without a crash.
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');

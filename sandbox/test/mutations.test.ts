@@ -227,8 +227,8 @@ describe('--mutations-switchable', () => {
     }
   });
 
-  it('works through a sandbox process started with the flag', async () => {
-    const running = await startSandboxProcess(['--mutations-switchable', '--log-level', 'warn']);
+  it('works through a sandbox process started with the flag, and a switched sandbox keeps the started one\'s caps', async () => {
+    const running = await startSandboxProcess(['--mutations-switchable', '--max-tokens', '2', '--log-level', 'warn']);
     try {
       const base = new URL(running.env.LP_FLEET_BASE_URL!).origin;
       const unknownVehicle = () => fleetGet(base, '/vehicles/V-NOPE');
@@ -237,8 +237,17 @@ describe('--mutations-switchable', () => {
       expect((await unknownVehicle()).status).toBe(500);
       expect((await postSwitch(base, '{"mutation": null}')).status).toBe(200);
       expect((await unknownVehicle()).status).toBe(404);
+      for (let i = 0; i < 3; i += 1) await serviceToken(base);
+      const health = (await (await fetch(`${base}/_sandbox/health`)).json()) as { stored: { tokens: number } };
+      expect(health.stored.tokens, '--max-tokens 2 after two switches').toBe(2);
     } finally {
       expect(await running.stop()).toBe(0);
     }
+  });
+
+  it('refuses --data, whose events a switch would bring back, with a clear message', () => {
+    const bad = spawnSync(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--mutations-switchable', '--data', 'events.jsonl'], { cwd: repoRoot, encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--data cannot be combined with --mutations-switchable');
   });
 });
