@@ -16,6 +16,25 @@ const KEY = 'contract-self-subscription-key-6f3a';
 const FLEET_KEY = 'contract-self-fleet-key-41bd';
 const ISSUED = 'eyJhbGciOiJIUzI1NiJ9.contract-self-issued-token.c2ln';
 
+const unicodeEscaped = (value: string) => [...value].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+/** The spellings of a credential that a report or log must not contain. */
+function spellingsOf(credential: string): Record<string, string> {
+  const json = JSON.stringify(credential).slice(1, -1);
+  return {
+    raw: credential,
+    'URL-encoded': encodeURIComponent(credential),
+    'form-encoded': new URLSearchParams({ v: credential }).toString().slice(2),
+    'JSON with \\/': json.replaceAll('/', '\\/'),
+    'JSON with \\u002f': json.replaceAll('/', '\\u002f'),
+    '\\u-escaped': unicodeEscaped(credential),
+    base64: Buffer.from(credential).toString('base64'),
+    base64url: Buffer.from(credential).toString('base64url'),
+    hex: Buffer.from(credential).toString('hex'),
+    'hex, upper case': Buffer.from(credential).toString('hex').toUpperCase(),
+  };
+}
+
 describe('redaction of credentials', () => {
   it('redacts configured secrets, their URL and form encodings, and long bearer tokens', () => {
     const redactor = new Redactor([SECRET, KEY]);
@@ -40,7 +59,14 @@ describe('redaction of credentials', () => {
         let body = '';
         request.on('data', (chunk: Buffer) => (body += chunk.toString()));
         request.on('end', () => {
-          const echo = JSON.stringify({ headers: request.headers, body, url: request.url });
+          // The credentials also echoed in base64, hex and \u escapes, first (reports keep only the start of a body):
+          // the spellings a server or a gateway may use when it logs or reflects a request.
+          const form = new URLSearchParams(body);
+          const credentials = [request.headers.authorization?.replace(/^Bearer /, ''), request.headers['api-key'], request.headers['ocp-apim-subscription-key'], form.get('client_secret')];
+          const spellings = credentials
+            .filter((v): v is string => typeof v === 'string')
+            .flatMap((v) => [Buffer.from(v).toString('base64'), Buffer.from(v).toString('base64url'), Buffer.from(v).toString('hex'), unicodeEscaped(v)]);
+          const echo = JSON.stringify({ spellings, headers: request.headers, body, url: request.url });
           const isToken = request.url?.endsWith('/token');
           response.writeHead(isToken ? 200 : 500, { 'content-type': 'application/json' });
           response.end(isToken ? JSON.stringify({ access_token: ISSUED, token_type: 'Bearer', expired_in: 'echo', echo }) : echo);
@@ -73,8 +99,10 @@ describe('redaction of credentials', () => {
       const files = readdirSync(out).filter((f) => /\.(json|md|xml)$/.test(f)).map((f) => readFileSync(join(out, f), 'utf8'));
       expect(files.length, 'reports were written').toBeGreaterThanOrEqual(3);
       for (const [where, text] of [['output', result.output], ...files.map((t, i) => [`file ${i}`, t] as const)] as const) {
-        for (const credential of [SECRET, encodeURIComponent(SECRET), KEY, FLEET_KEY, ISSUED]) {
-          expect(text.includes(credential), `${where} contains a credential`).toBe(false);
+        for (const credential of [SECRET, KEY, FLEET_KEY, ISSUED]) {
+          for (const [encoding, spelled] of Object.entries(spellingsOf(credential))) {
+            expect(text.includes(spelled), `${where} contains a credential (${encoding})`).toBe(false);
+          }
         }
       }
     }, 120_000);
