@@ -34,8 +34,9 @@ export function createCarriersClient(options: CarriersClientOptions): CarriersCl
   const baseUrl = requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl);
   const secrets = new Secrets();
   secrets.add(options.subscriptionKey);
-  const tokens = options.tokenProvider ?? ownTokenProvider(FACTORY, { ...(options as TokenProviderOptions), baseUrl }, secrets);
-  return buildCarriersClient({ baseUrl, tokens, subscriptionKey: options.subscriptionKey, transport: resolveTransport(options), secrets });
+  const transport = resolveTransport(options);
+  const tokens = options.tokenProvider ?? ownTokenProvider(FACTORY, { ...(options as TokenProviderOptions), baseUrl }, secrets, transport);
+  return buildCarriersClient({ baseUrl, tokens, subscriptionKey: options.subscriptionKey, transport, secrets });
 }
 
 export function buildCarriersClient(settings: CarriersClientSettings): CarriersClient {

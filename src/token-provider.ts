@@ -71,8 +71,9 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
 /**
  * A token provider with a token client of its own, for the one host its endpoint needs; options are reported under
  * `factory`'s name (createTokenProvider, or createCarriersClient when it makes one), errors scrubbed with `secrets`.
+ * `transport`: when the caller already resolved the transport options, so they are checked once.
  */
-export function ownTokenProvider(factory: string, options: TokenProviderOptions, secrets: Secrets): TokenProvider {
+export function ownTokenProvider(factory: string, options: TokenProviderOptions, secrets: Secrets, transport = resolveTransport(options)): TokenProvider {
   const checked = checkTokenProviderOptions(factory, options);
   secrets.add(options.subscriptionKey);
   const service = checked.endpoint === 'service';
@@ -80,7 +81,7 @@ export function ownTokenProvider(factory: string, options: TokenProviderOptions,
     baseUrl: service ? requireBaseUrl(factory, 'baseUrl', options.baseUrl) : undefined,
     authUrl: service ? undefined : requireBaseUrl(factory, 'authUrl', options.authUrl),
     subscriptionKey: options.subscriptionKey,
-    transport: resolveTransport(options),
+    transport,
     secrets,
     owner: { factory, baseUrl: 'baseUrl', authUrl: 'authUrl' },
   });
