@@ -2,9 +2,9 @@
 // (state compared in constant time, `error` surfaced), and exchange the code with the exact same redirect_uri.
 // Uses Web Crypto only, so it runs in Node and in browsers.
 import type { components } from '../generated/token.js';
-import { requireBaseUrl, requireString, type TransportOptions } from './client-options.js';
+import { requireBaseUrl, requireString, resolveTransport, type TransportOptions } from './client-options.js';
 import { Secrets } from './secrets.js';
-import { createTokenClient } from './token-client.js';
+import { buildTokenClient } from './token-client.js';
 
 export const AUTHORIZE_PATH = '/oauth2/default/v1/authorize';
 
@@ -104,11 +104,15 @@ export async function exchangeAuthorizationCode(options: ExchangeAuthorizationCo
   secrets.add(options.clientSecret);
   secrets.add(options.code);
   secrets.add(options.codeVerifier);
-  const client = createTokenClient({
-    ...options,
+  const subscriptionKey = requireString(factory, 'subscriptionKey', options.subscriptionKey);
+  secrets.add(subscriptionKey);
+  const client = buildTokenClient({
+    baseUrl: undefined,
     authUrl: requireBaseUrl(factory, 'authUrl', options.authUrl),
-    subscriptionKey: requireString(factory, 'subscriptionKey', options.subscriptionKey),
+    subscriptionKey,
+    transport: resolveTransport(options),
     secrets,
+    owner: { factory, baseUrl: 'baseUrl', authUrl: 'authUrl' },
   });
   const { data } = await client.POST('/oauth2/default/v1/token', {
     body: {

@@ -1,7 +1,7 @@
 // Authorizers put credentials on a request; authMiddleware applies one to every call of a client.
 // The resend middleware applies the same authorizer again to each replayed request, so a renewed token is used.
 import type { Middleware } from 'openapi-fetch';
-import type { TokenProvider } from './token-provider.js';
+import { SUBSCRIPTION_KEY_HEADER } from './headers.js';
 import { originOf } from './replayable-request.js';
 import type { Secrets } from './secrets.js';
 
@@ -11,8 +11,14 @@ export interface RequestAuthorizer {
   renew?(request: Request): void;
 }
 
-export const SUBSCRIPTION_KEY_HEADER = 'Ocp-Apim-Subscription-Key';
-export const FLEET_API_KEY_HEADER = 'API-Key';
+/**
+ * What a bearer authorizer needs of a token source; the token provider is one. Declared here, not imported, so that the
+ * authorizers stay below the token provider (which builds on the clients that use them).
+ */
+export interface TokenSource {
+  getToken(): Promise<string>;
+  invalidate(token?: string): void;
+}
 
 export function authMiddleware(authorizer: RequestAuthorizer): Middleware {
   return {
@@ -24,7 +30,7 @@ export function authMiddleware(authorizer: RequestAuthorizer): Middleware {
 }
 
 /** `Authorization: Bearer <token>` from a token provider, plus the subscription key when one is configured. */
-export function bearerTokenAuthorizer(tokens: TokenProvider, secrets: Secrets, subscriptionKey?: string): RequestAuthorizer {
+export function bearerTokenAuthorizer(tokens: TokenSource, secrets: Secrets, subscriptionKey?: string): RequestAuthorizer {
   return {
     async authorize(request) {
       // The caller's abort ends the wait for a token; the token request itself goes on for the other callers.

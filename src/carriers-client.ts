@@ -2,38 +2,44 @@
 // one replay after a 401 with a renewed token, and no retry of the milestone POST unless the caller opts in.
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../generated/carriers.js';
-import { bearerTokenAuthorizer } from './authorizer.js';
-import { requireBaseUrl, type TransportOptions } from './client-options.js';
+import { bearerTokenAuthorizer, type TokenSource } from './authorizer.js';
+import { requireBaseUrl, resolveTransport, type ResolvedTransport, type TransportOptions } from './client-options.js';
 import { composeClient } from './compose-client.js';
 import { Secrets } from './secrets.js';
-import { createTokenProvider, type TokenProvider, type TokenProviderOptions } from './token-provider.js';
+import { ownTokenProvider, type TokenProvider, type TokenProviderOptions } from './token-provider.js';
 
 export type CarriersClient = Client<paths>;
 
-export interface CarriersClientOptions extends TransportOptions, Partial<Omit<TokenProviderOptions, 'baseUrl' | keyof TransportOptions | 'secrets'>> {
+export interface CarriersClientOptions extends TransportOptions, Partial<Omit<TokenProviderOptions, 'baseUrl' | keyof TransportOptions>> {
   /** {base_url}: the service, with any path prefix. */
   baseUrl: string;
   /** Where tokens come from; when absent, one is made from clientId, clientSecret, tokenEndpoint, etc. */
   tokenProvider?: TokenProvider;
   /** Sent as Ocp-Apim-Subscription-Key alongside the bearer token when set. */
   subscriptionKey?: string;
-  /** @internal */
-  secrets?: Secrets;
+}
+
+/** All the carriers client is given: its host, a token source, the subscription key and the transport. */
+export interface CarriersClientSettings {
+  baseUrl: string;
+  tokens: TokenSource;
+  subscriptionKey: string | undefined;
+  transport: ResolvedTransport;
+  secrets: Secrets;
 }
 
 const FACTORY = 'createCarriersClient';
 
 export function createCarriersClient(options: CarriersClientOptions): CarriersClient {
   const baseUrl = requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl);
-  const secrets = options.secrets ?? new Secrets();
+  const secrets = new Secrets();
   secrets.add(options.subscriptionKey);
-  const tokens =
-    options.tokenProvider ??
-    createTokenProvider({ ...(options as TokenProviderOptions), baseUrl, secrets });
-  return composeClient<paths>({
-    ...options,
-    baseUrl,
-    secrets,
-    authorizer: bearerTokenAuthorizer(tokens, secrets, options.subscriptionKey),
-  });
+  const transport = resolveTransport(options);
+  const tokens = options.tokenProvider ?? ownTokenProvider(FACTORY, { ...(options as TokenProviderOptions), baseUrl }, secrets, transport);
+  return buildCarriersClient({ baseUrl, tokens, subscriptionKey: options.subscriptionKey, transport, secrets });
+}
+
+export function buildCarriersClient(settings: CarriersClientSettings): CarriersClient {
+  const { baseUrl, tokens, subscriptionKey, transport, secrets } = settings;
+  return composeClient<paths>({ baseUrl, transport, secrets, authorizer: bearerTokenAuthorizer(tokens, secrets, subscriptionKey) });
 }

@@ -1,7 +1,8 @@
 // Options every client takes (transport, timeout, retries) and the checks that turn bad configuration into clear errors.
 // Error messages name the option, never its value: values may be credentials.
-import type { RetryOptions } from './retry-policy.js';
-import type { FetchFunction } from './timeout-fetch.js';
+import { resolveMaxResponseBytes } from './response-body.js';
+import { resolveRetryPolicy, type ResolvedRetryPolicy, type RetryOptions } from './retry-policy.js';
+import { DEFAULT_TIMEOUT_MS, timeoutFetch, type FetchFunction } from './timeout-fetch.js';
 
 export interface TransportOptions {
   /** fetch to send requests with (default: globalThis.fetch). Called as fetch(request, init). */
@@ -33,4 +34,23 @@ export function requireBaseUrl(factory: string, name: string, value: unknown): s
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`${factory}: option "${name}" must be an http(s) URL`);
   if (url.search || url.hash) throw new TypeError(`${factory}: option "${name}" must not carry a query or fragment`);
   return text.replace(/\/+$/, '');
+}
+
+/** Transport options checked and defaulted once, then shared by every openapi-fetch client of one logistics client. */
+export interface ResolvedTransport {
+  /** The caller's fetch (or the global one), with the per-attempt timeout. */
+  fetch: FetchFunction;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  retry: ResolvedRetryPolicy;
+}
+
+export function resolveTransport(options: TransportOptions): ResolvedTransport {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return {
+    fetch: timeoutFetch((options.fetch ?? globalThis.fetch) as FetchFunction, timeoutMs),
+    timeoutMs,
+    maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes),
+    retry: resolveRetryPolicy(options.retry),
+  };
 }

@@ -1,20 +1,23 @@
 // Builds one openapi-fetch client from the shared pieces: timeout transport, error, auth and resend middlewares.
 import createClient, { createFinalURL, createQuerySerializer, defaultPathSerializer, type Client } from 'openapi-fetch';
 import { authMiddleware, type RequestAuthorizer } from './authorizer.js';
-import type { TransportOptions } from './client-options.js';
-import { describeFailure, errorMiddleware } from './error-middleware.js';
+import type { ResolvedTransport } from './client-options.js';
+import { errorMiddleware, failureDescriber, type FailureDescriber } from './error-middleware.js';
 import { ReplayableRequest } from './replayable-request.js';
-import { InvalidJson, parseJsonResult, resolveMaxResponseBytes } from './response-body.js';
+import { InvalidJson, parseJsonResult } from './response-body.js';
 import { resendMiddleware } from './resend-middleware.js';
-import { resolveRetryPolicy } from './retry-policy.js';
 import type { Secrets } from './secrets.js';
-import { DEFAULT_TIMEOUT_MS, settleTimeout, timeoutFetch, type FetchFunction } from './timeout-fetch.js';
+import { settleTimeout, timeoutFetch, type FetchFunction } from './timeout-fetch.js';
 
-export interface ComposeOptions extends TransportOptions {
+/** Already checked values only: the factories validate their options before they compose a client. */
+export interface ComposeOptions {
   baseUrl: string;
+  transport: ResolvedTransport;
   secrets: Secrets;
   authorizer?: RequestAuthorizer;
   headers?: Record<string, string>;
+  /** Requests that may be sent again although their method is not idempotent (e.g. a client-credentials grant). */
+  safeToRepeat?: (request: Request) => boolean;
 }
 
 /** The call methods of an openapi-fetch client. */
@@ -40,21 +43,20 @@ export function callThroughRequest<Init>(client: ClientCalls<Init>): void {
 
 // `paths` is an interface of the generated types; openapi-fetch constrains it to `{}`.
 export function composeClient<Paths extends {}>(options: ComposeOptions): Client<Paths> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxResponseBytes = resolveMaxResponseBytes(options.maxResponseBytes);
+  const { transport } = options;
   const client = createClient<Paths>({
     baseUrl: options.baseUrl,
-    fetch: timeoutFetch((options.fetch ?? globalThis.fetch) as FetchFunction, timeoutMs),
+    fetch: transport.fetch,
     Request: ReplayableRequest,
     ...(options.headers ? { headers: options.headers } : {}),
   });
-  const policy = resolveRetryPolicy(options.retry);
-  const secrets = options.secrets;
+  // The one way this client turns a failure without a usable response into an ApiError, wherever it is caught.
+  const describe = failureDescriber(options.secrets);
   // Order matters: onRequest runs in this order, onResponse and onError in reverse.
-  client.use(errorMiddleware(secrets, maxResponseBytes));
+  client.use(errorMiddleware(options.secrets, transport.maxResponseBytes, describe));
   if (options.authorizer) client.use(authMiddleware(options.authorizer));
-  client.use(resendMiddleware(policy, (error, request, schemaPath) => describeFailure(secrets, error, request, schemaPath), options.authorizer));
-  guardCalls(client as unknown as ClientCalls, options.baseUrl, secrets, timeoutMs);
+  client.use(resendMiddleware(transport.retry, describe, options.authorizer, options.safeToRepeat));
+  guardCalls(client as unknown as ClientCalls, options.baseUrl, describe, transport.timeoutMs);
   return client;
 }
 
@@ -64,7 +66,7 @@ export function composeClient<Paths extends {}>(options: ComposeOptions): Client
  * the response body is read (a timeout or a dropped connection after the status line arrived, a body over the limit),
  * which no middleware sees, still surfaces as an ApiError.
  */
-function guardCalls(client: ClientCalls, baseUrl: string, secrets: Secrets, timeoutMs: number): void {
+function guardCalls(client: ClientCalls, baseUrl: string, describe: FailureDescriber, timeoutMs: number): void {
   const request = client.request;
   client.request = (method, path, init) => {
     const parseHere = init?.parseAs === undefined || init.parseAs === 'json';
@@ -76,7 +78,7 @@ function guardCalls(client: ClientCalls, baseUrl: string, secrets: Secrets, time
     // A body openapi-fetch read (text, blob, arrayBuffer) is done with; a stream is read by the caller, under the timeout.
     const settled = parseHere ? call.then(parseJsonResult as (result: unknown) => unknown) : init?.parseAs === 'stream' ? call : call.then(settleResult);
     return settled.catch((error: unknown) => {
-      throw describeLateFailure(secrets, error, method.toUpperCase(), path, baseUrl, init);
+      throw describeLateFailure(describe, error, method.toUpperCase(), path, baseUrl, init);
     });
   };
   callThroughRequest(client);
@@ -87,7 +89,7 @@ function settleResult(result: unknown): unknown {
   return result;
 }
 
-function describeLateFailure(secrets: Secrets, error: unknown, method: string, path: string, baseUrl: string, init: CallInit | undefined): unknown {
+function describeLateFailure(describe: FailureDescriber, error: unknown, method: string, path: string, baseUrl: string, init: CallInit | undefined): unknown {
   // Only transport failures: a timeout, fetch's TypeError with a cause (undici's "terminated", "fetch failed"), a body
   // that is not JSON. Anything else (bad configuration, a caller's own error) passes through unchanged.
   const transport =
@@ -100,5 +102,5 @@ function describeLateFailure(secrets: Secrets, error: unknown, method: string, p
   } catch {
     url = `${baseUrl}${path}`;
   }
-  return describeFailure(secrets, error, { method, url, signal: init?.signal ?? undefined }, path);
+  return describe(error, { method, url, signal: init?.signal ?? undefined }, path);
 }

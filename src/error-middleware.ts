@@ -17,8 +17,19 @@ function redactedStart(secrets: Secrets, text: string, chars: number): string {
   return secrets.redact(text.slice(0, chars + REDACTION_MARGIN_CHARS)).slice(0, chars);
 }
 
-/** `maxResponseBytes`: the size limit for the final response's body (0: none); see limitResponse. */
-export function errorMiddleware(secrets: Secrets, maxResponseBytes: number): Middleware {
+/** Turns a failure without a usable response into the client's error (see describeFailure). */
+export type FailureDescriber = (error: unknown, request: RequestSummary, schemaPath: string) => unknown;
+
+/** describeFailure bound to one client's credentials: the single function every failure path of that client uses. */
+export function failureDescriber(secrets: Secrets): FailureDescriber {
+  return (error, request, schemaPath) => describeFailure(secrets, error, request, schemaPath);
+}
+
+/**
+ * `maxResponseBytes`: the size limit for the final response's body (0: none); see limitResponse.
+ * `describe`: the client's failureDescriber, shared with the resend middleware and the call guard.
+ */
+export function errorMiddleware(secrets: Secrets, maxResponseBytes: number, describe: FailureDescriber = failureDescriber(secrets)): Middleware {
   return {
     // Not async: the happy path returns at once instead of allocating a promise per call.
     // It sees only the final response (after retries and replays), so only that one gets the size limit.
@@ -29,7 +40,7 @@ export function errorMiddleware(secrets: Secrets, maxResponseBytes: number): Mid
       return toApiError(secrets, request, limited, schemaPath);
     },
     onError({ request, error, schemaPath }) {
-      const described = describeFailure(secrets, error, request, schemaPath);
+      const described = describe(error, request, schemaPath);
       return described instanceof Error ? described : undefined;
     },
   };

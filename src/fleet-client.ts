@@ -1,9 +1,10 @@
 // The Fleet API client: the `API-Key` header on every call; list filters are sent as repeated query parameters.
 import type { Client } from 'openapi-fetch';
 import type { paths } from '../generated/fleet.js';
-import { FLEET_API_KEY_HEADER, staticHeaderAuthorizer } from './authorizer.js';
-import { requireBaseUrl, requireString, type TransportOptions } from './client-options.js';
+import { staticHeaderAuthorizer } from './authorizer.js';
+import { requireBaseUrl, requireString, resolveTransport, type ResolvedTransport, type TransportOptions } from './client-options.js';
 import { composeClient } from './compose-client.js';
+import { FLEET_API_KEY_HEADER } from './headers.js';
 import { Secrets } from './secrets.js';
 
 export type FleetClient = Client<paths>;
@@ -12,16 +13,27 @@ export interface FleetClientOptions extends TransportOptions {
   /** {fleet_base_url}, with any path prefix (e.g. https://host/gateway/fleet/v1). */
   baseUrl: string;
   fleetApiKey: string;
-  /** @internal */
-  secrets?: Secrets;
+}
+
+/** All the fleet client is given: its host, its key and the transport. No other credential reaches it. */
+export interface FleetClientSettings {
+  baseUrl: string;
+  fleetApiKey: string;
+  transport: ResolvedTransport;
+  secrets: Secrets;
 }
 
 const FACTORY = 'createFleetClient';
 
 export function createFleetClient(options: FleetClientOptions): FleetClient {
   const baseUrl = requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl);
-  const apiKey = requireString(FACTORY, 'fleetApiKey', options.fleetApiKey);
-  const secrets = options.secrets ?? new Secrets();
-  secrets.add(apiKey);
-  return composeClient<paths>({ ...options, baseUrl, secrets, authorizer: staticHeaderAuthorizer({ [FLEET_API_KEY_HEADER]: apiKey }) });
+  const fleetApiKey = requireString(FACTORY, 'fleetApiKey', options.fleetApiKey);
+  const secrets = new Secrets();
+  secrets.add(fleetApiKey);
+  return buildFleetClient({ baseUrl, fleetApiKey, transport: resolveTransport(options), secrets });
+}
+
+export function buildFleetClient(settings: FleetClientSettings): FleetClient {
+  const { baseUrl, fleetApiKey, transport, secrets } = settings;
+  return composeClient<paths>({ baseUrl, transport, secrets, authorizer: staticHeaderAuthorizer({ [FLEET_API_KEY_HEADER]: fleetApiKey }) });
 }

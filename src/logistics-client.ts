@@ -1,18 +1,24 @@
 // createLogisticsClient: the three API clients wired with auth from one set of options (the LP_* settings).
-// Only the clients whose settings are present are usable; a missing setting fails at the first call with a clear error.
-import type { TransportOptions } from './client-options.js';
-import { createCarriersClient, type CarriersClient } from './carriers-client.js';
-import { createFleetClient, type FleetClient } from './fleet-client.js';
+// The options are checked once, here, under the names the caller used; each client is then given only what it needs.
+// An API counts as used when its host is given (for the fleet API also when fleetApiKey is the only API setting given):
+// its other settings must then be present too, and a missing one fails here, naming it. The client of an API that is
+// not used fails at its first call, naming the option it lacks.
+import { buildCarriersClient, type CarriersClient } from './carriers-client.js';
+import { requireBaseUrl, requireString, resolveTransport, type TransportOptions } from './client-options.js';
+import { buildFleetClient, type FleetClient } from './fleet-client.js';
 import { Secrets } from './secrets.js';
-import { createTokenClient, type TokenClient } from './token-client.js';
-import { createTokenProvider, type TokenEndpoint, type TokenProvider } from './token-provider.js';
+import { buildTokenClient, type TokenClient } from './token-client.js';
+import { buildTokenProvider, checkTokenProviderOptions, type TokenEndpoint, type TokenInfo, type TokenProvider } from './token-provider.js';
 
 export interface LogisticsClientOptions extends TransportOptions {
-  /** {base_url} (LP_BASE_URL): token service and carriers API. */
-  baseUrl: string;
+  /** {base_url} (LP_BASE_URL): token service and carriers API. Needed by the carriers API and the 'service' token endpoint. */
+  baseUrl?: string;
   /** {auth_url} (LP_AUTH_URL): identity provider. Needed for tokenEndpoint 'identity-provider' and /oauth2 calls. */
   authUrl?: string;
-  /** {fleet_base_url} (LP_FLEET_BASE_URL). Needed for the fleet client. */
+  /**
+   * {fleet_base_url} (LP_FLEET_BASE_URL). When given, fleetApiKey is required too. A fleetApiKey given without it fails
+   * here when no other API is configured (no baseUrl, no authUrl), else at the first fleet call, naming fleetBaseUrl.
+   */
   fleetBaseUrl?: string;
   clientId?: string;
   clientSecret?: string;
@@ -35,25 +41,62 @@ export interface LogisticsClient {
   fleet: FleetClient;
   /** The token source the carriers client uses (client credentials). */
   tokenProvider: TokenProvider;
+  /** The current access token and its timing (from the cache, or fetched with clientId and clientSecret, renewed ahead of expiry). */
+  getToken(): Promise<TokenInfo>;
 }
 
+const FACTORY = 'createLogisticsClient';
+
 export function createLogisticsClient(options: LogisticsClientOptions): LogisticsClient {
+  const transport = resolveTransport(options);
+  const baseUrl = options.baseUrl === undefined ? undefined : requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl);
+  // An empty LP_AUTH_URL means "no identity provider", as it always has.
+  const authUrl = options.authUrl ? requireBaseUrl(FACTORY, 'authUrl', options.authUrl) : undefined;
+  // One set of credentials for the redaction of every client's errors: an error of one API may echo another's key.
   const secrets = new Secrets();
-  const token = createTokenClient({ ...options, secrets });
-  // Clients whose settings are present are built now (so that bad values fail here); the others fail when used.
+  for (const credential of [options.clientSecret, options.subscriptionKey, options.fleetApiKey]) secrets.add(credential);
+  const missing = (names: string, api: string) => () => {
+    throw new TypeError(`${FACTORY}: option ${names} is required for the ${api}`);
+  };
+
+  const token =
+    baseUrl || authUrl
+      ? buildTokenClient({ baseUrl, authUrl, subscriptionKey: options.subscriptionKey, transport, secrets, owner: { factory: FACTORY, baseUrl: 'baseUrl', authUrl: 'authUrl' } })
+      : deferred<TokenClient>(missing('"baseUrl" or "authUrl"', 'token API'));
+
+  // The provider reuses the token client: one set of openapi-fetch clients per host.
+  const buildProvider = () => buildTokenProvider({ ...checkTokenProviderOptions(FACTORY, options), client: token, secrets });
   const tokenProvider =
-    options.clientId !== undefined || options.clientSecret !== undefined
-      ? createTokenProvider({ ...options, clientId: options.clientId!, clientSecret: options.clientSecret!, secrets })
-      : deferred<TokenProvider>(() => createTokenProvider({ ...options, clientId: options.clientId!, clientSecret: options.clientSecret!, secrets }));
-  const carriers = createCarriersClient({ ...options, tokenProvider, secrets });
-  const buildFleet = () => createFleetClient({ ...options, baseUrl: options.fleetBaseUrl!, fleetApiKey: options.fleetApiKey!, secrets });
-  const fleet = options.fleetBaseUrl !== undefined ? buildFleet() : deferred<FleetClient>(buildFleet);
-  return { token, carriers, fleet, tokenProvider };
+    options.clientId !== undefined || options.clientSecret !== undefined ? buildProvider() : deferred<TokenProvider>(buildProvider);
+
+  const carriers = baseUrl
+    ? buildCarriersClient({ baseUrl, tokens: tokenProvider, subscriptionKey: options.subscriptionKey, transport, secrets })
+    : deferred<CarriersClient>(missing('"baseUrl"', 'carriers API'));
+
+  // A key next to other APIs' settings may come from a shared set of LP_* variables without the fleet API being wanted.
+  const fleetUsed = options.fleetBaseUrl !== undefined || (options.fleetApiKey !== undefined && !baseUrl && !authUrl);
+  const fleet = fleetUsed
+    ? buildFleetClient({
+        baseUrl: requireBaseUrl(FACTORY, 'fleetBaseUrl', options.fleetBaseUrl),
+        fleetApiKey: requireString(FACTORY, 'fleetApiKey', options.fleetApiKey),
+        transport,
+        secrets,
+      })
+    : deferred<FleetClient>(missing('"fleetBaseUrl"', 'fleet API (with "fleetApiKey")'));
+
+  return {
+    token,
+    carriers,
+    fleet,
+    tokenProvider,
+    // async: a provider that cannot be built (no clientId) rejects like a failed token request instead of throwing.
+    getToken: async () => tokenProvider.getTokenInfo(),
+  };
 }
 
 /**
  * An object that builds the real one on first use, so that a consumer of one API need not configure the others,
- * and one who forgot a setting gets the factory's error (naming the option) at the first call.
+ * and one who forgot a setting gets an error naming the option at the first call.
  */
 function deferred<T extends object>(build: () => T): T {
   let value: T | undefined;

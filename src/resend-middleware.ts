@@ -2,7 +2,7 @@
 // idempotent calls, and one replay after a 401 with a renewed credential (a 401 means the call was not recorded).
 import type { Middleware } from 'openapi-fetch';
 import type { RequestAuthorizer } from './authorizer.js';
-import { isCallerAbort } from './error-middleware.js';
+import { isCallerAbort, type FailureDescriber } from './error-middleware.js';
 import { originOf, replayOf } from './replayable-request.js';
 import { backoffMs, mayRetry, retryAfterMs, RETRYABLE_STATUSES, type ResolvedRetryPolicy } from './retry-policy.js';
 import { settleTimeout } from './timeout-fetch.js';
@@ -10,15 +10,22 @@ import { settleTimeout } from './timeout-fetch.js';
 type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
 type Outcome = { response: Response; error?: undefined } | { response?: undefined; error: unknown };
 
-/** Turns a failure without a response into the client's error; the error middleware's onError does this too. */
-export type FailureDescriber = (error: unknown, request: Request, schemaPath: string) => unknown;
-
-export function resendMiddleware(policy: ResolvedRetryPolicy, describeFailure: FailureDescriber, authorizer?: RequestAuthorizer): Middleware {
+/**
+ * `describeFailure`: the client's one failure-to-ApiError function (the error middleware's onError uses it too).
+ * `safeToRepeat`: requests that may be retried although their method is not idempotent.
+ */
+export function resendMiddleware(
+  policy: ResolvedRetryPolicy,
+  describeFailure: FailureDescriber,
+  authorizer?: RequestAuthorizer,
+  safeToRepeat?: (request: Request) => boolean,
+): Middleware {
   // A body can be read once, so a request that may be replayed keeps an unread copy (only requests with a body need one).
   const pristine = new WeakMap<Request, Request>();
   // Responses this middleware already settled (from onError) must not be settled again in onResponse.
   const settled = new WeakSet<Response>();
   const renewable = authorizer?.renew !== undefined;
+  const retryable = (request: Request) => mayRetry(request.method, policy) || (safeToRepeat?.(request) ?? false);
 
   function copyOf(request: Request): Request {
     const replay = replayOf(request);
@@ -40,7 +47,7 @@ export function resendMiddleware(policy: ResolvedRetryPolicy, describeFailure: F
   async function settle(request: Request, first: Outcome, fetch: Fetch): Promise<Outcome> {
     let outcome = first;
     let replayedAfter401 = false;
-    const retryAllowed = mayRetry(request.method, policy);
+    const retryAllowed = retryable(request);
     for (let attempt = 1; ; ) {
       if (outcome.response?.status === 401 && renewable && !replayedAfter401) {
         replayedAfter401 = true;
@@ -70,7 +77,7 @@ export function resendMiddleware(policy: ResolvedRetryPolicy, describeFailure: F
   return {
     onRequest({ request }) {
       // A request built by openapi-fetch can be replayed from its string body; anything else needs a clone.
-      if (request.body !== null && !originOf(request) && (renewable || mayRetry(request.method, policy))) pristine.set(request, request.clone());
+      if (request.body !== null && !originOf(request) && (renewable || retryable(request))) pristine.set(request, request.clone());
       return undefined;
     },
     // Not async: the happy path returns at once instead of allocating a promise per call.

@@ -2,9 +2,10 @@
 // Token requests are form-encoded; identity-provider calls carry the subscription key.
 import type { Client, Middleware } from 'openapi-fetch';
 import type { paths } from '../generated/token.js';
-import { SUBSCRIPTION_KEY_HEADER } from './authorizer.js';
-import { requireBaseUrl, type TransportOptions } from './client-options.js';
+import { requireBaseUrl, resolveTransport, type ResolvedTransport, type TransportOptions } from './client-options.js';
 import { callThroughRequest, composeClient, type ClientCalls } from './compose-client.js';
+import { SUBSCRIPTION_KEY_HEADER } from './headers.js';
+import { originOf } from './replayable-request.js';
 import { Secrets } from './secrets.js';
 
 export type TokenClient = Client<paths>;
@@ -16,8 +17,18 @@ export interface TokenClientOptions extends TransportOptions {
   authUrl?: string;
   /** Sent as Ocp-Apim-Subscription-Key on identity-provider calls. */
   subscriptionKey?: string;
-  /** @internal Shared by the clients of one createLogisticsClient, so every error is scrubbed of every credential. */
-  secrets?: Secrets;
+}
+
+/** What the token client is built from: checked values (see createTokenClient and createLogisticsClient). */
+export interface TokenClientSettings {
+  baseUrl: string | undefined;
+  authUrl: string | undefined;
+  subscriptionKey: string | undefined;
+  transport: ResolvedTransport;
+  /** Shared by the clients of one createLogisticsClient, so every error is scrubbed of every credential. */
+  secrets: Secrets;
+  /** The factory a missing host is reported under, and the names the caller gave the two hosts. */
+  owner: { factory: string; baseUrl: string; authUrl: string };
 }
 
 const IDENTITY_PROVIDER_PREFIX = '/oauth2/';
@@ -29,33 +40,43 @@ type AnyClient = ClientCalls<unknown> & {
   eject(...middleware: Middleware[]): void;
 };
 
+export function createTokenClient(options: TokenClientOptions): TokenClient {
+  if (!options.baseUrl && !options.authUrl) throw new TypeError(`${FACTORY}: option "baseUrl" or "authUrl" is required`);
+  const secrets = new Secrets();
+  secrets.add(options.subscriptionKey);
+  return buildTokenClient({
+    baseUrl: options.baseUrl ? requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl) : undefined,
+    authUrl: options.authUrl ? requireBaseUrl(FACTORY, 'authUrl', options.authUrl) : undefined,
+    subscriptionKey: options.subscriptionKey,
+    transport: resolveTransport(options),
+    secrets,
+    owner: { factory: FACTORY, baseUrl: 'baseUrl', authUrl: 'authUrl' },
+  });
+}
+
 /**
  * One typed client over two hosts: paths under /oauth2/ go to the identity provider ({auth_url}), the others to the
  * service ({base_url}). Each host has its own openapi-fetch client, so each keeps its own base URL and path prefix.
  */
-export function createTokenClient(options: TokenClientOptions): TokenClient {
-  if (!options.baseUrl && !options.authUrl) throw new TypeError(`${FACTORY}: option "baseUrl" or "authUrl" is required`);
-  const baseUrl = options.baseUrl ? requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl) : undefined;
-  const authUrl = options.authUrl ? requireBaseUrl(FACTORY, 'authUrl', options.authUrl) : undefined;
-  const secrets = options.secrets ?? new Secrets();
-  secrets.add(options.subscriptionKey);
-  const service = baseUrl ? (composeClient<paths>({ ...options, baseUrl, secrets, headers: FORM }) as unknown as AnyClient) : undefined;
+export function buildTokenClient(settings: TokenClientSettings): TokenClient {
+  const { baseUrl, authUrl, subscriptionKey, transport, secrets, owner } = settings;
+  const common = { transport, secrets, safeToRepeat: isClientCredentialsGrant };
+  const service = baseUrl ? (composeClient<paths>({ ...common, baseUrl, headers: FORM }) as unknown as AnyClient) : undefined;
   const identityProvider = authUrl
     ? (composeClient<paths>({
-        ...options,
+        ...common,
         baseUrl: authUrl,
-        secrets,
-        headers: options.subscriptionKey ? { ...FORM, [SUBSCRIPTION_KEY_HEADER]: options.subscriptionKey } : FORM,
+        headers: subscriptionKey ? { ...FORM, [SUBSCRIPTION_KEY_HEADER]: subscriptionKey } : FORM,
       }) as unknown as AnyClient)
     : undefined;
   const clients = [service, identityProvider].filter((client): client is AnyClient => client !== undefined);
 
   function clientFor(path: string): AnyClient {
     if (path.startsWith(IDENTITY_PROVIDER_PREFIX)) {
-      if (!identityProvider) throw new TypeError(`${FACTORY}: option "authUrl" is required to call ${path}`);
+      if (!identityProvider) throw new TypeError(`${owner.factory}: option "${owner.authUrl}" is required to call ${path}`);
       return identityProvider;
     }
-    if (!service) throw new TypeError(`${FACTORY}: option "baseUrl" is required to call ${path}`);
+    if (!service) throw new TypeError(`${owner.factory}: option "${owner.baseUrl}" is required to call ${path}`);
     return service;
   }
 
@@ -72,4 +93,13 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
   } as AnyClient;
   callThroughRequest(facade);
   return facade as unknown as TokenClient;
+}
+
+/**
+ * A client-credentials grant asks for a new token and changes nothing on the server, so it is retried like an idempotent
+ * call (network errors, timeouts, 429, 502-504). An authorization-code exchange is not: a code is good for one use.
+ */
+function isClientCredentialsGrant(request: Request): boolean {
+  const body = originOf(request)?.body;
+  return request.method === 'POST' && typeof body === 'string' && new URLSearchParams(body).get('grant_type') === 'client_credentials';
 }

@@ -1,10 +1,9 @@
 // Client-credentials token source: asks the service or the identity provider for a token, caches it, renews it ahead
 // of expiry, and shares one in-flight request among concurrent callers (single flight).
-import type { RetryOptions } from './retry-policy.js';
-import { requireString, type TransportOptions } from './client-options.js';
+import { requireBaseUrl, requireString, resolveTransport, type TransportOptions } from './client-options.js';
 import { ApiError, displayUrl } from './api-error.js';
 import { Secrets } from './secrets.js';
-import { createTokenClient, type TokenClient } from './token-client.js';
+import { buildTokenClient, type TokenClient } from './token-client.js';
 
 export type TokenEndpoint = 'service' | 'identity-provider';
 
@@ -23,8 +22,19 @@ export interface TokenProviderOptions extends TransportOptions {
   refreshSkewSeconds?: number;
   /** Clock in ms since the epoch; injectable for tests (default Date.now). */
   now?: () => number;
-  /** @internal */
-  secrets?: Secrets;
+}
+
+/** What a token provider is built from: checked values, and the token client it sends its requests with. */
+export interface TokenProviderSettings {
+  endpoint: TokenEndpoint;
+  clientId: string;
+  clientSecret: string;
+  /** Set for the identity-provider endpoint. */
+  scope: string | undefined;
+  skewMs: number;
+  now: () => number;
+  client: TokenClient;
+  secrets: Secrets;
 }
 
 export interface TokenInfo {
@@ -55,24 +65,59 @@ const DEFAULT_LIFETIME_SECONDS = 3600;
 const FACTORY = 'createTokenProvider';
 
 export function createTokenProvider(options: TokenProviderOptions): TokenProvider {
+  return ownTokenProvider(FACTORY, options, new Secrets());
+}
+
+/**
+ * A token provider with a token client of its own, for the one host its endpoint needs; options are reported under
+ * `factory`'s name (createTokenProvider, or createCarriersClient when it makes one), errors scrubbed with `secrets`.
+ * `transport`: when the caller already resolved the transport options, so they are checked once.
+ */
+export function ownTokenProvider(factory: string, options: TokenProviderOptions, secrets: Secrets, transport = resolveTransport(options)): TokenProvider {
+  const checked = checkTokenProviderOptions(factory, options);
+  secrets.add(options.subscriptionKey);
+  const service = checked.endpoint === 'service';
+  const client = buildTokenClient({
+    baseUrl: service ? requireBaseUrl(factory, 'baseUrl', options.baseUrl) : undefined,
+    authUrl: service ? undefined : requireBaseUrl(factory, 'authUrl', options.authUrl),
+    subscriptionKey: options.subscriptionKey,
+    transport,
+    secrets,
+    owner: { factory, baseUrl: 'baseUrl', authUrl: 'authUrl' },
+  });
+  return buildTokenProvider({ ...checked, client, secrets });
+}
+
+/**
+ * The token-provider options checked under `factory`'s name (the endpoint's hosts are checked by whoever builds the token
+ * client): createTokenProvider and createLogisticsClient share it, so both report a bad option the same way.
+ */
+export function checkTokenProviderOptions(
+  factory: string,
+  options: Partial<Omit<TokenProviderOptions, keyof TransportOptions>>,
+): Omit<TokenProviderSettings, 'client' | 'secrets'> {
   const endpoint = options.tokenEndpoint ?? 'service';
-  if (endpoint !== 'service' && endpoint !== 'identity-provider') throw new TypeError(`${FACTORY}: option "tokenEndpoint" must be 'service' or 'identity-provider'`);
-  const clientId = requireString(FACTORY, 'clientId', options.clientId);
-  const clientSecret = requireString(FACTORY, 'clientSecret', options.clientSecret);
-  if (endpoint === 'service') requireString(FACTORY, 'baseUrl', options.baseUrl);
+  if (endpoint !== 'service' && endpoint !== 'identity-provider') throw new TypeError(`${factory}: option "tokenEndpoint" must be 'service' or 'identity-provider'`);
+  const clientId = requireString(factory, 'clientId', options.clientId);
+  const clientSecret = requireString(factory, 'clientSecret', options.clientSecret);
+  if (endpoint === 'service') requireString(factory, 'baseUrl', options.baseUrl);
   else {
-    requireString(FACTORY, 'authUrl', options.authUrl);
-    requireString(FACTORY, 'scope', options.scope);
-    requireString(FACTORY, 'subscriptionKey', options.subscriptionKey);
+    requireString(factory, 'authUrl', options.authUrl);
+    requireString(factory, 'scope', options.scope);
+    requireString(factory, 'subscriptionKey', options.subscriptionKey);
   }
   const skewMs = (options.refreshSkewSeconds ?? 60) * 1000;
-  if (!Number.isFinite(skewMs) || skewMs < 0) throw new TypeError(`${FACTORY}: option "refreshSkewSeconds" must be a non-negative number`);
-  const now = options.now ?? Date.now;
-  const secrets = options.secrets ?? new Secrets();
+  if (!Number.isFinite(skewMs) || skewMs < 0) throw new TypeError(`${factory}: option "refreshSkewSeconds" must be a non-negative number`);
+  return { endpoint, clientId, clientSecret, scope: options.scope, skewMs, now: options.now ?? Date.now };
+}
+
+/**
+ * A token provider over an existing token client. Its client-credentials requests are retried like idempotent calls
+ * (the token client treats that grant as safe to repeat), whatever `retry.retryNonIdempotent` says.
+ */
+export function buildTokenProvider(settings: TokenProviderSettings): TokenProvider {
+  const { endpoint, clientId, clientSecret, skewMs, now, client, secrets } = settings;
   secrets.add(clientSecret);
-  // A client-credentials request can safely be repeated, so token requests retry like idempotent calls.
-  const retry: RetryOptions = { ...options.retry, retryNonIdempotent: true };
-  const client: TokenClient = createTokenClient({ ...options, retry, secrets });
 
   // Resolved promises are kept so that a cached call allocates nothing.
   let cached: { info: TokenInfo; promise: Promise<TokenInfo>; token: Promise<string> } | undefined;
@@ -83,7 +128,7 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
       endpoint === 'service'
         ? await client.POST('/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret } })
         : await client.POST('/oauth2/default/v1/token', {
-            body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: options.scope! },
+            body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: settings.scope! },
           });
     const fields = (data ?? {}) as { access_token?: unknown; token_type?: unknown; expired_in?: unknown; expires_in?: unknown };
     if (typeof fields.access_token !== 'string' || fields.access_token === '') {

@@ -195,6 +195,6 @@ describe('createFleetClient', () => {
   it('rejects a missing key naming the option', () => {
     expect(() => createFleetClient({ baseUrl: 'http://127.0.0.1:9', fleetApiKey: '' })).toThrow(/createFleetClient: option "fleetApiKey" is required/);
     const lp = createLogisticsClient({ baseUrl: 'http://127.0.0.1:9' });
-    expect(() => lp.fleet.GET('/vehicles')).toThrow(/option "baseUrl" is required/);
+    expect(() => lp.fleet.GET('/vehicles')).toThrow(/createLogisticsClient: option "fleetBaseUrl" is required/);
   });
 });

@@ -1,0 +1,4 @@
+// Names of the credential headers the APIs take. A module of their own, so that the clients that set them and the
+// authorizers need not import each other.
+export const SUBSCRIPTION_KEY_HEADER = 'Ocp-Apim-Subscription-Key';
+export const FLEET_API_KEY_HEADER = 'API-Key';
