@@ -80,21 +80,26 @@ describe('connection limits', () => {
   });
   afterAll(() => sandbox?.stop());
 
-  it('closes a connection whose headers stall', async () => {
-    const socket = await open(port, 'GET /_sandbox/health HTTP/1.1\r\nHost: x\r\n');
-    expect(await closedWithin(socket, 4000)).toBeGreaterThanOrEqual(900);
+  // The three stalls wait out different timeouts on their own connections: they run side by side, so the file waits
+  // for the longest one (3 s) instead of the sum (6 s). Each still shows its own timeout applies.
+  describe.concurrent('stalled connections', () => {
+    it('closes a connection whose headers stall', async ({ expect }) => {
+      const socket = await open(port, 'GET /_sandbox/health HTTP/1.1\r\nHost: x\r\n');
+      expect(await closedWithin(socket, 4000)).toBeGreaterThanOrEqual(900);
+    });
+
+    it('closes a connection whose body stalls', async ({ expect }) => {
+      const socket = await open(port, 'POST /svc/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ngrant_type');
+      expect(await closedWithin(socket, 5000)).toBeGreaterThanOrEqual(1500);
+    });
+
+    it('closes a connection that sends nothing', async () => {
+      const socket = await open(port);
+      await closedWithin(socket, 5000);
+    });
   });
 
-  it('closes a connection whose body stalls', async () => {
-    const socket = await open(port, 'POST /svc/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ngrant_type');
-    expect(await closedWithin(socket, 5000)).toBeGreaterThanOrEqual(1500);
-  });
-
-  it('closes a connection that sends nothing', async () => {
-    const socket = await open(port);
-    await closedWithin(socket, 5000);
-  });
-
+  // After the stalls: it fills the connection cap, which a stalled connection still open would distort.
   it('caps open connections: one over the cap is closed at once, and the server serves again once they go', async () => {
     const held = await Promise.all(Array.from({ length: 4 }, () => open(port, 'GET /_sandbox/health HTTP/1.1\r\nHost: x\r\n')));
     const extra = await open(port, 'GET /_sandbox/health HTTP/1.1\r\nHost: x\r\n\r\n');
@@ -105,8 +110,10 @@ describe('connection limits', () => {
   });
 });
 
-describe('a client that stops reading', () => {
-  it('has its connection closed after the idle timeout, in the middle of a long answer', async () => {
+// This file's last two checks each start their own sandbox: they run side by side, so the one's 3 s wait for the idle
+// timeout overlaps the other's requests.
+describe.concurrent('a client that stops reading', () => {
+  it('has its connection closed after the idle timeout, in the middle of a long answer', async ({ expect }) => {
     const sandbox = await startSandboxProcess(['--vehicles', '100000', '--idle-timeout', '1', '--log-level', 'warn']);
     try {
       const port = Number(new URL(sandbox.env.LP_BASE_URL!).port);
@@ -127,8 +134,8 @@ describe('a client that stops reading', () => {
   });
 });
 
-describe('credentials in URLs', () => {
-  it('never reach the request log, in any encoding, under any name or in the path', async () => {
+describe.concurrent('credentials in URLs', () => {
+  it('never reach the request log, in any encoding, under any name or in the path', async ({ expect }) => {
     const secrets = { LP_CLIENT_SECRET: 'env-secret/5f0c+9a=', LP_SUBSCRIPTION_KEY: 'env-subkey-77aa21', LP_FLEET_API_KEY: 'env-fleetkey:3b9e04' };
     const sandbox = await startSandboxProcess([], secrets);
     try {

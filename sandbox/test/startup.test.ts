@@ -1,6 +1,6 @@
 // The sandbox as a real process: the dotenv lines it prints, masking of credentials from
 // the environment, --env-file, redacted logs, argument errors and clean shutdown.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,16 @@ const EXPECTED_VARIABLES = [
   'LP_BASE_URL', 'LP_AUTH_URL', 'LP_FLEET_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY', 'LP_SCOPE',
   'LP_REDIRECT_URI', 'LP_FLEET_API_KEY', 'LP_FLEET_FOREIGN_VEHICLE_NUMBER', 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER', 'LP_ALLOW_WRITES', 'LP_TEST_LOAD_ID',
 ];
+/** Runs sandbox/main.ts with `args` to its exit (at most 30 s). */
+function runSandbox(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') reject(error);
+      else resolve({ status: error ? (error.code as number) : 0, stdout, stderr });
+    });
+  });
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'lp-sandbox-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -101,7 +111,8 @@ describe('sandbox/main.ts', () => {
     }
   });
 
-  it.each([
+  // Eight short-lived processes: they start side by side instead of one after another.
+  it.concurrent.each([
     [['--vehicles', '1'], '--vehicles must be an integer from 2'],
     [['--port', 'eighty'], '--port must be an integer'],
     [['--clock-offset', 'soon'], '--clock-offset must be a number'],
@@ -110,8 +121,8 @@ describe('sandbox/main.ts', () => {
     [['--headers-timeout', '40', '--request-timeout', '30'], '--headers-timeout must not exceed --request-timeout'],
     [['--max-codes', 'many'], '--max-codes must be an integer'],
     [['--max-connections', '0'], '--max-connections must be an integer from 1'],
-  ])('refuses %j with exit code 2 and a clear message', (args, message) => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 });
+  ])('refuses %j with exit code 2 and a clear message', async (args, message) => {
+    const run = await runSandbox(args);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(message);
     expect(run.stdout).toBe('');

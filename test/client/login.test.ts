@@ -135,11 +135,11 @@ describe('npm run login', () => {
   it('keeps waiting after a callback with a wrong state until its timeout, exchanging no code', async () => {
     idp = await identityProvider();
     const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
-    const { exited } = await startLogin(redirectUri, ['--timeout', '2']);
+    const { exited } = await startLogin(redirectUri, ['--timeout', '1']);
     expect((await fetch(`${redirectUri}?code=stolen&state=forged`)).status).toBe(400);
     const { code, output } = await exited;
     expect(code).toBe(1);
-    expect(output).toContain('no callback within 2 s');
+    expect(output).toContain('no callback within 1 s');
     expect(idp.requests).toHaveLength(0);
   });
 
