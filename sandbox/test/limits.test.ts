@@ -3,35 +3,29 @@
 // in any encoding, whichever way a client puts it in the URL.
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aMilestone, authorize, fleetGet, postForm, recordMilestone, serviceToken } from './api-calls.ts';
-import { startInProcess, startSandboxProcess, type InProcessSandbox, type RunningProcess } from './sandbox-process.ts';
+import { aMilestone, authorize, fleetGet, postForm, recordMilestone } from './api-calls.ts';
+import { startSandboxProcess, useSandboxWithToken, type RunningProcess } from './sandbox-process.ts';
 
 describe('length limits (maxLength in the specs)', () => {
-  let sandbox: InProcessSandbox;
-  let token: string;
-  beforeAll(async () => {
-    sandbox = await startInProcess();
-    token = await serviceToken(sandbox.origin);
-  });
-  afterAll(() => sandbox?.close());
+  const shared = useSandboxWithToken();
 
   const message = async (response: Response) => ((await response.json()) as { message?: string; error_description?: string });
 
   it('refuses a load_id over 256 characters with 400 naming it, and takes one of exactly 256', async () => {
-    const tooLong = await recordMilestone(sandbox.origin, token, { ...aMilestone, load_id: 'L'.repeat(257) });
+    const tooLong = await recordMilestone(shared.sandbox.origin, shared.token, { ...aMilestone, load_id: 'L'.repeat(257) });
     expect(tooLong.status).toBe(400);
     expect((await message(tooLong)).message).toMatch(/load_id must NOT have more than 256 characters/);
-    expect((await recordMilestone(sandbox.origin, token, { ...aMilestone, load_id: 'L'.repeat(256) })).status).toBe(200);
+    expect((await recordMilestone(shared.sandbox.origin, shared.token, { ...aMilestone, load_id: 'L'.repeat(256) })).status).toBe(200);
   });
 
   it('refuses an over-long client_secret on the token endpoint with 400', async () => {
-    const response = await postForm(`${sandbox.origin}/svc/token`, { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 's'.repeat(513) });
+    const response = await postForm(`${shared.sandbox.origin}/svc/token`, { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 's'.repeat(513) });
     expect(response.status).toBe(400);
     expect((await message(response)).error_description).toMatch(/client_secret/);
   });
 
   it('redirects an over-long state with invalid_request and does not echo it', async () => {
-    const response = await authorize(sandbox.origin, { state: 's'.repeat(1025) });
+    const response = await authorize(shared.sandbox.origin, { state: 's'.repeat(1025) });
     expect(response.status).toBe(302);
     const back = new URL(response.headers.get('location')!).searchParams;
     expect(back.get('error')).toBe('invalid_request');
@@ -39,9 +33,9 @@ describe('length limits (maxLength in the specs)', () => {
   });
 
   it('refuses an over-long vehicle number and more than 100 filter values with 400', async () => {
-    expect((await fleetGet(sandbox.origin, `/vehicles/V-${'1'.repeat(70)}`)).status).toBe(400);
+    expect((await fleetGet(shared.sandbox.origin, `/vehicles/V-${'1'.repeat(70)}`)).status).toBe(400);
     const many = Array.from({ length: 101 }, (_, index) => `vin=${index}`).join('&');
-    const response = await fleetGet(sandbox.origin, `/vehicles?${many}`);
+    const response = await fleetGet(shared.sandbox.origin, `/vehicles?${many}`);
     expect(response.status).toBe(400);
     expect((await message(response)).message).toMatch(/vin must NOT have more than 100 items/);
   });

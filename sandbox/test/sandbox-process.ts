@@ -4,7 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readCredentials } from '../config.ts';
 import type { MutationId } from '../mutations.ts';
 import { buildSandbox, type Sandbox, type SandboxOptions } from '../server.ts';
+import { afterAll, beforeAll } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { serviceToken } from './api-calls.ts';
 
 // Re-exported for the tests that spawn the sandbox from the repository root.
 export { repoRoot };
@@ -86,4 +88,15 @@ export async function startInProcess(options: Omit<SandboxOptions, 'credentials'
   const address = sandbox.app.server.address();
   if (typeof address !== 'object' || !address) throw new Error('sandbox did not bind');
   return { ...sandbox, origin: `http://127.0.0.1:${address.port}`, close: () => sandbox.app.close() };
+}
+
+/** One in-process sandbox for the enclosing suite, with a service token: started before its tests, closed after them. */
+export function useSandboxWithToken(): { readonly sandbox: InProcessSandbox; readonly token: string } {
+  const shared = {} as { sandbox: InProcessSandbox; token: string };
+  beforeAll(async () => {
+    shared.sandbox = await startInProcess();
+    shared.token = await serviceToken(shared.sandbox.origin);
+  });
+  afterAll(() => shared.sandbox?.close());
+  return shared;
 }
