@@ -2,9 +2,9 @@
 // x-assumption outcomes, as JSON and Markdown in dist/contract/.
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { allAssumptions, sourceOf, type AssumptionSource } from '../../spec-core/assumptions.ts';
+import { sourceOf, type AssumptionSource } from '../../spec-core/assumptions.ts';
 import type { LedgerEntry, Observed } from './ledger.ts';
-import { operations } from './spec.ts';
+import { operations, specAssumptions } from './spec.ts';
 import { documentedResponseKey } from './conformance.ts';
 
 export function readLedger(dir: string): LedgerEntry[] {
@@ -112,7 +112,7 @@ export interface AssumptionReportRow {
 export function assumptionReport(entries: LedgerEntry[]): AssumptionReportRow[] {
   const outcomes = entries.filter((e) => e.kind === 'assumption');
   const rows = new Map<string, AssumptionReportRow>();
-  for (const a of allAssumptions()) {
+  for (const a of specAssumptions()) {
     // Shared components appear in every bundle; they are one decision.
     const key = `${a.pointer}\n${a.what}`;
     const row = rows.get(key);

@@ -3,6 +3,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { createSpecAjv } from '../../spec-core/ajv.ts';
 import { API_NAMES, type ApiName } from '../../spec-core/apis.ts';
+import { collectAssumptions, type Assumption } from '../../spec-core/assumptions.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
 import { nodeAt as nodeInDoc, resolveRef as resolveInDoc } from '../../spec-core/pointer.ts';
@@ -49,6 +50,12 @@ const SERVER_VARIABLES: Record<string, LpVariable> = {
 };
 
 export const bundles: Record<ApiName, Json> = loadBundles();
+
+let assumptionList: Assumption[] | undefined;
+/** The x-assumptions of the bundles loaded above, collected once (not read from disk again). */
+export function specAssumptions(): Assumption[] {
+  return (assumptionList ??= API_NAMES.flatMap((api) => collectAssumptions(api, bundles[api])));
+}
 
 function baseVariableOf(servers: unknown, where: string): LpVariable {
   const url = String((servers as Array<{ url?: string }> | undefined)?.[0]?.url ?? '');
@@ -109,12 +116,5 @@ export function validatorAt(api: ApiName, pointer: string): ValidateFunction {
     validators.set(key, validate);
   }
   return validate;
-}
-
-export function formatAjvErrors(validate: ValidateFunction): string {
-  return (validate.errors ?? [])
-    .slice(0, 5)
-    .map((e) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`)
-    .join('; ');
 }
 

@@ -2,9 +2,10 @@
 // contradicts that assumption (the spec guessed there, where the seed says "not shown"); a response that breaks it
 // anywhere else, any 5xx, and any address the spec does not have violate the contract. The same patterns tell which
 // assumptions a response that kept the spec confirms.
-import { allAssumptions, type Assumption } from '../../spec-core/assumptions.ts';
+import type { Assumption } from '../../spec-core/assumptions.ts';
 import type { ApiName } from '../../spec-core/apis.ts';
 import type { Finding, Inspection } from './conformance.ts';
+import { specAssumptions } from './spec.ts';
 
 interface CoverPattern {
   assumption: Assumption;
@@ -21,7 +22,7 @@ let patterns: Map<ApiName, CoverPattern[]> | undefined;
 function patternsOf(api: ApiName): CoverPattern[] {
   if (!patterns) {
     patterns = new Map();
-    for (const assumption of allAssumptions()) {
+    for (const assumption of specAssumptions()) {
       for (const cover of assumption.covers) {
         const absolute = cover.startsWith('#') ? cover.slice(1) : `${assumption.pointer}${cover}`;
         const parts = segmentsOf(absolute);
