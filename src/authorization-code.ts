@@ -112,7 +112,7 @@ export async function exchangeAuthorizationCode(options: ExchangeAuthorizationCo
     subscriptionKey,
     transport: resolveTransport(options),
     secrets,
-    owner: { factory, baseUrl: 'baseUrl', authUrl: 'authUrl' },
+    factory,
   });
   const { data } = await client.POST('/oauth2/default/v1/token', {
     body: {

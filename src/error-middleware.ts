@@ -4,7 +4,7 @@ import type { Middleware } from 'openapi-fetch';
 import { ApiError, displayUrl, requestIdsOf, summarizeBody } from './api-error.js';
 import { InvalidJson, limitResponse } from './response-body.js';
 import type { Secrets } from './secrets.js';
-import { settleTimeout, transferTimeout } from './timeout-fetch.js';
+import { settleTimeout } from './timeout-fetch.js';
 
 // How much of an error body an ApiError keeps, and of a body that is not JSON; both are redacted before they are cut,
 // with room for the longest spelling of a credential that starts inside what is kept.
@@ -29,13 +29,12 @@ export function failureDescriber(secrets: Secrets): FailureDescriber {
  * `maxResponseBytes`: the size limit for the final response's body (0: none); see limitResponse.
  * `describe`: the client's failureDescriber, shared with the resend middleware and the call guard.
  */
-export function errorMiddleware(secrets: Secrets, maxResponseBytes: number, describe: FailureDescriber = failureDescriber(secrets)): Middleware {
+export function errorMiddleware(secrets: Secrets, maxResponseBytes: number, describe: FailureDescriber): Middleware {
   return {
     // Not async: the happy path returns at once instead of allocating a promise per call.
     // It sees only the final response (after retries and replays), so only that one gets the size limit.
     onResponse({ request, response, schemaPath }) {
       const limited = limitResponse(response, maxResponseBytes, () => tooLargeError(request, response.status, schemaPath, maxResponseBytes));
-      if (limited !== response) transferTimeout(response, limited);
       if (response.ok) return limited === response ? undefined : limited;
       return toApiError(secrets, request, limited, schemaPath);
     },
@@ -121,7 +120,7 @@ export interface RequestSummary {
  * A failure without a usable response (none, or a body that is not JSON) as an ApiError; the caller's own abort
  * and errors already described pass through.
  */
-export function describeFailure(secrets: Secrets, error: unknown, request: RequestSummary, schemaPath: string): unknown {
+function describeFailure(secrets: Secrets, error: unknown, request: RequestSummary, schemaPath: string): unknown {
   if (error instanceof ApiError || isCallerAbort(error, request.signal)) return error;
   const operation = `${request.method} ${schemaPath}`;
   if (error instanceof InvalidJson) {

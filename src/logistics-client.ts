@@ -61,7 +61,7 @@ export function createLogisticsClient(options: LogisticsClientOptions): Logistic
 
   const token =
     baseUrl || authUrl
-      ? buildTokenClient({ baseUrl, authUrl, subscriptionKey: options.subscriptionKey, transport, secrets, owner: { factory: FACTORY, baseUrl: 'baseUrl', authUrl: 'authUrl' } })
+      ? buildTokenClient({ baseUrl, authUrl, subscriptionKey: options.subscriptionKey, transport, secrets, factory: FACTORY })
       : deferred<TokenClient>(missing('"baseUrl" or "authUrl"', 'token API'));
 
   // The provider reuses the token client: one set of openapi-fetch clients per host.

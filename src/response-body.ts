@@ -2,7 +2,7 @@
 // A body over the limit fails with the error the caller gives (an ApiError of kind 'response_too_large'); a body that is
 // not JSON raises InvalidJson, which carries the text, and describeFailure (which knows the operation and the
 // credentials to redact) turns it into an ApiError of kind 'invalid_response'.
-import { settleTimeout } from './timeout-fetch.js';
+import { settleTimeout, transferTimeout } from './timeout-fetch.js';
 
 /** 32 MiB: far above any answer of these APIs, far below what would hurt a process. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -54,6 +54,8 @@ export function limitResponse(response: Response, maxBytes: number, tooLarge: ()
   const limited = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   // A Response built here has no URL; callers (and the token provider's errors) read it.
   Object.defineProperty(limited, 'url', { value: response.url });
+  // The copy is what the caller reads: the attempt's timeout now ends when its body has been read.
+  transferTimeout(response, limited);
   return limited;
 }
 

@@ -27,8 +27,8 @@ export interface TokenClientSettings {
   transport: ResolvedTransport;
   /** Shared by the clients of one createLogisticsClient, so every error is scrubbed of every credential. */
   secrets: Secrets;
-  /** The factory a missing host is reported under, and the names the caller gave the two hosts. */
-  owner: { factory: string; baseUrl: string; authUrl: string };
+  /** The public factory the caller used: a missing host is reported under its name. */
+  factory: string;
 }
 
 const IDENTITY_PROVIDER_PREFIX = '/oauth2/';
@@ -50,7 +50,7 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
     subscriptionKey: options.subscriptionKey,
     transport: resolveTransport(options),
     secrets,
-    owner: { factory: FACTORY, baseUrl: 'baseUrl', authUrl: 'authUrl' },
+    factory: FACTORY,
   });
 }
 
@@ -59,7 +59,7 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
  * service ({base_url}). Each host has its own openapi-fetch client, so each keeps its own base URL and path prefix.
  */
 export function buildTokenClient(settings: TokenClientSettings): TokenClient {
-  const { baseUrl, authUrl, subscriptionKey, transport, secrets, owner } = settings;
+  const { baseUrl, authUrl, subscriptionKey, transport, secrets, factory } = settings;
   const common = { transport, secrets, safeToRepeat: isClientCredentialsGrant };
   const service = baseUrl ? (composeClient<paths>({ ...common, baseUrl, headers: FORM }) as unknown as AnyClient) : undefined;
   const identityProvider = authUrl
@@ -73,10 +73,10 @@ export function buildTokenClient(settings: TokenClientSettings): TokenClient {
 
   function clientFor(path: string): AnyClient {
     if (path.startsWith(IDENTITY_PROVIDER_PREFIX)) {
-      if (!identityProvider) throw new TypeError(`${owner.factory}: option "${owner.authUrl}" is required to call ${path}`);
+      if (!identityProvider) throw new TypeError(`${factory}: option "authUrl" is required to call ${path}`);
       return identityProvider;
     }
-    if (!service) throw new TypeError(`${owner.factory}: option "${owner.baseUrl}" is required to call ${path}`);
+    if (!service) throw new TypeError(`${factory}: option "baseUrl" is required to call ${path}`);
     return service;
   }
 

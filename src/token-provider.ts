@@ -83,7 +83,7 @@ export function ownTokenProvider(factory: string, options: TokenProviderOptions,
     subscriptionKey: options.subscriptionKey,
     transport,
     secrets,
-    owner: { factory, baseUrl: 'baseUrl', authUrl: 'authUrl' },
+    factory,
   });
   return buildTokenProvider({ ...checked, client, secrets });
 }
