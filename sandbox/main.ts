@@ -115,7 +115,8 @@ async function main(): Promise<void> {
 
   // --mutations-switchable (for contract:mutation): one port where POST /_sandbox/mutation swaps in a fresh sandbox
   // built with the same settings and credentials, seeded with another mutation.
-  const rebuild = (mutation: MutationId | undefined) => buildSandbox({ ...settings, credentials: context.credentials, mutation });
+  // The spec validators are compiled once: they depend on the bundles only.
+  const rebuild = (mutation: MutationId | undefined) => buildSandbox({ ...settings, validators: context.validators, mutation });
   const switchable = options['mutations-switchable'] ? await serveSwitchable(rebuild, sandbox, { ...DEFAULT_CONNECTION_LIMITS, ...connections }) : undefined;
 
   let closing = false;

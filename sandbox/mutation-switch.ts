@@ -5,6 +5,7 @@
 // The switch route exists only on a sandbox started with the flag: a plain sandbox has no way to change behaviour.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parseMutation, type MutationId } from './mutations.ts';
+import { closeIdleConnections } from './idle-connections.ts';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits, type Sandbox } from './server.ts';
 
 export const SWITCH_PATH = '/_sandbox/mutation';
@@ -25,7 +26,7 @@ type BuildSandbox = (mutation: MutationId | undefined) => Sandbox;
 
 /**
  * `limits` are the sandbox's own connection limits (--headers-timeout and the rest): the inner Fastify app has no server
- * of its own here, so the outer server applies them. The idle timeout is the socket's inactivity timeout.
+ * of its own here, so the outer server applies them, idle sweep included.
  */
 export async function serveSwitchable(build: BuildSandbox, initial: Sandbox, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): Promise<SwitchableSandbox> {
   await initial.app.ready();
@@ -49,14 +50,20 @@ export async function serveSwitchable(build: BuildSandbox, initial: Sandbox, lim
   };
 
   const server = createServer(
-    { requestTimeout: limits.requestTimeoutMs, headersTimeout: limits.headersTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs },
+    {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // As in the sandbox's own server: Node checks the header and request timeouts this often.
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
     (request, response) => {
       if ((request.url ?? '').split('?')[0] === SWITCH_PATH) void handleSwitch(request, response, () => current, switchTo);
       else current.app.routing(request, response);
     },
   );
   server.maxConnections = limits.maxConnections;
-  server.timeout = limits.idleTimeoutMs;
+  closeIdleConnections(server, limits.idleTimeoutMs);
   // Malformed HTTP never reaches a handler; answer it the way a plain Node server would, without a crash.
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');

@@ -18,7 +18,7 @@ import { milestoneRoutes } from './routes/milestones.ts';
 import { serviceTokenRoutes } from './routes/service-token.ts';
 import { BatchedStderr } from './log-stream.ts';
 import { requestLogHook } from './request-log.ts';
-import { loadSpecValidators } from './spec-validation.ts';
+import { loadSpecValidators, type SpecValidators } from './spec-validation.ts';
 import { TokenStore } from './token-store.ts';
 
 export type SandboxOptions = {
@@ -36,6 +36,8 @@ export type SandboxOptions = {
   /** pino level; 'silent' for in-process tests. */
   logLevel?: string;
   connections?: Partial<ConnectionLimits>;
+  /** Compiled validators of another sandbox of this process (they hold no state); compiled afresh when not given. */
+  validators?: SpecValidators;
 };
 
 /** Every connection ends: a client that stalls its headers, its body or an idle keep-alive is cut off. */
@@ -74,7 +76,7 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
     codes: new AuthorizationCodes(clock, options.maxCodes),
     events: new EventStore(options.dataFile, options.maxEvents),
     fleet: new FleetIndex(vehicles, lessees),
-    validators: loadSpecValidators(),
+    validators: options.validators ?? loadSpecValidators(),
     mutation: options.mutation,
     logStream: new BatchedStderr(),
   };
