@@ -9,16 +9,13 @@ export interface MockGuardOptions {
   port: number;
   /** Where Prism listens (loopback). */
   upstreamPort: number;
-  headersTimeoutMs?: number;
-  requestTimeoutMs?: number;
-  maxConnections?: number;
 }
 
 /**
  * The segment of a URL's path that cannot be percent-decoded, or undefined when all of them can. Only the path: Prism
  * answers a malformed query itself, as the spec says (the authorize endpoint's HTML error page, for one).
  */
-export function malformedPathSegment(url: string): string | undefined {
+function malformedPathSegment(url: string): string | undefined {
   const query = url.indexOf('?');
   for (const part of (query === -1 ? url : url.slice(0, query)).split('/')) {
     try {
@@ -56,10 +53,10 @@ export function startMockGuard(options: MockGuardOptions): Promise<Server> {
     });
     incoming.pipe(upstream);
   });
-  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
-  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
-  server.maxConnections = options.maxConnections ?? 1024;
+  server.maxConnections = 1024;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve(server));
