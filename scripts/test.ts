@@ -39,7 +39,8 @@ const STEPS: Step[] = [
   { name: 'typecheck' },
   // The package as another repo installs it (rebundles; meanwhile only the steps that do not read the bundles run).
   { name: 'pack:check', writes: [BUNDLES] },
-  { name: 'test:spec-diff' },
+  // The command-line helpers and spec-diff's breaking-change rules.
+  { name: 'test:tools' },
   // Its type tests (*.test-d.ts) are compiled by the typecheck step too (the root tsconfig includes test/, and a failed
   // expectTypeOf or an unused @ts-expect-error is a compile error there); vitest would run a second tsc over them.
   { name: 'test:client', env: { LP_TYPE_TESTS_IN_TYPECHECK: '1' } },

@@ -1,0 +1,5 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: { name: 'tools', include: ['test/tools/**/*.test.ts'], root: new URL('../..', import.meta.url).pathname },
+});
