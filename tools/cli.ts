@@ -79,7 +79,7 @@ export function parseCommandLine<O extends Record<string, CliOption>>(
   try {
     parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: Boolean(spec.positionals), strict: true });
   } catch (error) {
-    usageError(spec, (error as Error).message.split('\n')[0].replace(/\.\s*To specify a positional argument.*$/, '.'));
+    usageError(spec, ((error as Error).message.split('\n')[0] ?? '').replace(/\.\s*To specify a positional argument.*$/, '.'));
   }
   if (parsed.values.help) {
     process.stdout.write(`${usage(spec)}\n`);
@@ -101,7 +101,7 @@ export function integerOption(spec: Pick<CliSpec<Record<string, CliOption>>, 'co
 /** True when the module whose `import.meta.url` is given is the script node was started with (not an import). */
 export function isMainModule(moduleUrl: string): boolean {
   const entry = process.argv[1];
-  return Boolean(entry) && fileURLToPath(moduleUrl) === resolve(entry);
+  return entry !== undefined && fileURLToPath(moduleUrl) === resolve(entry);
 }
 
 /**
