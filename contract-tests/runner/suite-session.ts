@@ -4,7 +4,7 @@
 // cost little more than their tests. Each run still gets a fresh worker (vitest ends a run's workers with the run),
 // so no module state (tokens, ledger files) leaks from one run into the next.
 import { join, relative } from 'node:path';
-import type { TestModule } from 'vitest/node';
+import type { TestModule, TestSequencer, TestSpecification } from 'vitest/node';
 import { createVitest, type Vitest } from 'vitest/node';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { Redactor } from '../support/redact.ts';
@@ -40,6 +40,16 @@ export interface SessionRun {
   filesOfTest: Map<string, Set<string>>;
 }
 
+class ByPath implements TestSequencer {
+  shard(files: TestSpecification[]): TestSpecification[] {
+    return files;
+  }
+
+  sort(files: TestSpecification[]): TestSpecification[] {
+    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
+  }
+}
+
 export class SuiteSession {
   private constructor(
     private readonly vitest: Vitest,
@@ -71,6 +81,9 @@ export class SuiteSession {
         },
         // Results come back from each run; nothing is printed while it runs.
         reporters: [{}],
+        // The same files in the same order on every run: the default order puts the last run's failures first, and
+        // an exchange made in a file's beforeAll is recorded under the test that ran just before it.
+        sequence: { sequencer: ByPath },
       },
       {},
       { stdout: process.stdout, stderr: process.stderr },
