@@ -84,6 +84,9 @@ export class SuiteSession {
         // The same files in the same order on every run: the default order puts the last run's failures first, and
         // an exchange made in a file's beforeAll is recorded under the test that ran just before it.
         sequence: { sequencer: ByPath },
+        // Worker threads start cheaper than processes, and every run starts one (about 20 CPU-s less over the 50 runs
+        // of contract:mutation).
+        pool: 'threads',
       },
       {},
       { stdout: process.stdout, stderr: process.stderr },
