@@ -126,7 +126,8 @@ function describeFailure(secrets: Secrets, error: unknown, request: RequestSumma
   if (error instanceof InvalidJson) {
     // Redacted before it is cut, so that no part of a credential survives the cut.
     const excerpt = redactedStart(secrets, error.text, EXCERPT_CHARS);
-    return new ApiError({ kind: 'invalid_response', status: error.status, operation, url: displayUrl(request.url), body: excerpt, detail: excerpt.replace(/\s+/g, ' ') });
+    const detail = excerpt === '' ? 'the body is empty' : excerpt.replace(/\s+/g, ' ');
+    return new ApiError({ kind: 'invalid_response', status: error.status, operation, url: displayUrl(request.url), body: excerpt || undefined, detail });
   }
   const timedOut = error instanceof Error && error.name === 'TimeoutError';
   const cause = error instanceof Error ? (error.cause ?? error) : error;

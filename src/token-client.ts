@@ -1,6 +1,7 @@
 // The Token API client: POST {base_url}/token, and POST/GET {auth_url}/oauth2/... at the identity provider.
 // Token requests are form-encoded; identity-provider calls carry the subscription key.
-import type { Client, Middleware } from 'openapi-fetch';
+import type { Middleware } from 'openapi-fetch';
+import type { ApiClient } from './api-client.js';
 import type { paths } from '../generated/token.js';
 import { requireBaseUrl, resolveTransport, type ResolvedTransport, type TransportOptions } from './client-options.js';
 import { callThroughRequest, composeClient, type ClientCalls } from './compose-client.js';
@@ -8,7 +9,7 @@ import { SUBSCRIPTION_KEY_HEADER } from './headers.js';
 import { originOf } from './replayable-request.js';
 import { Secrets } from './secrets.js';
 
-export type TokenClient = Client<paths>;
+export type TokenClient = ApiClient<paths>;
 
 export interface TokenClientOptions extends TransportOptions {
   /** {base_url}: the service, home of POST /token. */

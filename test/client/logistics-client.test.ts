@@ -46,7 +46,7 @@ describe('createLogisticsClient configuration', () => {
     expect(data).toEqual([VEHICLE]);
     expect(server.requests.map((request) => request.url)).toEqual(['/fleet/vehicles']);
     // The APIs it did not configure fail when used, naming what they lack.
-    expect(() => lp.carriers.GET('/v1/load-milestone-events' as never)).toThrow(/createLogisticsClient: option "baseUrl" is required for the carriers API/);
+    expect(() => lp.carriers.POST('/v1/load-milestone-events', { body: { load_id: 'L-1', milestone_type: 'PICKED_UP', event_time: '2024-01-01T00:00:00Z' } })).toThrow(/createLogisticsClient: option "baseUrl" is required for the carriers API/);
     await expect(lp.getToken()).rejects.toThrow(/createLogisticsClient: option "clientId" is required/);
   });
 
