@@ -34,7 +34,7 @@ export function createCarriersClient(options: CarriersClientOptions): CarriersCl
   const baseUrl = requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl);
   const secrets = new Secrets();
   secrets.add(options.subscriptionKey);
-  const transport = resolveTransport(options);
+  const transport = resolveTransport(FACTORY, options);
   const tokens = options.tokenProvider ?? ownTokenProvider(FACTORY, { ...(options as TokenProviderOptions), baseUrl }, secrets, transport);
   return buildCarriersClient({ baseUrl, tokens, subscriptionKey: options.subscriptionKey, transport, secrets });
 }

@@ -4,7 +4,7 @@ import type { Middleware } from 'openapi-fetch';
 import { ApiError, displayUrl, requestIdsOf, summarizeBody } from './api-error.js';
 import { InvalidJson, limitResponse } from './response-body.js';
 import type { Secrets } from './secrets.js';
-import { settleTimeout } from './timeout-fetch.js';
+import { discardResponse, settleTimeout } from './timeout-fetch.js';
 
 // How much of an error body an ApiError keeps, and of a body that is not JSON; both are redacted before they are cut,
 // with room for the longest spelling of a credential that starts inside what is kept.
@@ -48,9 +48,7 @@ export function errorMiddleware(secrets: Secrets, maxResponseBytes: number, desc
 /** Rejects with the ApiError of an error response (body read, redacted and summarised) or of a redirect. */
 async function toApiError(secrets: Secrets, request: Request, response: Response, schemaPath: string): Promise<never> {
   if (isRedirect(response)) {
-    // Its body is of no use, and may never end.
-    await response.body?.cancel().catch(() => undefined);
-    settleTimeout(response);
+    await discardResponse(response);
     throw new ApiError({
       kind: 'redirect',
       status: response.status,

@@ -30,7 +30,7 @@ export function createFleetClient(options: FleetClientOptions): FleetClient {
   const fleetApiKey = requireString(FACTORY, 'fleetApiKey', options.fleetApiKey);
   const secrets = new Secrets();
   secrets.add(fleetApiKey);
-  return buildFleetClient({ baseUrl, fleetApiKey, transport: resolveTransport(options), secrets });
+  return buildFleetClient({ baseUrl, fleetApiKey, transport: resolveTransport(FACTORY, options), secrets });
 }
 
 export function buildFleetClient(settings: FleetClientSettings): FleetClient {
