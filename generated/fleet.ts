@@ -162,7 +162,7 @@ export interface operations {
                  * @description Sort by one attribute: the attribute name, a space, and a direction (`asc` or
                  *     `desc`), e.g. `vehicleNumber asc`. The attributes are the vehicle fields.
                  */
-                sort?: string;
+                sort?: "customerNumber asc" | "customerNumber desc" | "vehicleNumber asc" | "vehicleNumber desc" | "vin asc" | "vin desc" | "customerVehicleNumber asc" | "customerVehicleNumber desc" | "licensePlate asc" | "licensePlate desc" | "domicileLocationNumber asc" | "domicileLocationNumber desc" | "domicileLocationName asc" | "domicileLocationName desc" | "vehicleType asc" | "vehicleType desc";
             };
             header?: never;
             path?: never;
