@@ -64,22 +64,22 @@ export interface components {
             customerNumber: string;
             /**
              * @description Vehicle number assigned by the service operator.
-             * @example V-1004
+             * @example V-000006
              */
             vehicleNumber: string;
             /**
              * @description Vehicle Identification Number.
-             * @example 1FUJGLDR5CLBP8834
+             * @example 1ZE2UH9DLLZRK1GLX
              */
             vin: string;
             /**
              * @description The customer's own number for the vehicle.
-             * @example TRK-17
+             * @example TRK-2
              */
             customerVehicleNumber: string;
             /**
              * @description License plate number.
-             * @example 7XYZ123
+             * @example 8JXY206
              */
             licensePlate: string;
             /**
@@ -94,7 +94,7 @@ export interface components {
             domicileLocationName: string;
             /**
              * @description Type of the vehicle.
-             * @example TRACTOR
+             * @example STRAIGHT_TRUCK
              */
             vehicleType: string;
         };
