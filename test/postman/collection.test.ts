@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
-import { COLLECTION_FILE, ENVIRONMENT_FILES, requestsOf, SANDBOX_DEFAULT_ORIGIN, variablesUsed, writePostmanCollection } from '../../tools/postman/build-collection.ts';
+import { COLLECTION_FILE, ENVIRONMENT_FILES, POSTMAN_DOWNLOADS, requestsOf, SANDBOX_DEFAULT_ORIGIN, variablesUsed, writePostmanCollection } from '../../tools/postman/build-collection.ts';
 import { runCollection, type NewmanSummary } from '../../tools/postman/newman.ts';
 import { TOKEN_EXPIRY_VARIABLE, TOKEN_RENEW_MARGIN_SECONDS } from '../../tools/postman/scripts.ts';
 import { start, stopAll, type Server } from '../../tools/server-load.ts';
@@ -32,6 +32,7 @@ afterAll(async () => {
 describe('the files', () => {
   it('are a v2.1 collection and two environments, named as Postman names them', () => {
     expect(files.map((file) => file.slice(outDir.length + 1))).toEqual([COLLECTION_FILE, ENVIRONMENT_FILES.sandbox, ENVIRONMENT_FILES.live]);
+    expect(POSTMAN_DOWNLOADS.map((link) => link.href)).toEqual(files.map((file) => `postman/${file.slice(outDir.length + 1)}`));
     expect(read(COLLECTION_FILE).info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
     for (const name of Object.values(ENVIRONMENT_FILES)) expect(read(name)._postman_variable_scope).toBe('environment');
   });

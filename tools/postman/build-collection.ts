@@ -23,6 +23,13 @@ export const COLLECTION_FILE = 'logistics-partner-api.postman_collection.json';
 export const ENVIRONMENT_FILES = { sandbox: 'sandbox.postman_environment.json', live: 'live.postman_environment.json' } as const;
 export const DEFAULT_OUT_DIR = join(repoRoot, 'dist/docs/postman');
 
+/** The files as the docs link them, relative to dist/docs/ (where `writePostmanCollection(join(docsDir, 'postman'))` puts them). */
+export const POSTMAN_DOWNLOADS = [
+  { href: `postman/${COLLECTION_FILE}`, label: 'Postman collection' },
+  { href: `postman/${ENVIRONMENT_FILES.sandbox}`, label: 'Postman environment: sandbox (npm run sandbox)' },
+  { href: `postman/${ENVIRONMENT_FILES.live}`, label: 'Postman environment: live (fill in your values)' },
+] as const;
+
 /** The sandbox's default address (`npm run sandbox` without --port; sandbox/README.md). */
 export const SANDBOX_DEFAULT_ORIGIN = 'http://127.0.0.1:4020';
 
