@@ -8,12 +8,12 @@ import { API_NAMES } from '../../spec-core/apis.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
 import { heyApiClients, postmanConversion, readmeParser } from '../../tools/interop/consumers.ts';
+import { requestsOf } from '../../tools/postman/build-collection.ts';
 
 const bundles = loadBundles();
 const workDir = mkdtempSync(join(tmpdir(), 'lp-interop-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-const requestsOf = (items: any[]): any[] => items.flatMap((item) => (item.item ? requestsOf(item.item) : [item]));
 
 describe('@readme/openapi-parser', () => {
   it.each(API_NAMES)('validates and dereferences %s without an error or a warning', async (api) => {
@@ -41,7 +41,7 @@ describe('openapi-to-postmanv2', () => {
   it('gets the OAuth2 token URL as an absolute URL, the one the spec declares', async () => {
     const carriers = (await conversions)[API_NAMES.indexOf('carriers')]!;
     const [milestone] = requestsOf(carriers.collection?.item ?? []);
-    const tokenUrl = milestone.request.auth.oauth2.find((entry: { key: string }) => entry.key === 'accessTokenUrl')?.value;
+    const tokenUrl = milestone?.request.auth.oauth2.find((entry: { key: string }) => entry.key === 'accessTokenUrl')?.value;
     expect(tokenUrl).toBe(bundles.carriers.components.securitySchemes.OAuth2.flows.clientCredentials.tokenUrl);
     expect(() => new URL(tokenUrl)).not.toThrow();
   });

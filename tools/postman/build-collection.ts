@@ -23,6 +23,13 @@ export const COLLECTION_FILE = 'logistics-partner-api.postman_collection.json';
 export const ENVIRONMENT_FILES = { sandbox: 'sandbox.postman_environment.json', live: 'live.postman_environment.json' } as const;
 export const DEFAULT_OUT_DIR = join(repoRoot, 'dist/docs/postman');
 
+/** The files as the docs link them, relative to dist/docs/ (where `writePostmanCollection(join(docsDir, 'postman'))` puts them). */
+export const POSTMAN_DOWNLOADS = [
+  { href: `postman/${COLLECTION_FILE}`, label: 'Postman collection' },
+  { href: `postman/${ENVIRONMENT_FILES.sandbox}`, label: 'Postman environment: sandbox (npm run sandbox)' },
+  { href: `postman/${ENVIRONMENT_FILES.live}`, label: 'Postman environment: live (fill in your values)' },
+] as const;
+
 /** The sandbox's default address (`npm run sandbox` without --port; sandbox/README.md). */
 export const SANDBOX_DEFAULT_ORIGIN = 'http://127.0.0.1:4020';
 
@@ -63,7 +70,14 @@ const SCHEME_AUTH: Record<string, { header: string; variable: VariableName } | '
 };
 
 type Item = PostmanCollectionJson;
-const requestsOf = (items: Item[]): Item[] => items.flatMap((item) => (item.item ? requestsOf(item.item) : [item]));
+/** The requests of a collection's items, folders flattened. */
+export const requestsOf = (items: Item[]): Item[] => items.flatMap((item) => (item.item ? requestsOf(item.item) : [item]));
+
+/** The security requirement to wire: the one that sends the most credentials (all of them are accepted). */
+function chosenRequirement(bundle: Bundle, op: Bundle): Record<string, string[]> {
+  const requirements: Record<string, string[]>[] = op.security ?? bundle.security ?? [];
+  return [...requirements].sort((a, b) => Object.keys(b).length - Object.keys(a).length)[0] ?? {};
+}
 
 /** A stable id (Postman wants a UUID), so that the same specs give the same files. */
 const stableId = (text: string) => {
@@ -85,11 +99,9 @@ function statusExpectation(bundle: Bundle, op: Bundle): StatusExpectation {
   return { documented, success, ...(body ? { body } : {}) };
 }
 
-/** The security requirement to wire: the one that sends the most credentials (all of them are accepted). */
+/** Postman auth for the chosen security requirement. */
 function authOf(bundle: Bundle, op: Bundle): { auth: Item; needsToken: boolean } {
-  const requirements: Record<string, string[]>[] = op.security ?? bundle.security ?? [];
-  const chosen = [...requirements].sort((a, b) => Object.keys(b).length - Object.keys(a).length)[0] ?? {};
-  const schemes = Object.keys(chosen).map((name) => {
+  const schemes = Object.keys(chosenRequirement(bundle, op)).map((name) => {
     const auth = SCHEME_AUTH[name];
     if (!auth) throw new Error(`security scheme ${name} has no Postman wiring in tools/postman/build-collection.ts`);
     return auth;
@@ -115,8 +127,7 @@ function authOf(bundle: Bundle, op: Bundle): { auth: Item; needsToken: boolean }
 
 /** Header lines for the keys a bearer request also sends (Postman's auth holds only the token). */
 function extraKeyHeaders(bundle: Bundle, op: Bundle): Item[] {
-  const requirements: Record<string, string[]>[] = op.security ?? bundle.security ?? [];
-  const chosen = [...requirements].sort((a, b) => Object.keys(b).length - Object.keys(a).length)[0] ?? {};
+  const chosen = chosenRequirement(bundle, op);
   if (!('OAuth2' in chosen)) return [];
   return Object.keys(chosen).flatMap((name) => {
     const auth = SCHEME_AUTH[name];
