@@ -1,13 +1,13 @@
-// The bundles (dist/openapi/*.json) fed to three tools partners use, each independent of the kit: what they report
+// The bundles (dist/openapi/*) fed to four tools partners use, each independent of the kit: what they report
 // must be nothing. Known bugs of tools not run here are documented in tools/interop/README.md.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { API_NAMES } from '../../spec-core/apis.ts';
+import { API_NAMES, bundlePath } from '../../spec-core/apis.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
-import { heyApiClients, postmanConversion, readmeParser } from '../../tools/interop/consumers.ts';
+import { heyApiClients, postmanConversion, readmeParser, spectralOas } from '../../tools/interop/consumers.ts';
 import { requestsOf } from '../../tools/postman/build-collection.ts';
 
 const bundles = loadBundles();
@@ -55,5 +55,16 @@ describe('@hey-api/openapi-ts', () => {
       const sdk = readFileSync(join(outDir, api, 'sdk.gen.ts'), 'utf8');
       for (const { op } of operationsOf(bundles[api])) expect(sdk, api).toContain(`export const ${op.operationId} =`);
     }
+  });
+});
+
+describe('spectral:oas', () => {
+  it.each(API_NAMES)('finds nothing in the %s bundle with the recommended rules', async (api) => {
+    expect((await spectralOas(api, readFileSync(bundlePath(api, 'yaml'), 'utf8'))).problems).toEqual([]);
+  });
+
+  it('reports an operation without an operationId (the check can fail)', async () => {
+    const text = readFileSync(bundlePath('fleet', 'yaml'), 'utf8').replace(/^( +)operationId: .*$/m, '$1x-removed: true');
+    expect((await spectralOas('fleet', text)).problems.join('\n')).toMatch(/operation-operationId/);
   });
 });

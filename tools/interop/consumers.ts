@@ -1,4 +1,4 @@
-// The bundles as partners' own tools read them: three independent consumers, each asked what it makes of every API.
+// The bundles as partners' own tools read them: four independent consumers, each asked what it makes of every API.
 // Each function returns what the tool reported (errors and warnings as text), so a test can show a partner's view of
 // the specs. Known bugs of tools we do not run here are in tools/interop/README.md with their upstream references.
 import { execFile } from 'node:child_process';
@@ -7,6 +7,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { dereference, validate } from '@readme/openapi-parser';
+import spectralCore from '@stoplight/spectral-core';
+import spectralParsers from '@stoplight/spectral-parsers';
+import { oas } from '@stoplight/spectral-rulesets';
 import { API_NAMES, bundlePath, type ApiName } from '../../spec-core/apis.ts';
 import type { Bundle } from '../../spec-core/bundles.ts';
 
@@ -93,4 +96,16 @@ export async function heyApiClients(outDir: string): Promise<ConsumerReport> {
     problems.push(...(stdout?.trim() ? stdout.trim().split('\n') : [`tsc: ${message}`]));
   }
   return { tool: '@hey-api/openapi-ts', api: 'all', problems };
+}
+
+/**
+ * Spectral with its `spectral:oas` ruleset (the recommended rules, as `spectral lint` runs them by default): the linter
+ * many partners' API gateways and CI run over a spec. It reads the YAML bundle as text, as the CLI would.
+ */
+export async function spectralOas(api: ApiName, yamlText: string): Promise<ConsumerReport> {
+  const spectral = new spectralCore.Spectral();
+  spectral.setRuleset({ extends: [[oas as never, 'recommended']] });
+  const results = await spectral.run(new spectralCore.Document(yamlText, spectralParsers.Yaml, `${api}.yaml`));
+  const problems = results.map((r) => `${r.code} at ${r.path.join('.') || '/'}: ${r.message}`);
+  return { tool: 'spectral:oas', api, problems };
 }
