@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import { loadBundle } from '../../spec-core/bundles.ts';
-import { operationsOf } from '../../tools/docs.ts';
+import { operationsOf } from '../../spec-core/operations.ts';
 
 interface CodeSample {
   lang: string;
