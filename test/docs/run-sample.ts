@@ -33,24 +33,50 @@ export const consumerCompilerOptions = {
   paths: { '@logistics-partner/api': [`${repoRoot}/src/index.ts`] },
 };
 
-/** A TypeScript sample saved as a file of a fresh module project and run with tsx (which reads the tsconfig paths). */
-export function runTypeScriptSample(source: string, env: Record<string, string> = {}): SampleRun {
+const SEPARATOR = '\n--- next sample ---\n';
+
+/**
+ * TypeScript samples, each saved as a module of a fresh project and run one after the other by one tsx process (tsx
+ * reads the tsconfig paths): one Node start for all of them. A sample that throws gets status 1 and the error's first
+ * line as stderr; the others still run.
+ */
+export function runTypeScriptSamples(sources: string[], env: Record<string, string> = {}): SampleRun[] {
   const dir = mkdtempSync(`${tmpdir()}/docs-sample-run-`);
   try {
     writeFileSync(`${dir}/package.json`, JSON.stringify({ type: 'module' }));
     writeFileSync(`${dir}/tsconfig.json`, JSON.stringify({ compilerOptions: consumerCompilerOptions }));
-    writeFileSync(`${dir}/sample.ts`, source);
-    const tsx = import.meta.resolve('tsx');
-    return result(
-      spawnSync(process.execPath, ['--import', tsx, 'sample.ts'], {
-        cwd: dir,
-        encoding: 'utf8',
-        timeout: TIMEOUT_MS,
-        maxBuffer: MAX_OUTPUT,
-        env: { PATH: process.env.PATH ?? '', ...env },
-      }),
+    sources.forEach((source, index) => writeFileSync(`${dir}/sample-${index}.ts`, source));
+    writeFileSync(
+      `${dir}/run-all.ts`,
+      [
+        `for (let i = 0; i < ${sources.length}; i++) {`,
+        `  if (i > 0) process.stdout.write(${JSON.stringify(SEPARATOR)});`,
+        '  try {',
+        '    await import(`./sample-${i}.ts`);',
+        '  } catch (error) {',
+        "    process.stdout.write(`\\n[sample failed] ${String((error as Error).message ?? error).split('\\n')[0]}`);",
+        '  }',
+        '}',
+      ].join('\n'),
     );
+    const run = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), 'run-all.ts'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: TIMEOUT_MS,
+      maxBuffer: MAX_OUTPUT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
+    if (run.status !== 0) return sources.map(() => result(run));
+    return String(run.stdout)
+      .split(SEPARATOR)
+      .map((stdout) => {
+        const failed = /\n?\[sample failed\] (.*)$/.exec(stdout);
+        return failed ? { status: 1, stdout: stdout.slice(0, failed.index), stderr: failed[1]! } : { status: 0, stdout, stderr: '' };
+      });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** One TypeScript sample, run as runTypeScriptSamples runs each. */
+export const runTypeScriptSample = (source: string, env: Record<string, string> = {}): SampleRun => runTypeScriptSamples([source], env)[0]!;
