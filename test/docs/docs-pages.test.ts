@@ -2,7 +2,7 @@
 // API page lists its operations, every operation opens from that list with its authentication, samples and
 // assumptions, no sample is clipped, no internal word shows, the quick start runs as written against a sandbox,
 // and the site works under a base path. Every page logs no console error and fetches nothing from another host.
-// Screenshots go to dist/docs/screenshots/.
+// Screenshots go to dist/docs-screenshots/.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -21,7 +21,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissingReason, openGuardedPage, t
 import { runShellSample, runTypeScriptSample } from './run-sample.ts';
 
 const docsDir = `${repoRoot}/dist/docs`;
-const screenshotsDir = `${docsDir}/screenshots`;
+// Outside dist/docs/, so that the published site does not carry them.
+const screenshotsDir = `${repoRoot}/dist/docs-screenshots`;
 const RENDER_TIMEOUT_MS = 20_000;
 const VIEWPORT_HEIGHT = 900; // guarded-page.ts opens 1440 x 900
 
