@@ -123,6 +123,7 @@ describe('partner docs in headless Chromium', () => {
     await visit(`${server!.url}index.html`, async ({ page }) => {
       curl = await page.locator('code[data-sample="curl"]').innerText();
       typescript = await page.locator('code[data-sample="typescript"]').innerText();
+      await expect(page.locator('#quick-start').innerText()).resolves.toContain('npx tsx first-call.mts');
     });
     expect(curl).toContain(SANDBOX_ORIGIN);
     expect(typescript).toContain(SANDBOX_ORIGIN);
@@ -134,7 +135,8 @@ describe('partner docs in headless Chromium', () => {
       expect(fromCurl.stderr).toBe('');
       const vehicle = JSON.parse(fromCurl.stdout);
       expect(fleet).toContainEqual(vehicle);
-      const fromTypeScript = runTypeScriptSample(typescript.replaceAll(SANDBOX_ORIGIN, origin));
+      // Saved as the page says, first-call.mts, in a project as `npm init` makes it (CommonJS).
+      const fromTypeScript = runTypeScriptSample(typescript.replaceAll(SANDBOX_ORIGIN, origin), {}, { packageType: 'commonjs', extension: 'mts' });
       expect(fromTypeScript.stderr).toBe('');
       expect(fromTypeScript.stdout.trim()).toBe(`${vehicle.vehicleNumber} ${vehicle.licensePlate} ${vehicle.vehicleType}`);
     } finally {

@@ -33,6 +33,12 @@ export const consumerCompilerOptions = {
   paths: { '@logistics-partner/api': [`${repoRoot}/src/index.ts`] },
 };
 
+/** The project the samples are saved in: a fresh `npm init` project is CommonJS, where a `.mts` file is still ESM. */
+export interface SampleProject {
+  packageType?: 'module' | 'commonjs';
+  extension?: 'ts' | 'mts';
+}
+
 const SEPARATOR = '\n--- next sample ---\n';
 
 /**
@@ -40,26 +46,25 @@ const SEPARATOR = '\n--- next sample ---\n';
  * reads the tsconfig paths): one Node start for all of them. A sample that throws gets status 1 and the error's first
  * line as stderr; the others still run.
  */
-export function runTypeScriptSamples(sources: string[], env: Record<string, string> = {}): SampleRun[] {
+export function runTypeScriptSamples(sources: string[], env: Record<string, string> = {}, project: SampleProject = {}): SampleRun[] {
+  const { packageType = 'module', extension = 'ts' } = project;
   const dir = mkdtempSync(`${tmpdir()}/docs-sample-run-`);
   try {
-    writeFileSync(`${dir}/package.json`, JSON.stringify({ type: 'module' }));
+    writeFileSync(`${dir}/package.json`, JSON.stringify({ type: packageType }));
     writeFileSync(`${dir}/tsconfig.json`, JSON.stringify({ compilerOptions: consumerCompilerOptions }));
-    sources.forEach((source, index) => writeFileSync(`${dir}/sample-${index}.ts`, source));
-    writeFileSync(
-      `${dir}/run-all.ts`,
-      [
-        `for (let i = 0; i < ${sources.length}; i++) {`,
-        `  if (i > 0) process.stdout.write(${JSON.stringify(SEPARATOR)});`,
-        '  try {',
-        '    await import(`./sample-${i}.ts`);',
-        '  } catch (error) {',
-        "    process.stdout.write(`\\n[sample failed] ${String((error as Error).message ?? error).split('\\n')[0]}`);",
-        '  }',
-        '}',
-      ].join('\n'),
-    );
-    const run = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), 'run-all.ts'], {
+    sources.forEach((source, index) => writeFileSync(`${dir}/sample-${index}.${extension}`, source));
+    const runner = [
+      `for (let i = 0; i < ${sources.length}; i++) {`,
+      `  if (i > 0) process.stdout.write(${JSON.stringify(SEPARATOR)});`,
+      '  try {',
+      `    await import(\`./sample-\${i}.${extension}\`);`,
+      '  } catch (error) {',
+      "    process.stdout.write(`\\n[sample failed] ${String((error as Error).message ?? error).split('\\n')[0]}`);",
+      '  }',
+      '}',
+    ].join('\n');
+    writeFileSync(`${dir}/run-all.mts`, runner);
+    const run = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), 'run-all.mts'], {
       cwd: dir,
       encoding: 'utf8',
       timeout: TIMEOUT_MS,
@@ -79,4 +84,5 @@ export function runTypeScriptSamples(sources: string[], env: Record<string, stri
 }
 
 /** One TypeScript sample, run as runTypeScriptSamples runs each. */
-export const runTypeScriptSample = (source: string, env: Record<string, string> = {}): SampleRun => runTypeScriptSamples([source], env)[0]!;
+export const runTypeScriptSample = (source: string, env: Record<string, string> = {}, project: SampleProject = {}): SampleRun =>
+  runTypeScriptSamples([source], env, project)[0]!;
