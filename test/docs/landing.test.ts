@@ -74,5 +74,6 @@ describe('support contact', () => {
     expect(() => readSupportContact(config({ name: 'Desk', url: 'javascript:alert(1)' }), {})).toThrow(/support\.url/);
     expect(() => readSupportContact(config({ email: 'a@b.test' }), {})).toThrow(/support\.name is missing/);
     expect(() => readSupportContact(`${dir}/missing.json`, {})).toThrow(/docs config .*missing\.json/);
+    expect(() => readSupportContact(DEFAULT_DOCS_CONFIG, { DOCS_SUPPORT_EMAIL: 'nobody' })).toThrow(/^DOCS_SUPPORT_EMAIL "nobody" is not an email address$/);
   });
 });
