@@ -1,11 +1,12 @@
 // The landing page, the 404 page and the support contact, built from the real bundles and a config file.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_NAMES } from '../../spec-core/apis.ts';
 import { allAssumptions, uniqueAssumptions } from '../../spec-core/assumptions.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { SANDBOX_DEFAULTS } from '../../sandbox/config.ts';
+import { clearForRebuild, hasPostmanCollection } from '../../tools/docs/build.ts';
 import { landingPage, notFoundPage, POSTMAN_COLLECTION, QUICK_START } from '../../tools/docs/landing.ts';
 import { INTERNAL_WORDS } from '../../tools/docs/partner-language.ts';
 import { DEFAULT_DOCS_CONFIG, readSupportContact, type SupportContact } from '../../tools/docs/support.ts';
@@ -50,6 +51,20 @@ describe('landing page', () => {
       expect(html).toContain('Send the requestId.');
     }
     expect(notFoundPage(support)).toContain('href="index.html"');
+  });
+});
+
+describe('a rebuild next to the Postman collection', () => {
+  it('keeps the collection another step wrote, clears the rest, and knows whether the collection is there', () => {
+    const out = `${dir}/site`;
+    mkdirSync(`${out}/postman`, { recursive: true });
+    mkdirSync(`${out}/specs`, { recursive: true });
+    writeFileSync(`${out}/index.html`, 'old');
+    expect(hasPostmanCollection(out)).toBe(false);
+    writeFileSync(`${out}/${POSTMAN_COLLECTION}`, '{}');
+    clearForRebuild(out);
+    expect(readdirSync(out)).toEqual(['postman']);
+    expect(hasPostmanCollection(out)).toBe(true);
   });
 });
 

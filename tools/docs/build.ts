@@ -19,6 +19,15 @@ export const docsDir = `${repoRoot}/dist/docs`;
 /** Written into dist/docs/ by another step (the Postman collection); a rebuild of the pages keeps it. */
 const KEPT_ON_REBUILD = new Set(['postman']);
 
+/** Empties the output folder for a rebuild, except what other steps wrote there (KEPT_ON_REBUILD). */
+export function clearForRebuild(outDir: string): void {
+  mkdirSync(outDir, { recursive: true });
+  for (const entry of readdirSync(outDir)) if (!KEPT_ON_REBUILD.has(entry)) rmSync(`${outDir}/${entry}`, { recursive: true, force: true });
+}
+
+/** Whether the Postman step has written its collection into the output folder. */
+export const hasPostmanCollection = (outDir: string) => existsSync(`${outDir}/${POSTMAN_COLLECTION}`);
+
 const run = promisify(execFile);
 
 /**
@@ -67,8 +76,7 @@ export interface BuildOptions {
 export async function buildDocs({ outDir = docsDir, configFile = DEFAULT_DOCS_CONFIG }: BuildOptions = {}): Promise<string[]> {
   const support = readSupportContact(configFile);
   const bundles = loadBundles();
-  mkdirSync(outDir, { recursive: true });
-  for (const entry of readdirSync(outDir)) if (!KEPT_ON_REBUILD.has(entry)) rmSync(`${outDir}/${entry}`, { recursive: true, force: true });
+  clearForRebuild(outDir);
   const workDir = `${outDir}/.source`;
   mkdirSync(workDir, { recursive: true });
   mkdirSync(`${outDir}/specs`, { recursive: true });
@@ -77,8 +85,7 @@ export async function buildDocs({ outDir = docsDir, configFile = DEFAULT_DOCS_CO
   rmSync(workDir, { recursive: true, force: true });
 
   const builtFrom = `from ${API_NAMES.map((api) => `${api} ${bundles[api].info.version}`).join(', ')} by npm run docs`;
-  const postman = existsSync(`${outDir}/${POSTMAN_COLLECTION}`);
-  writeFileSync(`${outDir}/index.html`, landingPage(bundles, { builtFrom, support, postman }));
+  writeFileSync(`${outDir}/index.html`, landingPage(bundles, { builtFrom, support, postman: hasPostmanCollection(outDir) }));
   writeFileSync(`${outDir}/404.html`, notFoundPage(support));
 
   const own = [`${outDir}/index.html`, `${outDir}/404.html`];
