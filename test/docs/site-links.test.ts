@@ -24,10 +24,10 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
  * Crawls from `start` within the site; returns the broken links, the internal ones that resolved and the external
  * ones it skipped. linkinator recurses only below the start URL's folder, so a crawl of the site starts at the folder.
  */
-async function crawl(start: string) {
+async function crawl(start: string, recurse = true) {
   const { links } = await check({
     path: start,
-    recurse: true,
+    recurse,
     timeout: 10_000,
     concurrency: 4,
     retry: false,
@@ -53,9 +53,10 @@ describe('links of the built docs', () => {
   });
 
   it('the 404 page\'s links resolve too, and the crawl reports a broken link when there is one', async () => {
-    expect((await crawl(`${base}404.html`)).broken).toEqual([]);
+    // Its own links only: the site behind them was crawled above.
+    expect((await crawl(`${base}404.html`, false)).broken).toEqual([]);
     // A page that does not exist is broken: the check is able to fail.
-    const { broken } = await crawl(`${base}no-such-page.html`);
+    const { broken } = await crawl(`${base}no-such-page.html`, false);
     expect(broken.length).toBeGreaterThan(0);
   });
 });
