@@ -109,13 +109,14 @@ describe('enrichForDocs', () => {
     expect(noted('fleet')).toEqual([]);
   });
 
-  it('sets the support contact and drops the UNLICENSED marker', () => {
+  it('sets the support contact, keeps a real licence and drops an UNLICENSED marker', () => {
     const doc = enrich('carriers');
     expect(doc.info.contact).toEqual({ name: 'Partner desk', email: 'desk@partner.test', url: 'https://partner.test/help' });
-    expect(doc.info.license).toBeUndefined();
+    expect(doc.info.license).toEqual(loadBundle('carriers').info.license);
     expect(doc.info.description).toContain('[desk@partner.test](mailto:desk@partner.test)');
-    const licensed = enrichForDocs('carriers', { ...loadBundle('carriers'), info: { ...loadBundle('carriers').info, license: { name: 'MIT', identifier: 'MIT' } } }, { support });
-    expect(licensed.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    const withLicense = (license: object) => ({ ...loadBundle('carriers'), info: { ...loadBundle('carriers').info, license } });
+    expect(enrichForDocs('carriers', withLicense({ name: 'UNLICENSED' }), { support }).info.license).toBeUndefined();
+    expect(enrichForDocs('carriers', withLicense({ name: 'MIT', identifier: 'MIT' }), { support }).info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
   });
 
   it('leaves the bundle it was given unchanged', () => {

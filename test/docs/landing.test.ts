@@ -1,21 +1,17 @@
 // The landing page, the 404 page and the support contact, built from the real bundles and a config file.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_NAMES } from '../../spec-core/apis.ts';
 import { allAssumptions, uniqueAssumptions } from '../../spec-core/assumptions.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { SANDBOX_DEFAULTS } from '../../sandbox/config.ts';
-import { clearForRebuild, hasPostmanCollection } from '../../tools/docs/build.ts';
-import { landingPage, notFoundPage, POSTMAN_COLLECTION, QUICK_START } from '../../tools/docs/landing.ts';
+import { landingPage, notFoundPage, QUICK_START } from '../../tools/docs/landing.ts';
+import { POSTMAN_DOWNLOADS } from '../../tools/postman/build-collection.ts';
 import { INTERNAL_WORDS } from '../../tools/docs/partner-language.ts';
 import { DEFAULT_DOCS_CONFIG, readSupportContact, type SupportContact } from '../../tools/docs/support.ts';
 
 const support: SupportContact = { name: 'Partner desk', email: 'desk@partner.test', note: 'Send the requestId.' };
 const bundles = loadBundles();
-const page = (postman = false) => landingPage(bundles, { builtFrom: 'from test', support, postman });
-const dir = mkdtempSync(`${tmpdir()}/docs-config-`);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const page = () => landingPage(bundles, { builtFrom: 'from test', support });
 
 const textOf = (html: string) => html.replace(/<style>[\s\S]*?<\/style>/, '').replace(/<[^>]+>/g, ' ');
 
@@ -29,13 +25,12 @@ describe('landing page', () => {
     expect(html).toContain('<code data-sample="typescript">import { createFleetClient }');
   });
 
-  it('links every API page and its spec downloads, and the Postman collection only when it was built', () => {
+  it('links every API page, its spec downloads, the Postman collection and its environments', () => {
     const html = page();
     for (const api of API_NAMES) {
       for (const href of [`${api}.html`, `specs/${api}.yaml`, `specs/${api}.json`]) expect(html).toContain(`href="${href}"`);
     }
-    expect(html).not.toContain(POSTMAN_COLLECTION);
-    expect(page(true)).toContain(`href="${POSTMAN_COLLECTION}"`);
+    for (const { href } of POSTMAN_DOWNLOADS) expect(html).toContain(`href="${href}" download`);
   });
 
   it('summarises the assumptions as not confirmed, one item each, without internal words', () => {
@@ -51,44 +46,5 @@ describe('landing page', () => {
       expect(html).toContain('Send the requestId.');
     }
     expect(notFoundPage(support)).toContain('href="index.html"');
-  });
-});
-
-describe('a rebuild next to the Postman collection', () => {
-  it('keeps the collection another step wrote, clears the rest, and knows whether the collection is there', () => {
-    const out = `${dir}/site`;
-    mkdirSync(`${out}/postman`, { recursive: true });
-    mkdirSync(`${out}/specs`, { recursive: true });
-    writeFileSync(`${out}/index.html`, 'old');
-    expect(hasPostmanCollection(out)).toBe(false);
-    writeFileSync(`${out}/${POSTMAN_COLLECTION}`, '{}');
-    clearForRebuild(out);
-    expect(readdirSync(out)).toEqual(['postman']);
-    expect(hasPostmanCollection(out)).toBe(true);
-  });
-});
-
-describe('support contact', () => {
-  const config = (support: unknown) => {
-    const file = `${dir}/docs.config.json`;
-    writeFileSync(file, JSON.stringify({ support }));
-    return file;
-  };
-
-  it('reads the default config, and the environment overrides email and url', () => {
-    const fromFile = readSupportContact(DEFAULT_DOCS_CONFIG, {});
-    expect(fromFile.name).not.toBe('');
-    expect(fromFile.email ?? fromFile.url).toBeTruthy();
-    const overridden = readSupportContact(DEFAULT_DOCS_CONFIG, { DOCS_SUPPORT_EMAIL: 'ops@partner.test', DOCS_SUPPORT_URL: 'https://partner.test/' });
-    expect([overridden.email, overridden.url]).toEqual(['ops@partner.test', 'https://partner.test/']);
-  });
-
-  it('refuses a contact nobody can reach, naming the field', () => {
-    expect(() => readSupportContact(config({ name: 'Desk' }), {})).toThrow(/support needs an email or a url/);
-    expect(() => readSupportContact(config({ name: 'Desk', email: 'not-an-address' }), {})).toThrow(/support\.email "not-an-address"/);
-    expect(() => readSupportContact(config({ name: 'Desk', url: 'javascript:alert(1)' }), {})).toThrow(/support\.url/);
-    expect(() => readSupportContact(config({ email: 'a@b.test' }), {})).toThrow(/support\.name is missing/);
-    expect(() => readSupportContact(`${dir}/missing.json`, {})).toThrow(/docs config .*missing\.json/);
-    expect(() => readSupportContact(DEFAULT_DOCS_CONFIG, { DOCS_SUPPORT_EMAIL: 'nobody' })).toThrow(/^DOCS_SUPPORT_EMAIL "nobody" is not an email address$/);
   });
 });

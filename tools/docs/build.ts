@@ -1,32 +1,21 @@
 // Builds the partner docs into dist/docs/: the landing page, one Redoc page per API (fully offline, --inlineBundle),
-// the specs to download, and a 404 page. `npm run docs` (scripts/docs.ts) calls buildDocs(); the tests call the parts.
+// the specs to download, the Postman collection, and a 404 page. `npm run docs` (scripts/docs.ts) calls buildDocs(); the tests call the parts.
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { API_NAMES, bundlePath, repoRoot, type ApiName } from '../../spec-core/apis.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { REDOCLY_CLI, redoclyEnv } from '../../spec-core/redocly.ts';
 import { enrichForDocs, specDownloads } from './enrich.ts';
-import { landingPage, notFoundPage, POSTMAN_COLLECTION } from './landing.ts';
+import { writePostmanCollection } from '../postman/build-collection.ts';
+import { landingPage, notFoundPage } from './landing.ts';
 import { checkOffline, inlineCdnAssets } from './offline-check.ts';
 import { DEFAULT_DOCS_CONFIG, readSupportContact } from './support.ts';
 
 type Json = Record<string, any>;
 
 export const docsDir = `${repoRoot}/dist/docs`;
-
-/** Written into dist/docs/ by another step (the Postman collection); a rebuild of the pages keeps it. */
-const KEPT_ON_REBUILD = new Set(['postman']);
-
-/** Empties the output folder for a rebuild, except what other steps wrote there (KEPT_ON_REBUILD). */
-export function clearForRebuild(outDir: string): void {
-  mkdirSync(outDir, { recursive: true });
-  for (const entry of readdirSync(outDir)) if (!KEPT_ON_REBUILD.has(entry)) rmSync(`${outDir}/${entry}`, { recursive: true, force: true });
-}
-
-/** Whether the Postman step has written its collection into the output folder. */
-export const hasPostmanCollection = (outDir: string) => existsSync(`${outDir}/${POSTMAN_COLLECTION}`);
 
 const run = promisify(execFile);
 
@@ -76,16 +65,20 @@ export interface BuildOptions {
 export async function buildDocs({ outDir = docsDir, configFile = DEFAULT_DOCS_CONFIG }: BuildOptions = {}): Promise<string[]> {
   const support = readSupportContact(configFile);
   const bundles = loadBundles();
-  clearForRebuild(outDir);
+  rmSync(outDir, { recursive: true, force: true });
   const workDir = `${outDir}/.source`;
   mkdirSync(workDir, { recursive: true });
   mkdirSync(`${outDir}/specs`, { recursive: true });
   for (const api of API_NAMES) for (const ext of ['yaml', 'json'] as const) copyFileSync(bundlePath(api, ext), `${outDir}/specs/${api}.${ext}`);
-  const reference = await Promise.all(API_NAMES.map((api) => buildReferencePage(api, enrichForDocs(api, bundles[api], { support }), outDir, workDir)));
+  const [reference] = await Promise.all([
+    Promise.all(API_NAMES.map((api) => buildReferencePage(api, enrichForDocs(api, bundles[api], { support }), outDir, workDir))),
+    // The Postman collection and its environments, generated from the same bundles and linked from the landing page.
+    writePostmanCollection(`${outDir}/postman`, bundles),
+  ]);
   rmSync(workDir, { recursive: true, force: true });
 
   const builtFrom = `from ${API_NAMES.map((api) => `${api} ${bundles[api].info.version}`).join(', ')} by npm run docs`;
-  writeFileSync(`${outDir}/index.html`, landingPage(bundles, { builtFrom, support, postman: hasPostmanCollection(outDir) }));
+  writeFileSync(`${outDir}/index.html`, landingPage(bundles, { builtFrom, support }));
   writeFileSync(`${outDir}/404.html`, notFoundPage(support));
 
   const own = [`${outDir}/index.html`, `${outDir}/404.html`];

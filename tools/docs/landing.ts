@@ -9,11 +9,10 @@ import { SANDBOX_DEFAULTS } from '../../sandbox/config.ts';
 import { authenticationOf, oneLine, operationAnchor, specDownloads } from './enrich.ts';
 import { NOT_CONFIRMED, partnerWording } from './partner-language.ts';
 import type { SupportContact } from './support.ts';
+import { POSTMAN_DOWNLOADS } from '../postman/build-collection.ts';
 
 type Json = Record<string, any>;
 
-/** Written by the Postman step; the landing page links it when it is there at build time. */
-export const POSTMAN_COLLECTION = 'postman/logistics-partner-api.postman_collection.json';
 
 /** `npm run sandbox` listens here unless told otherwise (sandbox/README.md). */
 export const SANDBOX_ORIGIN = 'http://127.0.0.1:4020';
@@ -67,11 +66,9 @@ function fill(template: string, file: string, slots: Record<string, string>): st
 export interface LandingOptions {
   builtFrom: string;
   support: SupportContact;
-  /** Whether the Postman collection is there to link to. */
-  postman: boolean;
 }
 
-export function landingPage(bundles: Record<ApiName, Json>, { builtFrom, support, postman }: LandingOptions): string {
+export function landingPage(bundles: Record<ApiName, Json>, { builtFrom, support }: LandingOptions): string {
   const cards = API_NAMES.map((api) => {
     const { info } = bundles[api];
     const count = operationsOf(bundles[api]).length;
@@ -95,9 +92,11 @@ export function landingPage(bundles: Record<ApiName, Json>, { builtFrom, support
   const assumptionItems = assumptions.map(
     ({ apis, a }) => `        <li>${inlineMarkdown(partnerWording(a.what))} <span class="apis">(${apis.map((api) => `<a href="${api}.html">${api}</a>`).join(', ')})</span></li>`,
   );
-  const postmanLink = postman
-    ? `<p>Prefer Postman? Import the <a href="${POSTMAN_COLLECTION}" download>Postman collection</a>; its sandbox environment works against <code>npm run sandbox</code> as is.</p>`
-    : '';
+  const [collection, ...environments] = POSTMAN_DOWNLOADS;
+  const postmanLink =
+    `<p>Prefer Postman? Import the <a href="${collection.href}" download>${collection.label}</a> and an environment: ` +
+    `${environments.map(({ href, label }) => `<a href="${href}" download>${escapeHtml(label)}</a>`).join(', ')}. ` +
+    'The sandbox environment works against <code>npm run sandbox</code> as is.</p>';
   return fill(readFileSync(`${repoRoot}/docs/index.html`, 'utf8'), 'docs/index.html', {
     style: style(),
     sandboxOrigin: escapeHtml(SANDBOX_ORIGIN),
