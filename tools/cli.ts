@@ -24,7 +24,7 @@ export type CliSpec<O extends Record<string, CliOption>> = {
   /** Names positional arguments in the usage line, e.g. `[old.yaml new.yaml]`; without it, positionals are refused. */
   positionals?: string;
   /** Lines printed after the options, e.g. environment variables or examples. */
-  notes?: string[];
+  notes?: readonly string[];
 };
 
 type Values<O extends Record<string, CliOption>> = {

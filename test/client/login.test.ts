@@ -1,6 +1,6 @@
 // `npm run login` end to end: the script runs as a child process against a loopback identity provider, and a "browser"
 // (fetch following redirects) signs in.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -182,13 +182,43 @@ describe('npm run login', () => {
     idp = await identityProvider({ token: (form) => [400, { error: 'invalid_grant', error_description: `bad ${form.toString()}` }] });
     const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
     const { url, exited } = await startLogin(redirectUri);
-    await (await fetch(url)).text();
+    // The browser is told the truth: the sign-in failed (a wrong secret is a refused exchange), with no credential.
+    const page = await fetch(url);
+    const text = await page.text();
+    expect(page.status).toBe(502);
+    expect(text).toContain('Sign-in failed');
+    expect(text).not.toContain('Signed in');
+    for (const credential of [CLIENT_SECRET, 'sub-key-1234', 'code-1']) expect(text).not.toContain(credential);
     const { code, output } = await exited;
     expect(code).toBe(1);
     expect(output).toMatch(/the code exchange failed: POST \/oauth2\/default\/v1\/token failed with status 400: invalid_grant/);
     expect(output).toContain('client_secret=[REDACTED]');
     expect(output).not.toContain(CLIENT_SECRET);
     expect(output).not.toContain('sub-key-1234');
+  });
+
+  it('with a wrong client secret (the identity provider answers 401), the browser page says the sign-in failed', async () => {
+    idp = await identityProvider({ token: () => [401, { error: 'invalid_client', error_description: 'Client authentication failed' }] });
+    const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
+    const { url, exited } = await startLogin(redirectUri);
+    const text = await (await fetch(url)).text();
+    expect(text).toMatch(/Sign-in failed/);
+    expect(text).not.toMatch(/Signed in|close this tab/);
+    expect(text).not.toContain(CLIENT_SECRET);
+    const { code, output } = await exited;
+    expect(code).toBe(1);
+    expect(output).toMatch(/the code exchange failed: .*401/);
+    expect(output).not.toContain(CLIENT_SECRET);
+  });
+
+  it('answers --help with exit 0 and refuses an unknown option in one line with exit 2', () => {
+    const help = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/login.ts', '--help'], { cwd: root, encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run login -- \[options\]/);
+    expect(help.stdout).toContain('LP_REDIRECT_URI');
+    const wrong = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/login.ts', '--opne'], { cwd: root, encoding: 'utf8' });
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr.trim().split('\n')[0]).toMatch(/^npm run login --: Unknown option '--opne'/);
   });
 
   it('with --open, hands the authorize URL to the system opener', async () => {
