@@ -1,6 +1,6 @@
 // `npm run login` end to end: the script runs as a child process against a loopback identity provider, and a "browser"
 // (fetch following redirects) signs in.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -9,27 +9,27 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
 import { freePort } from '../../tools/free-port.ts';
+import { startServer, type RunningServer } from '../../tools/processes.ts';
 
 const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-1234';
 const ACCESS_TOKEN = 'access-token-DO-NOT-PRINT-3456';
 const root = new URL('../..', import.meta.url).pathname;
 
 let idp: LoopbackServer | undefined;
-let child: ChildProcess | undefined;
+let login: RunningServer | undefined;
 afterEach(async () => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
-  child = undefined;
+  await login?.stop();
+  login = undefined;
   await idp?.close();
   idp = undefined;
 });
 
-/** Starts the login script; resolves with the authorize URL it prints, and a promise of its exit and output. */
+/** Starts the login script (tools/processes.ts); resolves with the authorize URL it prints, and a promise of its exit and output. */
 async function startLogin(redirectUri: string, args: string[] = [], env: Record<string, string> = {}) {
-  let output = '';
-  child = spawn(process.execPath, ['--import', 'tsx', 'scripts/login.ts', '--timeout', '15', ...args], {
-    cwd: root,
+  login = await startServer({
+    script: 'scripts/login.ts',
+    args: ['--timeout', '15', ...args],
     env: {
-      ...process.env,
       ...env,
       LP_AUTH_URL: `${idp!.origin}/idp`,
       LP_CLIENT_ID: 'app',
@@ -38,23 +38,12 @@ async function startLogin(redirectUri: string, args: string[] = [], env: Record<
       LP_SCOPE: 'carriers.milestones',
       LP_REDIRECT_URI: redirectUri,
     },
+    ready: /^(http\S+authorize\S+)$/m,
+    readyTimeoutMs: 15_000,
   });
-  const exited = new Promise<{ code: number | null; output: string }>((resolve) => child!.on('exit', (code) => resolve({ code, output })));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`login printed no URL: ${output}`)), 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /^(http\S+authorize\S+)$/m.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child!.stdout!.on('data', onData);
-    child!.stderr!.on('data', onData);
-    child!.on('exit', () => reject(new Error(`login exited early: ${output}`)));
-  });
-  return { url, exited };
+  const running = login;
+  const exited = running.exited.then((code) => ({ code, output: `${running.stdoutTail()}${running.stderr()}` }));
+  return { url: running.readyMatch![1]!, exited };
 }
 
 /** Sends raw bytes to a loopback port and resolves with whatever comes back before the server closes. */
@@ -122,7 +111,7 @@ describe('npm run login', () => {
     expect(forged.status).toBe(400);
     expect(await forged.text()).toContain('was ignored');
     expect((await fetch(`${redirectUri}?error=access_denied&state=forged`)).status).toBe(400);
-    expect(child!.exitCode).toBeNull();
+    expect(login!.child.exitCode).toBeNull();
     expect(await (await fetch(url)).text()).toContain('Signed in');
     const { code, output } = await exited;
     expect(code).toBe(0);
