@@ -89,6 +89,19 @@ function installExitHook(): void {
   process.on('exit', () => {
     for (const child of running) signal(child, 'SIGKILL');
   });
+  // The servers have process groups of their own, so Ctrl-C in a terminal reaches only this process. A script with
+  // its own handler stops them itself (then exits, and the hook above catches the rest); without one, stop them here
+  // and end the way the signal would have ended this process.
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = () => {
+      if (process.listenerCount(name) > 1) return;
+      void stopAllServers().then(() => {
+        process.removeListener(name, onSignal);
+        process.kill(process.pid, name);
+      });
+    };
+    process.on(name, onSignal);
+  }
 }
 
 function tail(text: string): string {
