@@ -3,7 +3,7 @@
 // Node 20 reads `--env-file` anywhere in argv as its own option, so start this file with
 // `node --import tsx -- sandbox/main.ts` (what `npm run sandbox` does) when passing --env-file.
 import { ensureBundles } from '../spec-core/bundles.ts';
-import { integerOption as readInteger, isMainModule, listenFailure, parseCommandLine, usageError } from '../tools/cli.ts';
+import { integerOption as readInteger, isMainModule, listenFailure, listenOptions, parseCommandLine, usageError } from '../tools/cli.ts';
 import { readVariable } from '../tools/environment.ts';
 import { DEFAULT_MAX_CODES } from './authorization-codes.ts';
 import { MAX_OFFSET_SECONDS } from './clock.ts';
@@ -23,8 +23,7 @@ const CLI = {
     'Runs the stateful sandbox of the three APIs on one loopback port and prints the LP_* settings to use it (credentials ' +
     'from your environment masked) followed by "sandbox ready"; logs go to stderr.',
   options: {
-    port: { type: 'string', value: 'N', description: 'Port to listen on; 0 picks a free one. Default: LP_SANDBOX_PORT or 4020.' },
-    host: { type: 'string', value: 'HOST', description: 'Address to listen on.', default: '127.0.0.1' },
+    ...listenOptions('LP_SANDBOX_PORT', 4020),
     'env-file': { type: 'string', value: 'PATH', description: 'Also write the LP_* settings, credentials in full, to this file (mode 0600).' },
     data: { type: 'string', value: 'FILE', description: 'Keep milestone events in this JSON-lines file across restarts.' },
     vehicles: { type: 'string', value: 'N', description: `Vehicles in the fleet data (default ${DEFAULT_VEHICLE_COUNT}).` },

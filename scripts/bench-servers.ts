@@ -2,7 +2,7 @@
 // p99, ratio; goal sandbox >= 10x), then the sandbox's list latency and RSS at 100,000 vehicles.
 import { readFileSync } from 'node:fs';
 import { integerOption, parseCommandLine } from '../tools/cli.ts';
-import { autocannon, cpuSeconds, rssMiB, start, stopAll, stopAllOnSignals } from '../tools/server-load.ts';
+import { autocannon, CONNECTIONS_OPTION, cpuSeconds, rssMiB, start, stopAll, stopAllOnSignals } from '../tools/server-load.ts';
 
 const CLI = {
   command: 'npm run bench:servers --',
@@ -11,7 +11,7 @@ const CLI = {
     'list latency and RSS at 100,000 vehicles.',
   options: {
     duration: { type: 'string', value: 'S', description: 'Seconds per measurement, 1-60.', default: '3' },
-    connections: { type: 'string', value: 'N', description: 'Load connections, 1-200.', default: '10' },
+    connections: CONNECTIONS_OPTION,
     rounds: { type: 'string', value: 'N', description: 'Rounds alternating the servers, 1-15; the medians are compared.', default: '5' },
   },
 } as const;

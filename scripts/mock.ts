@@ -1,7 +1,7 @@
 // `npm run mock`: starts the Prism mock (tools/mock.ts) on one loopback port, prints the LP_* lines a client needs
 // (base URLs and the placeholder credentials Prism accepts) and "mock ready", and stops it on SIGINT/SIGTERM.
 import { ensureBundles } from '../spec-core/bundles.ts';
-import { integerOption, isMainModule, listenFailure, parseCommandLine } from '../tools/cli.ts';
+import { integerOption, isMainModule, listenFailure, listenOptions, parseCommandLine } from '../tools/cli.ts';
 import { readVariable } from '../tools/environment.ts';
 import { type RunningMock, settingsLines, startPrismMock } from '../tools/mock.ts';
 
@@ -11,8 +11,7 @@ const CLI = {
     'Serves the three APIs from their specs with Prism on one loopback port, and prints the LP_* settings a client ' +
     'uses (base URLs and placeholder credentials: Prism accepts any value) followed by "mock ready".',
   options: {
-    port: { type: 'string', value: 'N', description: 'Port to listen on; 0 picks a free one. Default: LP_MOCK_PORT or 4010.' },
-    host: { type: 'string', value: 'HOST', description: 'Address to listen on.', default: '127.0.0.1' },
+    ...listenOptions('LP_MOCK_PORT', 4010),
     dynamic: { type: 'boolean', description: 'Answer with generated data instead of the documented examples.' },
     seed: { type: 'string', value: 'S', description: 'Seed of the generated data (with --dynamic; default logistics-partner).' },
   },

@@ -3,7 +3,7 @@
 // side. Prints the sandbox's RSS and throughput per block, then compares its throughput with a
 // freshly started sandbox, measured alternately so that other load on the machine hits both alike.
 import { integerOption, parseCommandLine, usageError } from '../tools/cli.ts';
-import { autocannon, rssMiB, start, stopAll, stopAllOnSignals, type Server } from '../tools/server-load.ts';
+import { autocannon, CONNECTIONS_OPTION, rssMiB, start, stopAll, stopAllOnSignals, type Server } from '../tools/server-load.ts';
 
 const CLI = {
   command: 'npm run soak --',
@@ -12,7 +12,7 @@ const CLI = {
     'side, prints its RSS and throughput per block, then compares its throughput with a fresh sandbox.',
   options: {
     minutes: { type: 'string', value: 'M', description: 'How long to soak, 0-1440 (decimals allowed).', default: '10' },
-    connections: { type: 'string', value: 'N', description: 'Load connections, 1-200.', default: '10' },
+    connections: CONNECTIONS_OPTION,
     'flood-rate': { type: 'string', value: 'R', description: 'Authorize requests and token requests per second, each, on the side (0-5000).', default: '200' },
     'max-codes': { type: 'string', value: 'N', description: 'Passed to the sandbox (a smaller cap lets a short soak reach it).' },
     'max-tokens': { type: 'string', value: 'N', description: 'Passed to the sandbox (a smaller cap lets a short soak reach it).' },

@@ -52,6 +52,14 @@ export function usage<O extends Record<string, CliOption>>(spec: CliSpec<O>): st
   ].join('\n');
 }
 
+/** The --port and --host options of a server script (the mock, the sandbox), the same words in each --help. */
+export function listenOptions(portVariable: string, defaultPort: number) {
+  return {
+    port: { type: 'string', value: 'N', description: `Port to listen on; 0 picks a free one. Default: ${portVariable} or ${defaultPort}.` },
+    host: { type: 'string', value: 'HOST', description: 'Address to listen on.', default: '127.0.0.1' },
+  } as const;
+}
+
 /** The exit code a script uses for a usage error (bad option, bad value), as the shell's own builtins do. */
 export const USAGE_EXIT_CODE = 2;
 
