@@ -30,9 +30,10 @@ export interface LoginOptions {
 
 /** The redirect URI as a URL when it is a loopback http address with a port (the only kind a CLI can listen on). */
 export function loopbackRedirect(redirectUri: string): URL | undefined {
-  const redirect = URL.canParse(redirectUri) ? new URL(redirectUri) : undefined;
-  if (!redirect || redirect.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(redirect.hostname) || !redirect.port) return undefined;
-  return redirect;
+  if (!URL.canParse(redirectUri)) return undefined;
+  const redirect = new URL(redirectUri);
+  const loopback = redirect.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(redirect.hostname) && redirect.port !== '';
+  return loopback ? redirect : undefined;
 }
 
 /** Runs the sign-in: resolves when the exchange succeeded or failed, or the wait timed out. */

@@ -23,7 +23,7 @@ const SCRIPTS = [
 const execute = promisify(execFile);
 /** Each script is a fresh tsx process; several start side by side on a small machine. */
 const SCRIPT_TIMEOUT_MS = 60_000;
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Runs a script to its end; resolves with its exit code and output whatever the code. */
 async function run(script: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -40,7 +40,7 @@ describe.concurrent.each(SCRIPTS)('%s', { timeout: SCRIPT_TIMEOUT_MS }, (script,
   it('answers --help with its usage on stdout and exit 0', async () => {
     const help = await run(script, '--help');
     expect(help.code).toBe(0);
-    expect(help.stdout.split('\n')[0]).toMatch(new RegExp(`^usage: ${escape(command)} \\[options\\]`));
+    expect(help.stdout.split('\n')[0]).toMatch(new RegExp(`^usage: ${escapeRegExp(command)} \\[options\\]`));
     expect(help.stdout).toContain('-h, --help');
     expect(help.stderr).toBe('');
   });
@@ -50,7 +50,7 @@ describe.concurrent.each(SCRIPTS)('%s', { timeout: SCRIPT_TIMEOUT_MS }, (script,
     expect(wrong.code).toBe(2);
     const lines = wrong.stderr.trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(new RegExp(`^${escape(command)}: Unknown option '--no-such-option'`));
+    expect(lines[0]).toMatch(new RegExp(`^${escapeRegExp(command)}: Unknown option '--no-such-option'`));
     expect(lines[1]).toBe(`Run \`${command} --help\` for the options.`);
     expect(wrong.stdout).toBe('');
   });
