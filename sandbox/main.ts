@@ -2,8 +2,9 @@
 // (credentials from your environment masked) and `sandbox ready`; logs go to stderr.
 // Node 20 reads `--env-file` anywhere in argv as its own option, so start this file with
 // `node --import tsx -- sandbox/main.ts` (what `npm run sandbox` does) when passing --env-file.
-import { parseArgs } from 'node:util';
 import { ensureBundles } from '../spec-core/bundles.ts';
+import { integerOption as readInteger, isMainModule, listenFailure, listenOptions, parseCommandLine, usageError } from '../tools/cli.ts';
+import { readVariable } from '../tools/environment.ts';
 import { DEFAULT_MAX_CODES } from './authorization-codes.ts';
 import { MAX_OFFSET_SECONDS } from './clock.ts';
 import { dotenvLines, printableDotenv, readCredentials, writeEnvFile } from './config.ts';
@@ -14,51 +15,44 @@ import { serveSwitchable } from './mutation-switch.ts';
 import { buildSandbox, DEFAULT_CONNECTION_LIMITS } from './server.ts';
 import { DEFAULT_MAX_TOKENS } from './token-store.ts';
 
-const USAGE =
-  'usage: tsx sandbox/main.ts [--port N] [--host 127.0.0.1] [--env-file PATH] [--data FILE] [--vehicles N] ' +
-  '[--max-events N] [--max-codes N] [--max-tokens N] [--headers-timeout S] [--request-timeout S] [--idle-timeout S] [--max-connections N] ' +
-  '[--clock-offset SECONDS] [--mutation ID] [--mutations-switchable] [--list-mutations] [--log-level info|warn|silent]';
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+const CLI = {
+  command: 'npm run sandbox --',
+  summary:
+    'Runs the stateful sandbox of the three APIs on one loopback port and prints the LP_* settings to use it (credentials ' +
+    'from your environment masked) followed by "sandbox ready"; logs go to stderr.',
+  options: {
+    ...listenOptions('LP_SANDBOX_PORT', 4020),
+    'env-file': { type: 'string', value: 'PATH', description: 'Also write the LP_* settings, credentials in full, to this file (mode 0600).' },
+    data: { type: 'string', value: 'FILE', description: 'Keep milestone events in this JSON-lines file across restarts.' },
+    vehicles: { type: 'string', value: 'N', description: `Vehicles in the fleet data (default ${DEFAULT_VEHICLE_COUNT}).` },
+    'max-events': { type: 'string', value: 'N', description: `Milestone events kept (default ${DEFAULT_MAX_EVENTS}).` },
+    'max-codes': { type: 'string', value: 'N', description: `Authorization codes kept (default ${DEFAULT_MAX_CODES}).` },
+    'max-tokens': { type: 'string', value: 'N', description: `Tokens kept (default ${DEFAULT_MAX_TOKENS}).` },
+    'headers-timeout': { type: 'string', value: 'S', description: `Seconds to receive a request's headers (default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000}).` },
+    'request-timeout': { type: 'string', value: 'S', description: `Seconds to receive a whole request (default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs / 1000}).` },
+    'idle-timeout': { type: 'string', value: 'S', description: `Seconds an idle connection stays open (default ${DEFAULT_CONNECTION_LIMITS.idleTimeoutMs / 1000}).` },
+    'max-connections': { type: 'string', value: 'N', description: `Open connections at most (default ${DEFAULT_CONNECTION_LIMITS.maxConnections}).` },
+    'clock-offset': { type: 'string', value: 'SECONDS', description: `Start with the clock moved by this many seconds (within +/- ${MAX_OFFSET_SECONDS}).` },
+    mutation: { type: 'string', value: 'ID', description: 'Seed one contract violation (see --list-mutations), to prove the contract suite catches it.' },
+    'mutations-switchable': { type: 'boolean', description: 'POST /_sandbox/mutation switches the mutation (npm run contract:mutation).' },
+    'list-mutations': { type: 'boolean', description: 'Print the mutations as JSON and exit.' },
+    'log-level': { type: 'string', value: 'LEVEL', description: `One of ${LOG_LEVELS.join(', ')}.`, default: 'info' },
+  },
+  notes: ['The credentials are LP_CLIENT_ID, LP_CLIENT_SECRET, ... from your environment, or public sandbox defaults.'],
+} as const;
 
 function fail(message: string): never {
-  process.stderr.write(`sandbox: ${message}\n${USAGE}\n`);
-  process.exit(2);
+  usageError(CLI, message);
 }
 
 function integerOption(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) fail(`--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return value;
+  return raw === undefined ? fallback : readInteger(CLI, name, raw, min, max);
 }
 
 function readOptions() {
-  try {
-    return parseArgs({
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string', default: '127.0.0.1' },
-        'env-file': { type: 'string' },
-        data: { type: 'string' },
-        'max-events': { type: 'string' },
-        'max-codes': { type: 'string' },
-        'max-tokens': { type: 'string' },
-        'headers-timeout': { type: 'string' },
-        'request-timeout': { type: 'string' },
-        'idle-timeout': { type: 'string' },
-        'max-connections': { type: 'string' },
-        vehicles: { type: 'string' },
-        'clock-offset': { type: 'string' },
-        mutation: { type: 'string' },
-        'list-mutations': { type: 'boolean', default: false },
-        'mutations-switchable': { type: 'boolean', default: false },
-        'log-level': { type: 'string', default: 'info' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    fail((error as Error).message);
-  }
+  return parseCommandLine(CLI).values;
 }
 
 async function main(): Promise<void> {
@@ -67,12 +61,12 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(MUTATIONS, null, 2)}\n`);
     return;
   }
-  const port = integerOption('port', options.port ?? process.env.LP_SANDBOX_PORT, 4020, 0, 65535);
+  const port = integerOption('port', options.port ?? readVariable('LP_SANDBOX_PORT'), 4020, 0, 65535);
   const vehicleCount = integerOption('vehicles', options.vehicles, DEFAULT_VEHICLE_COUNT, 2, 1_000_000);
   const clockOffset = options['clock-offset'] === undefined ? 0 : Number(options['clock-offset']);
   if (!Number.isFinite(clockOffset) || Math.abs(clockOffset) > MAX_OFFSET_SECONDS) fail(`--clock-offset must be a number of seconds within +/- ${MAX_OFFSET_SECONDS}, got "${options['clock-offset']}"`);
-  const levels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
-  if (!levels.includes(options['log-level'])) fail(`--log-level must be one of ${levels.join(', ')}`);
+  const logLevel = options['log-level'] ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) fail(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
 
   const seconds = (name: 'headers-timeout' | 'request-timeout' | 'idle-timeout', fallbackMs: number) =>
     integerOption(name, options[name], fallbackMs / 1000, 1, 3600) * 1000;
@@ -102,7 +96,7 @@ async function main(): Promise<void> {
     maxEvents: integerOption('max-events', options['max-events'], DEFAULT_MAX_EVENTS, 1, 100_000_000),
     maxCodes: integerOption('max-codes', options['max-codes'], DEFAULT_MAX_CODES, 1, 10_000_000),
     maxTokens: integerOption('max-tokens', options['max-tokens'], DEFAULT_MAX_TOKENS, 1, 10_000_000),
-    logLevel: options['log-level'],
+    logLevel,
     connections,
   };
   let sandbox;
@@ -137,12 +131,20 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
-  if (switchable) await switchable.listen(port, options.host);
-  else await app.listen({ port, host: options.host });
+  const host = options.host ?? '127.0.0.1';
+  try {
+    if (switchable) await switchable.listen(port, host);
+    else await app.listen({ port, host });
+  } catch (error) {
+    // A busy port is the user's to fix: one line naming --port, no stack.
+    process.stderr.write(`${listenFailure('sandbox', host, port, error as NodeJS.ErrnoException)}\n`);
+    context.logStream.flush();
+    process.exit(1);
+  }
   const address = (switchable?.server ?? app.server).address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const lines = dotenvLines(`http://${host}:${actualPort}`, context.credentials, {
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const lines = dotenvLines(`http://${urlHost}:${actualPort}`, context.credentials, {
     vehicleNumber: foreignVehicleNumber,
     customerNumber: foreignCustomerNumber,
   });
@@ -151,4 +153,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${printableDotenv(lines)}\nsandbox ready\n`);
 }
 
-await main();
+if (isMainModule(import.meta.url)) await main();

@@ -1,18 +1,25 @@
 // Benchmark, one run: GET /vehicles with a filter on the sandbox vs the Prism mock (req/s,
 // p99, ratio; goal sandbox >= 10x), then the sandbox's list latency and RSS at 100,000 vehicles.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { autocannon, cpuSeconds, rssMiB, start, stopAll, stopAllOnSignals } from '../tools/server-load.ts';
+import { integerOption, parseCommandLine } from '../tools/cli.ts';
+import { autocannon, CONNECTIONS_OPTION, cpuSeconds, rssMiB, start, stopAll, stopAllOnSignals } from '../tools/server-load.ts';
 
-const { values: options } = parseArgs({
-  options: { duration: { type: 'string', default: '3' }, connections: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' } },
-});
-const duration = Number(options.duration);
-const connections = Number(options.connections);
-const ROUNDS = Number(options.rounds);
-if (!(duration > 0 && duration <= 60) || !(connections > 0 && connections <= 200) || !(Number.isInteger(ROUNDS) && ROUNDS >= 1 && ROUNDS <= 15)) {
-  throw new Error('--duration must be 1-60 seconds, --connections 1-200 and --rounds 1-15');
-}
+const CLI = {
+  command: 'npm run bench:servers --',
+  summary:
+    'Benchmarks GET /vehicles with a filter on the sandbox vs the Prism mock (req/s, p99, ratio), then the sandbox\'s ' +
+    'list latency and RSS at 100,000 vehicles.',
+  options: {
+    duration: { type: 'string', value: 'S', description: 'Seconds per measurement, 1-60.', default: '3' },
+    connections: CONNECTIONS_OPTION,
+    rounds: { type: 'string', value: 'N', description: 'Rounds alternating the servers, 1-15; the medians are compared.', default: '5' },
+  },
+} as const;
+
+const { values: options } = parseCommandLine(CLI);
+const duration = integerOption(CLI, 'duration', options.duration ?? '3', 1, 60);
+const connections = integerOption(CLI, 'connections', options.connections ?? '10', 1, 200);
+const ROUNDS = integerOption(CLI, 'rounds', options.rounds ?? '5', 1, 15);
 
 /** The mock script's Prism child: the process that actually serves. */
 function childPid(pid: number): number {

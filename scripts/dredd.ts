@@ -8,6 +8,7 @@ import { writeDreddDocuments, type DreddDocument } from '../contract-tests/dredd
 import { startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
 import { Redactor } from '../contract-tests/support/redact.ts';
 import { SECRET_VARIABLES, type TargetName } from '../contract-tests/support/target.ts';
+import { isMainModule } from '../tools/cli.ts';
 import { loadDotenv, parseTargetName } from '../tools/environment.ts';
 import { stopProcess } from '../tools/processes.ts';
 import { freePort } from '../tools/free-port.ts';
@@ -152,7 +153,7 @@ async function main(): Promise<number> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMainModule(import.meta.url)) {
   process.exitCode = await main().catch((error: unknown) => {
     console.error(`dredd: ${(error as Error).message}`);
     return 1;

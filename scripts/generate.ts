@@ -5,8 +5,14 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { API_NAMES, repoRoot } from '../spec-core/apis.ts';
 import { assumptionsMarkdown } from '../spec-core/assumptions.ts';
 import { loadBundle } from '../spec-core/bundles.ts';
+import { parseCommandLine } from '../tools/cli.ts';
 
-const check = process.argv.includes('--check');
+const { values } = parseCommandLine({
+  command: 'tsx scripts/generate.ts',
+  summary: 'Writes generated/<api>.ts (openapi-typescript types) and generated/assumptions.md from the bundles (npm run generate bundles first).',
+  options: { check: { type: 'boolean', description: 'Write nothing; fail when the committed files differ from the specs (npm run generate:check).' } },
+});
+const check = values.check === true;
 
 const header = (source: string) =>
   `// Generated from ${source} by \`npm run generate\`. Do not edit by hand: change the spec under openapi/ and regenerate.\n`;

@@ -1,117 +1,62 @@
-// `npm run login`: the authorization code flow for a developer. Prints (or opens with --open) the authorize URL,
-// waits on the loopback LP_REDIRECT_URI, checks state, exchanges the code (PKCE) and prints the token lifetime.
-// The token itself is printed only with --show-token. Anyone on this machine can reach the loopback port: a
-// callback with another state is answered with an error page and ignored (it must not end the sign-in), and a
-// malformed request gets a 400 while the listener keeps waiting.
+// `npm run login`: the authorization code flow for a developer (tools/login.ts). Prints (or opens with --open) the
+// authorize URL, waits on the loopback LP_REDIRECT_URI, and prints the token lifetime; the token itself only with
+// --show-token.
 import { spawn } from 'node:child_process';
-import { createServer, type ServerResponse } from 'node:http';
-import { parseArgs } from 'node:util';
-import { AuthorizationError, buildAuthorizationUrl, exchangeAuthorizationCode, parseAuthorizationCallback } from '../src/index.ts';
+import { parseCommandLine, usageError } from '../tools/cli.ts';
+import { type LpVariable, readVariable } from '../tools/environment.ts';
+import { loopbackRedirect, signIn } from '../tools/login.ts';
 
-const USAGE = `Usage: npm run login -- [--open] [--show-token] [--timeout SECONDS]
-Needs LP_AUTH_URL, LP_CLIENT_ID, LP_CLIENT_SECRET, LP_SUBSCRIPTION_KEY, LP_SCOPE and LP_REDIRECT_URI
-(a loopback address registered for the application, e.g. http://127.0.0.1:8765/callback).`;
+const CLI = {
+  command: 'npm run login --',
+  summary: "Signs you in with the authorization code flow (PKCE) in a browser and prints the token's lifetime.",
+  options: {
+    open: { type: 'boolean', description: 'Open the authorize URL in the system browser.' },
+    'show-token': { type: 'boolean', description: 'Also print the access token.' },
+    timeout: { type: 'string', value: 'SECONDS', description: 'How long to wait for the browser.', default: '300' },
+  },
+  notes: [
+    'Needs LP_AUTH_URL, LP_CLIENT_ID, LP_CLIENT_SECRET, LP_SUBSCRIPTION_KEY, LP_SCOPE and LP_REDIRECT_URI',
+    '(a loopback address registered for the application, e.g. http://127.0.0.1:8765/callback).',
+  ],
+} as const;
 
-const { values: flags } = parseArgs({
-  options: { open: { type: 'boolean', default: false }, 'show-token': { type: 'boolean', default: false }, timeout: { type: 'string', default: '300' }, help: { type: 'boolean', default: false } },
-});
-if (flags.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const { values: flags } = parseCommandLine(CLI);
 
-function setting(name: string): string {
-  const value = process.env[name];
-  if (!value) {
-    console.error(`login: ${name} is not set.\n${USAGE}`);
-    process.exit(2);
-  }
+function setting(name: LpVariable): string {
+  const value = readVariable(name);
+  if (!value) usageError(CLI, `${name} is not set (see --help).`);
   return value;
 }
 
-const authUrl = setting('LP_AUTH_URL');
-const clientId = setting('LP_CLIENT_ID');
-const clientSecret = setting('LP_CLIENT_SECRET');
-const subscriptionKey = setting('LP_SUBSCRIPTION_KEY');
-const scope = setting('LP_SCOPE');
-const redirectUri = setting('LP_REDIRECT_URI');
-const redirect = new URL(redirectUri);
-if (redirect.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(redirect.hostname) || !redirect.port) {
-  console.error('login: LP_REDIRECT_URI must be a loopback http address with a port, e.g. http://127.0.0.1:8765/callback');
-  process.exit(2);
-}
+const settings = {
+  authUrl: setting('LP_AUTH_URL'),
+  clientId: setting('LP_CLIENT_ID'),
+  clientSecret: setting('LP_CLIENT_SECRET'),
+  subscriptionKey: setting('LP_SUBSCRIPTION_KEY'),
+  scope: setting('LP_SCOPE'),
+  redirectUri: setting('LP_REDIRECT_URI'),
+};
+const redirect = loopbackRedirect(settings.redirectUri);
+if (!redirect) usageError(CLI, 'LP_REDIRECT_URI must be a loopback http address with a port, e.g. http://127.0.0.1:8765/callback');
 const timeoutSeconds = Number(flags.timeout);
-if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
-  console.error('login: --timeout must be a positive number of seconds');
-  process.exit(2);
-}
+if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) usageError(CLI, `--timeout must be a positive number of seconds, got "${flags.timeout}"`);
 
-const authorization = await buildAuthorizationUrl({ authUrl, clientId, redirectUri, scope, pkce: true });
-
-const result = await new Promise<{ code: string } | { error: Error }>((resolve) => {
-  const page = (status: number, text: string) => (response: ServerResponse) =>
-    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(`<p>${text}</p>`);
-  const server = createServer((request, response) => {
-    let callback: URL;
-    try {
-      callback = new URL(request.url ?? '/', redirect.origin);
-    } catch {
-      page(400, 'Bad request.')(response);
-      return;
-    }
-    if (callback.pathname !== redirect.pathname) {
-      page(404, 'Not found.')(response);
-      return;
-    }
-    try {
-      const { code } = parseAuthorizationCallback(callback, { state: authorization.state });
-      page(200, 'Signed in. You can close this tab and return to the terminal.')(response);
-      finish({ code });
-    } catch (error) {
-      if (error instanceof AuthorizationError && error.code === 'state_mismatch') {
-        // Not the answer to our request (a forged or stale link): ignore it and keep waiting for ours.
-        page(400, 'This sign-in response does not belong to the sign-in waiting in the terminal; it was ignored.')(response);
-        console.error('login: ignored a callback whose state does not match this sign-in; still waiting.');
-        return;
-      }
-      page(400, 'Sign-in failed; see the terminal.')(response);
-      finish({ error: error as Error });
-    }
-  });
-  // Bounded waits on every connection; a request Node cannot parse is answered 400 by its default
-  // clientError handling, which closes only that connection.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
-  server.maxConnections = 64;
-  const timer = setTimeout(() => finish({ error: new Error(`no callback within ${timeoutSeconds} s`) }), timeoutSeconds * 1000);
-  function finish(outcome: { code: string } | { error: Error }) {
-    clearTimeout(timer);
-    server.closeAllConnections();
-    server.close();
-    resolve(outcome);
-  }
-  server.on('error', (error) => finish({ error }));
-  server.listen(Number(redirect.port), redirect.hostname.replace(/^\[|\]$/g, ''), () => {
-    console.log(`Open this URL in a browser to sign in (waiting ${timeoutSeconds} s on ${redirect.origin}):\n${authorization.url}`);
-    if (flags.open) openInBrowser(authorization.url);
-  });
+const result = await signIn(settings, {
+  timeoutSeconds,
+  listening: (url) => {
+    console.log(`Open this URL in a browser to sign in (waiting ${timeoutSeconds} s on ${redirect.origin}):\n${url}`);
+    if (flags.open) openInBrowser(url);
+  },
+  notice: (line) => console.error(`login: ${line}`),
 });
-
 if ('error' in result) {
-  console.error(`login: ${result.error.message}`);
+  console.error(result.exchange ? `login: the code exchange failed: ${result.error.message}` : `login: ${result.error.message}`);
   process.exit(1);
 }
-
-try {
-  const token = await exchangeAuthorizationCode({ authUrl, clientId, clientSecret, subscriptionKey, code: result.code, redirectUri, codeVerifier: authorization.codeVerifier! });
-  console.log(`Signed in: ${token.token_type} token, expires in ${token.expires_in ?? 'an unstated number of'} s${token.scope ? `, scope "${token.scope}"` : ''}.`);
-  if (flags['show-token']) console.log(`access_token: ${token.access_token}`);
-  else console.log('The token is not printed; pass --show-token to print it.');
-} catch (error) {
-  console.error(`login: the code exchange failed: ${(error as Error).message}`);
-  process.exit(1);
-}
+const { token } = result;
+console.log(`Signed in: ${token.token_type} token, expires in ${token.expires_in ?? 'an unstated number of'} s${token.scope ? `, scope "${token.scope}"` : ''}.`);
+if (flags['show-token']) console.log(`access_token: ${token.access_token}`);
+else console.log('The token is not printed; pass --show-token to print it.');
 
 function openInBrowser(url: string): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';

@@ -1,7 +1,16 @@
 // Measures the sandbox's memory per 100,000 vehicles, authorization codes, tokens and events:
 // the RSS growth of a fresh sandbox process after creating that many (figures for sandbox/README.md).
 // Run: npx tsx scripts/sandbox-memory.ts (about 90 s).
+import { parseCommandLine } from '../tools/cli.ts';
 import { rssMiB, start, stopAll, stopAllOnSignals, type Server } from '../tools/server-load.ts';
+
+parseCommandLine({
+  command: 'npx tsx scripts/sandbox-memory.ts',
+  summary:
+    'Measures the sandbox\'s memory per 100,000 vehicles, authorization codes, tokens and events: the RSS growth of a ' +
+    'fresh sandbox process after creating that many (about 90 s; figures for sandbox/README.md).',
+  options: {},
+});
 
 const COUNT = 100_000;
 const PARALLEL = 32;

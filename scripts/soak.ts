@@ -2,33 +2,29 @@
 // sandbox for --minutes, with a flood of authorization codes and identity-provider tokens on the
 // side. Prints the sandbox's RSS and throughput per block, then compares its throughput with a
 // freshly started sandbox, measured alternately so that other load on the machine hits both alike.
-import { parseArgs } from 'node:util';
-import { autocannon, rssMiB, start, stopAll, stopAllOnSignals, type Server } from '../tools/server-load.ts';
+import { integerOption, parseCommandLine, usageError } from '../tools/cli.ts';
+import { autocannon, CONNECTIONS_OPTION, rssMiB, start, stopAll, stopAllOnSignals, type Server } from '../tools/server-load.ts';
 
-const { values: options } = parseArgs({
+const CLI = {
+  command: 'npm run soak --',
+  summary:
+    'Loads one sandbox for --minutes (GET /vehicles with a filter) with a flood of authorization codes and tokens on the ' +
+    'side, prints its RSS and throughput per block, then compares its throughput with a fresh sandbox.',
   options: {
-    minutes: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '10' },
-    'flood-rate': { type: 'string', default: '200' },
-    'max-codes': { type: 'string' },
-    'max-tokens': { type: 'string' },
-    help: { type: 'boolean', default: false },
+    minutes: { type: 'string', value: 'M', description: 'How long to soak, 0-1440 (decimals allowed).', default: '10' },
+    connections: CONNECTIONS_OPTION,
+    'flood-rate': { type: 'string', value: 'R', description: 'Authorize requests and token requests per second, each, on the side (0-5000).', default: '200' },
+    'max-codes': { type: 'string', value: 'N', description: 'Passed to the sandbox (a smaller cap lets a short soak reach it).' },
+    'max-tokens': { type: 'string', value: 'N', description: 'Passed to the sandbox (a smaller cap lets a short soak reach it).' },
   },
-});
-const USAGE = `usage: npm run soak -- [--minutes 10] [--connections 10] [--flood-rate 200] [--max-codes N] [--max-tokens N]
-  --flood-rate      authorize requests and token requests per second, each, on the side
-  --max-codes/--max-tokens  passed to the sandbox (smaller caps let a short soak reach them)`;
-if (options.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const minutes = Number(options.minutes);
-const connections = Number(options.connections);
-const floodRate = Number(options['flood-rate']);
-if (!(minutes > 0 && minutes <= 24 * 60) || !(Number.isInteger(connections) && connections >= 1 && connections <= 200) || !(floodRate >= 0 && floodRate <= 5000)) {
-  console.error(`soak: --minutes must be 0-1440, --connections 1-200, --flood-rate 0-5000\n${USAGE}`);
-  process.exit(2);
-}
+} as const;
+
+const { values: options } = parseCommandLine(CLI);
+const minutes = Number(options.minutes ?? '10');
+if (!(minutes > 0 && minutes <= 24 * 60)) usageError(CLI, `--minutes must be a number from 0 to 1440, got "${options.minutes}"`);
+const connections = integerOption(CLI, 'connections', options.connections ?? '10', 1, 200);
+const floodRate = Number(options['flood-rate'] ?? '200');
+if (!(floodRate >= 0 && floodRate <= 5000)) usageError(CLI, `--flood-rate must be a number from 0 to 5000, got "${options['flood-rate']}"`);
 const sandboxArgs = ['--port', '0'];
 for (const cap of ['max-codes', 'max-tokens'] as const) if (options[cap] !== undefined) sandboxArgs.push(`--${cap}`, options[cap]);
 

@@ -1,38 +1,37 @@
 // `npm run spec:diff -- <git-ref> [--allow-breaking]`: bundles the specs at a git ref and in the working tree, lists
 // what changed for each API, and exits non-zero on a change that breaks a client or a partner unless --allow-breaking.
-// The comparison and its rules are in tools/spec-diff.ts.
-import { compareWithRef, formatChanges, gitTopLevel } from '../tools/spec-diff.ts';
+// The comparison, its rules and the verdict are in tools/spec-diff.ts.
+import { isMainModule, parseCommandLine, usageError } from '../tools/cli.ts';
+import { compareWithRef, gitTopLevel, specDiffReport } from '../tools/spec-diff.ts';
 
-const USAGE = 'usage: npm run spec:diff -- <git-ref> [--allow-breaking]';
+const CLI = {
+  command: 'npm run spec:diff --',
+  summary:
+    'Lists the spec changes between a git ref and the working tree, per API, as BREAKING, NON-BREAKING or ANNOTATION, ' +
+    'and exits 1 on a breaking change.',
+  positionals: '<git-ref>',
+  options: {
+    'allow-breaking': { type: 'boolean', description: 'Breaking changes are intended (a major release): exit 0.' },
+  },
+  notes: ['Example: npm run spec:diff -- main'],
+} as const;
 
-async function main(argv: string[]): Promise<number> {
-  const allowBreaking = argv.includes('--allow-breaking');
-  const unknown = argv.filter((arg) => arg.startsWith('-') && arg !== '--allow-breaking');
-  const refs = argv.filter((arg) => !arg.startsWith('-'));
-  if (unknown.length > 0 || refs.length !== 1) {
-    console.error(unknown.length > 0 ? `unknown option ${unknown.join(', ')}\n${USAGE}` : USAGE);
-    return 2;
-  }
-  const repo = gitTopLevel(process.cwd());
-  const ref = refs[0]!;
-  const results = await compareWithRef(repo, ref);
-  for (const { api, changes } of results) console.log(formatChanges(api, changes));
-  const breaking = results.flatMap((r) => r.changes).filter((c) => c.severity === 'breaking').length;
-  const total = results.reduce((n, r) => n + r.changes.length, 0);
-  console.log(`\nspec:diff ${ref}..work tree: ${total} change(s), ${breaking} breaking.`);
-  if (breaking === 0) return 0;
-  if (allowBreaking) {
-    console.log('Breaking changes accepted (--allow-breaking): release them as a new major version of the specs and the client.');
-    return 0;
-  }
-  console.error('Breaking changes found. If they are intended, rerun with --allow-breaking and plan a major release.');
-  return 1;
+async function main(): Promise<number> {
+  const { values, positionals } = parseCommandLine(CLI);
+  if (positionals.length !== 1) usageError(CLI, `expected one git ref, got ${positionals.length}`);
+  const ref = positionals[0]!;
+  const report = specDiffReport(ref, await compareWithRef(gitTopLevel(process.cwd()), ref), values['allow-breaking'] === true);
+  for (const line of report.output) console.log(line);
+  for (const line of report.errors) console.error(line);
+  return report.exitCode;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(`spec:diff: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(2);
-  },
-);
+if (isMainModule(import.meta.url)) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(`spec:diff: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(2);
+    },
+  );
+}

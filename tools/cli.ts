@@ -24,7 +24,7 @@ export type CliSpec<O extends Record<string, CliOption>> = {
   /** Names positional arguments in the usage line, e.g. `[old.yaml new.yaml]`; without it, positionals are refused. */
   positionals?: string;
   /** Lines printed after the options, e.g. environment variables or examples. */
-  notes?: string[];
+  notes?: readonly string[];
 };
 
 type Values<O extends Record<string, CliOption>> = {
@@ -50,6 +50,14 @@ export function usage<O extends Record<string, CliOption>>(spec: CliSpec<O>): st
     ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
     ...(spec.notes?.length ? ['', ...spec.notes] : []),
   ].join('\n');
+}
+
+/** The --port and --host options of a server script (the mock, the sandbox), the same words in each --help. */
+export function listenOptions(portVariable: string, defaultPort: number) {
+  return {
+    port: { type: 'string', value: 'N', description: `Port to listen on; 0 picks a free one. Default: ${portVariable} or ${defaultPort}.` },
+    host: { type: 'string', value: 'HOST', description: 'Address to listen on.', default: '127.0.0.1' },
+  } as const;
 }
 
 /** The exit code a script uses for a usage error (bad option, bad value), as the shell's own builtins do. */

@@ -37,6 +37,10 @@ export interface RunningServer {
   readyMatch: RegExpExecArray | undefined;
   /** The last 64 KiB of stderr so far. */
   stderr(): string;
+  /** The last 64 KiB of stdout so far, the ready line and what followed it included. */
+  stdoutTail(): string;
+  /** Resolves with the exit code (null when ended by a signal) once the process has exited, however it ended. */
+  exited: Promise<number | null>;
   /** Ends the process (and its group); resolves with its exit code (null when ended by a signal). Safe to call twice. */
   stop(): Promise<number | null>;
 }
@@ -85,6 +89,19 @@ function installExitHook(): void {
   process.on('exit', () => {
     for (const child of running) signal(child, 'SIGKILL');
   });
+  // The servers have process groups of their own, so Ctrl-C in a terminal reaches only this process. A script with
+  // its own handler stops them itself (then exits, and the hook above catches the rest); without one, stop them here
+  // and end the way the signal would have ended this process.
+  for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = () => {
+      if (process.listenerCount(name) > 1) return;
+      void stopAllServers().then(() => {
+        process.removeListener(name, onSignal);
+        process.kill(process.pid, name);
+      });
+    };
+    process.on(name, onSignal);
+  }
 }
 
 function tail(text: string): string {
@@ -111,7 +128,12 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       options.onStopped?.();
       return code;
     }));
-  child.once('exit', () => running.delete(child));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
 
   let stdout = '';
   let stderr = '';
@@ -146,12 +168,21 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       settled = true;
       clearTimeout(timer);
       const stdoutLines = lines.slice(0, readyAt + 1);
-      child.stdout!.resume(); // later output is not kept, but must not block the server
-      child.stdout!.removeAllListeners('data');
-      resolve({ child, pid: child.pid!, env: parseLpLines(stdoutLines.join('\n')), stdoutLines, readyMatch: match, stderr: () => stderr, stop });
+      resolve({
+        child,
+        pid: child.pid!,
+        env: parseLpLines(stdoutLines.join('\n')),
+        stdoutLines,
+        readyMatch: match,
+        stderr: () => stderr,
+        stdoutTail: () => stdout,
+        exited,
+        stop,
+      });
     };
     child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
+      // Before ready, all of it (bounded by the check); after, the tail only.
+      stdout = settled ? tail(stdout + chunk.toString()) : stdout + chunk.toString();
       check();
     });
     if (typeof ready !== 'string') child.stderr!.on('data', check);

@@ -18,6 +18,9 @@ export const autocannon = createRequire(import.meta.url)('autocannon') as Autoca
 
 export type Server = RunningServer;
 
+/** The --connections option of the load scripts (bench:servers, soak). */
+export const CONNECTIONS_OPTION = { type: 'string', value: 'N', description: 'Load connections, 1-200.', default: '10' } as const;
+
 /** Starts a server script (tools/processes.ts) and resolves when it prints readyLine; bench runs may take their time. */
 export function start(script: string, args: string[], readyLine: string): Promise<Server> {
   return startServer({ script, args, ready: readyLine, readyTimeoutMs: 120_000, stopGraceMs: 10_000 });

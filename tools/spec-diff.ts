@@ -10,7 +10,8 @@ import { isHttpMethod } from '../spec-core/http-methods.ts';
 import { REDOCLY_CLI, redoclyEnv } from '../spec-core/redocly.ts';
 
 type Json = Record<string, any>;
-export type Severity = 'breaking' | 'non-breaking' | 'annotation' | 'unclassified';
+/** The three classes the README defines for `spec:diff`; every change gets one of them. */
+export type Severity = 'breaking' | 'non-breaking' | 'annotation';
 
 export interface Change {
   severity: Severity;
@@ -62,6 +63,19 @@ const RULES: Rule[] = [
   },
 ];
 
+/**
+ * api-smart-diff leaves some changes "unclassified" (vendor extensions such as x-codeSamples, keywords it has no rule
+ * for) and marks others "deprecated"; the README defines only three classes, so those are settled here. An `x-`
+ * extension is documentation (a patch, as the README's versioning says); anything else no rule can judge fails
+ * closed as breaking, for a person to review; a deprecation breaks no one yet.
+ */
+function settleUnclassified(type: string, path: string[]): { severity: Severity; rule: string } | undefined {
+  if (type === 'deprecated') return { severity: 'non-breaking', rule: 'a deprecation breaks no client yet' };
+  if (type !== 'unclassified') return undefined;
+  if (path.some((key) => key.startsWith('x-'))) return { severity: 'annotation', rule: 'a vendor extension (x-) is documentation' };
+  return { severity: 'breaking', rule: 'no rule classifies this change: review it; treated as breaking until then' };
+}
+
 function whereOf(path: string[]): string {
   if (path[0] === 'paths' && path.length >= 3 && isHttpMethod(String(path[2]))) return `${String(path[2]).toUpperCase()} ${path[1]}`;
   if (path[0] === 'paths') return `path ${path[1]}`;
@@ -84,18 +98,19 @@ export function compareSpecs(before: Json, after: Json): Change[] {
     .map((diff) => {
       const path = diff.path.map(String);
       const override = RULES.map((rule) => rule(diff, path)).find((result) => result !== undefined);
+      const settled = override ?? settleUnclassified(diff.type, path);
       const change: Change = {
-        severity: (override?.severity ?? diff.type) as Severity,
+        severity: settled?.severity ?? (diff.type as Severity),
         where: whereOf(path),
         what: diff.description ?? `${diff.action} ${path.at(-1)}`,
         path: jsonPath(diff.path as Array<string | number>),
       };
-      if (override) change.rule = override.rule;
+      if (settled) change.rule = settled.rule;
       return change;
     });
 }
 
-const ORDER: Severity[] = ['breaking', 'non-breaking', 'unclassified', 'annotation'];
+const ORDER: Severity[] = ['breaking', 'non-breaking', 'annotation'];
 
 export function formatChanges(api: string, changes: Change[]): string {
   if (changes.length === 0) return `${api}: no changes`;
@@ -188,4 +203,26 @@ export async function compareWithRef(repo: string, ref: string): Promise<ApiComp
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+export interface SpecDiffReport {
+  /** The per-API listings and the summary line, for stdout. */
+  output: string[];
+  /** What to do about breaking changes, for stderr (empty when there are none or they are accepted). */
+  errors: string[];
+  exitCode: 0 | 1;
+}
+
+/** The verdict of `spec:diff`: breaking changes fail (exit 1) unless `allowBreaking` says they are intended. */
+export function specDiffReport(ref: string, results: ApiComparison[], allowBreaking: boolean): SpecDiffReport {
+  const output = results.map(({ api, changes }) => formatChanges(api, changes));
+  const breaking = results.flatMap((r) => r.changes).filter((c) => c.severity === 'breaking').length;
+  const total = results.reduce((n, r) => n + r.changes.length, 0);
+  output.push(`\nspec:diff ${ref}..work tree: ${total} change(s), ${breaking} breaking.`);
+  if (breaking === 0) return { output, errors: [], exitCode: 0 };
+  if (allowBreaking) {
+    output.push('Breaking changes accepted (--allow-breaking): release them as a new major version of the specs and the client.');
+    return { output, errors: [], exitCode: 0 };
+  }
+  return { output, errors: ['Breaking changes found. If they are intended, rerun with --allow-breaking and plan a major release.'], exitCode: 1 };
 }

@@ -20,8 +20,8 @@ const prismProcessesOf = (parent: number) =>
     .filter((line) => line.includes('prism-cli') && Number(line.trim().split(/\s+/)[0]) === parent);
 
 describe('scripts/mock.ts', () => {
-  it('prints the three base URLs, all the same loopback origin, then "mock ready"', () => {
-    expect(mock.stdout).toMatch(/^LP_BASE_URL=http:\/\/127\.0\.0\.1:\d+\nLP_AUTH_URL=\S+\nLP_FLEET_BASE_URL=\S+\nmock ready\n$/);
+  it('prints the three base URLs, all the same loopback origin, the placeholder credentials, then "mock ready"', () => {
+    expect(mock.stdout).toMatch(/^LP_BASE_URL=http:\/\/127\.0\.0\.1:\d+\nLP_AUTH_URL=\S+\nLP_FLEET_BASE_URL=\S+\n(LP_\w+=\S+\n)+mock ready\n$/);
     expect(mock.env.LP_AUTH_URL).toBe(origin);
     expect(mock.env.LP_FLEET_BASE_URL).toBe(origin);
   });

@@ -1,6 +1,6 @@
 // `npm run login` end to end: the script runs as a child process against a loopback identity provider, and a "browser"
 // (fetch following redirects) signs in.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -9,27 +9,27 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
 import { freePort } from '../../tools/free-port.ts';
+import { startServer, type RunningServer } from '../../tools/processes.ts';
 
 const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-1234';
 const ACCESS_TOKEN = 'access-token-DO-NOT-PRINT-3456';
 const root = new URL('../..', import.meta.url).pathname;
 
 let idp: LoopbackServer | undefined;
-let child: ChildProcess | undefined;
+let login: RunningServer | undefined;
 afterEach(async () => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
-  child = undefined;
+  await login?.stop();
+  login = undefined;
   await idp?.close();
   idp = undefined;
 });
 
-/** Starts the login script; resolves with the authorize URL it prints, and a promise of its exit and output. */
+/** Starts the login script (tools/processes.ts); resolves with the authorize URL it prints, and a promise of its exit and output. */
 async function startLogin(redirectUri: string, args: string[] = [], env: Record<string, string> = {}) {
-  let output = '';
-  child = spawn(process.execPath, ['--import', 'tsx', 'scripts/login.ts', '--timeout', '15', ...args], {
-    cwd: root,
+  login = await startServer({
+    script: 'scripts/login.ts',
+    args: ['--timeout', '15', ...args],
     env: {
-      ...process.env,
       ...env,
       LP_AUTH_URL: `${idp!.origin}/idp`,
       LP_CLIENT_ID: 'app',
@@ -38,23 +38,12 @@ async function startLogin(redirectUri: string, args: string[] = [], env: Record<
       LP_SCOPE: 'carriers.milestones',
       LP_REDIRECT_URI: redirectUri,
     },
+    ready: /^(http\S+authorize\S+)$/m,
+    readyTimeoutMs: 15_000,
   });
-  const exited = new Promise<{ code: number | null; output: string }>((resolve) => child!.on('exit', (code) => resolve({ code, output })));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`login printed no URL: ${output}`)), 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /^(http\S+authorize\S+)$/m.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child!.stdout!.on('data', onData);
-    child!.stderr!.on('data', onData);
-    child!.on('exit', () => reject(new Error(`login exited early: ${output}`)));
-  });
-  return { url, exited };
+  const running = login;
+  const exited = running.exited.then((code) => ({ code, output: `${running.stdoutTail()}${running.stderr()}` }));
+  return { url: running.readyMatch![1]!, exited };
 }
 
 /** Sends raw bytes to a loopback port and resolves with whatever comes back before the server closes. */
@@ -122,7 +111,7 @@ describe('npm run login', () => {
     expect(forged.status).toBe(400);
     expect(await forged.text()).toContain('was ignored');
     expect((await fetch(`${redirectUri}?error=access_denied&state=forged`)).status).toBe(400);
-    expect(child!.exitCode).toBeNull();
+    expect(login!.child.exitCode).toBeNull();
     expect(await (await fetch(url)).text()).toContain('Signed in');
     const { code, output } = await exited;
     expect(code).toBe(0);
@@ -182,13 +171,43 @@ describe('npm run login', () => {
     idp = await identityProvider({ token: (form) => [400, { error: 'invalid_grant', error_description: `bad ${form.toString()}` }] });
     const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
     const { url, exited } = await startLogin(redirectUri);
-    await (await fetch(url)).text();
+    // The browser is told the truth: the sign-in failed (a wrong secret is a refused exchange), with no credential.
+    const page = await fetch(url);
+    const text = await page.text();
+    expect(page.status).toBe(502);
+    expect(text).toContain('Sign-in failed');
+    expect(text).not.toContain('Signed in');
+    for (const credential of [CLIENT_SECRET, 'sub-key-1234', 'code-1']) expect(text).not.toContain(credential);
     const { code, output } = await exited;
     expect(code).toBe(1);
     expect(output).toMatch(/the code exchange failed: POST \/oauth2\/default\/v1\/token failed with status 400: invalid_grant/);
     expect(output).toContain('client_secret=[REDACTED]');
     expect(output).not.toContain(CLIENT_SECRET);
     expect(output).not.toContain('sub-key-1234');
+  });
+
+  it('with a wrong client secret (the identity provider answers 401), the browser page says the sign-in failed', async () => {
+    idp = await identityProvider({ token: () => [401, { error: 'invalid_client', error_description: 'Client authentication failed' }] });
+    const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
+    const { url, exited } = await startLogin(redirectUri);
+    const text = await (await fetch(url)).text();
+    expect(text).toMatch(/Sign-in failed/);
+    expect(text).not.toMatch(/Signed in|close this tab/);
+    expect(text).not.toContain(CLIENT_SECRET);
+    const { code, output } = await exited;
+    expect(code).toBe(1);
+    expect(output).toMatch(/the code exchange failed: .*401/);
+    expect(output).not.toContain(CLIENT_SECRET);
+  });
+
+  it('answers --help with exit 0 and refuses an unknown option in one line with exit 2', () => {
+    const help = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/login.ts', '--help'], { cwd: root, encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run login -- \[options\]/);
+    expect(help.stdout).toContain('LP_REDIRECT_URI');
+    const wrong = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/login.ts', '--opne'], { cwd: root, encoding: 'utf8' });
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr.trim().split('\n')[0]).toMatch(/^npm run login --: Unknown option '--opne'/);
   });
 
   it('with --open, hands the authorize URL to the system opener', async () => {

@@ -79,7 +79,17 @@ describe('npm run spec:diff', () => {
     expect(unknown.out).toContain('"no-such-branch" is not a commit');
     expect(unknown.code).toBe(2);
     const missing = specDiff();
-    expect(missing.out).toContain('usage: npm run spec:diff -- <git-ref> [--allow-breaking]');
+    expect(missing.out).toMatch(/^npm run spec:diff --: expected one git ref, got 0\nRun `npm run spec:diff -- --help`/);
     expect(missing.code).toBe(2);
+  });
+
+  it('answers --help with the usage and the classes, exit 0; refuses an unknown option with exit 2', () => {
+    const help = specDiff('--help');
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^usage: npm run spec:diff -- \[options\] <git-ref>/);
+    expect(help.out).toContain('--allow-breaking');
+    const wrong = specDiff('HEAD', '--allow-braking');
+    expect(wrong.code).toBe(2);
+    expect(wrong.out).toMatch(/^npm run spec:diff --: Unknown option '--allow-braking'/);
   });
 });

@@ -1,6 +1,6 @@
 // Each kind of change the breaking-change check must recognise, on small before/after documents built here.
 import { describe, expect, it } from 'vitest';
-import { compareSpecs, type Change } from '../../tools/spec-diff.ts';
+import { compareSpecs, specDiffReport, type Change } from '../../tools/spec-diff.ts';
 
 type Json = Record<string, any>;
 
@@ -88,6 +88,18 @@ describe('compareSpecs', () => {
       doc.paths['/things'].get.description = 'Lists the things.';
     });
     expect(changes.map((c) => c.severity)).toEqual(['annotation']);
+  });
+
+  it('uses only the README\'s three classes: an x- extension is an annotation, a deprecation non-breaking', () => {
+    const changes = changesAfter((doc) => {
+      doc.paths['/things'].get['x-codeSamples'] = [{ lang: 'curl', source: 'curl /things' }];
+      doc.components.schemas.Thing['x-assumption'] = { what: 'a guess' };
+      doc.paths['/things'].get.deprecated = true;
+    });
+    expect(changes.length).toBeGreaterThan(0);
+    for (const change of changes) expect(['breaking', 'non-breaking', 'annotation']).toContain(change.severity);
+    expect(changes.filter((c) => c.path.includes('x-')).map((c) => c.severity)).toEqual(expect.arrayContaining(['annotation']));
+    expect(breaking(changes)).toEqual([]);
   });
 
   describe('removed operation or field', () => {
@@ -226,5 +238,28 @@ describe('compareSpecs', () => {
     expect(found.length).toBeGreaterThanOrEqual(1);
     expect(found.some((c) => c.rule === 'the `expired_in` field is renamed or removed')).toBe(true);
     expect(found.every((c) => c.where === 'POST /token')).toBe(true);
+  });
+});
+
+describe('specDiffReport', () => {
+  const breakingChange: Change = { severity: 'breaking', where: 'GET /things', what: 'removed', path: 'paths./things.get' };
+  const annotation: Change = { severity: 'annotation', where: 'GET /things', what: 'description', path: 'paths./things.get.description' };
+
+  it('passes with no breaking change and counts every change', () => {
+    const report = specDiffReport('main', [{ api: 'fleet', changes: [annotation] }, { api: 'token', changes: [] }], false);
+    expect(report.exitCode).toBe(0);
+    expect(report.errors).toEqual([]);
+    expect(report.output.at(-1)).toBe('\nspec:diff main..work tree: 1 change(s), 0 breaking.');
+    expect(report.output[1]).toBe('token: no changes');
+  });
+
+  it('fails on a breaking change with advice, unless breaking changes are allowed', () => {
+    const refused = specDiffReport('v1', [{ api: 'fleet', changes: [breakingChange, annotation] }], false);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.errors.join('\n')).toContain('rerun with --allow-breaking');
+    expect(refused.output[0]).toMatch(/^fleet: 2 changes\n {2}BREAKING {5}GET \/things: removed/);
+    const allowed = specDiffReport('v1', [{ api: 'fleet', changes: [breakingChange] }], true);
+    expect(allowed.exitCode).toBe(0);
+    expect(allowed.output.at(-1)).toContain('Breaking changes accepted');
   });
 });

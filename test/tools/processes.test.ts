@@ -55,6 +55,17 @@ describe('startServer', () => {
     expect(alive(Number(server.env.LP_GRANDCHILD_PID))).toBe(false);
   });
 
+  it('a script without signal handlers that is interrupted stops its servers before it ends', async () => {
+    const parent = await startServer({ script: 'test/tools/fixtures/parent-of-server.ts', ready: 'parent ready' });
+    const pids = [Number(parent.env.LP_SERVER_PID), Number(parent.env.LP_GRANDCHILD_PID)];
+    for (const pid of pids) expect(alive(pid)).toBe(true);
+    process.kill(parent.pid, 'SIGINT'); // the parent alone, as a terminal's Ctrl-C reaches it
+    expect(await parent.exited).toBeNull();
+    expect(parent.child.signalCode).toBe('SIGINT');
+    // Their parent is gone, so init reaps them: a moment later they are gone from the process table too.
+    for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 2000 }).toBe(false);
+  });
+
   it('a script that never gets ready times out with a message naming the script and the line, and is stopped', async () => {
     const attempt = startServer({ script: FIXTURE, args: ['silent'], ready: 'stubborn ready', readyTimeoutMs: 1500, stopGraceMs: 500 });
     await expect(attempt).rejects.toThrow(`${FIXTURE} did not print "stubborn ready" within 1.5 s`);

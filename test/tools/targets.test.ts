@@ -1,5 +1,8 @@
 // tools/environment.ts and tools/targets.ts: the variables, the target names and the resolver's refusals.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../spec-core/apis.ts';
 import { LP_VARIABLES, parseLpLines, parseTargetName, readTargetVariables, SECRET_VARIABLES, withoutLpVariables } from '../../tools/environment.ts';
 import { resolveTarget } from '../../tools/targets.ts';
 
@@ -17,6 +20,11 @@ describe('environment', () => {
   it('lists every secret variable among the target variables, and a child server gets none of the caller\'s LP_*', () => {
     for (const name of SECRET_VARIABLES) expect(LP_VARIABLES).toContain(name);
     expect(withoutLpVariables({ LP_CLIENT_SECRET: 's', HOME: '/home/x' })).toEqual({ HOME: '/home/x' });
+  });
+
+  it('.env.example offers exactly the target variables, in the same order', () => {
+    const offered = [...readFileSync(join(repoRoot, '.env.example'), 'utf8').matchAll(/^(LP_\w+)=/gm)].map((match) => match[1]);
+    expect(offered).toEqual(LP_VARIABLES);
   });
 
   it('parses LP_* lines with quotes and comments, ignoring other lines', () => {
