@@ -1,7 +1,7 @@
 // Writes generated/<api>.ts (openapi-typescript types) and generated/assumptions.md from the bundles;
 // with --check, writes nothing and fails when the committed files differ (drift check).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import type { OpenAPI3 } from 'openapi-typescript';
 import { API_NAMES, repoRoot } from '../spec-core/apis.ts';
 import { assumptionsMarkdown } from '../spec-core/assumptions.ts';
 import { loadBundle } from '../spec-core/bundles.ts';
@@ -18,6 +18,8 @@ const header = (source: string) =>
   `// Generated from ${source} by \`npm run generate\`. Do not edit by hand: change the spec under openapi/ and regenerate.\n`;
 
 async function render(): Promise<Map<string, string>> {
+  // Loaded after the options are read, so --help answers without loading the generator.
+  const { default: openapiTS, astToString } = await import('openapi-typescript');
   const files = new Map<string, string>();
   for (const api of API_NAMES) {
     const ast = await openapiTS(loadBundle(api) as OpenAPI3, { alphabetize: false });
