@@ -2,19 +2,19 @@
 // Valid events are posted only with LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID, and only for that load.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { lacking } from '../support/capabilities.ts';
+import { reasonIfCannot } from '../support/capabilities.ts';
 import { logisticsClient, tokenProvider } from '../support/clients.ts';
 import { JSON_TYPE, send, statusClass } from '../support/requests.ts';
-import { skipUnless } from '../support/skips.ts';
+import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../support/wrong-credentials.ts';
-import { missing, target } from '../support/target.ts';
+import { reasonIfUnset, target } from '../support/target.ts';
 
 const OP = ['recordLoadMilestoneEvent'];
 const PATH = '/v1/load-milestone-events';
-const WRITE_GATE = target.writesAllowed
+const WRITES_REFUSED = target.writesAllowed
   ? undefined
   : 'writes are not allowed (set LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that broke this clause would record the event';
-const needsToken = () => missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET');
+const tokenSettingsUnset = () => reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET');
 
 // Invalid events name the test load when there is one, so that even a broken server records nothing elsewhere.
 const loadId = () => target.env.LP_TEST_LOAD_ID ?? 'LD-CONTRACT-TEST-REJECTED';
@@ -22,7 +22,7 @@ const validEvent = () => ({ load_id: loadId(), milestone_type: 'ARRIVED_AT_PICKU
 
 let token = '';
 beforeAll(async () => {
-  if (!needsToken()) token = await tokenProvider(target, 'service').getToken();
+  if (!tokenSettingsUnset()) token = await tokenProvider(target, 'service').getToken();
 });
 // Seed 5.2: gateway-protected APIs also take the subscription key, so requests send it as the client does; only the
 // check of the bearer token alone leaves it out.
@@ -34,7 +34,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   // Seed 4.4: the success response is a confirmation message. Its status and shape (200, a JSON object with a
   // `message`) are the spec's guess, judged on the response by the contract fetch.
   it('records a valid event sent with a fresh token and confirms it', async (ctx) => {
-    skipUnless(ctx, OP, needsToken(), WRITE_GATE);
+    skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
     // Read as text: whether the message comes as JSON is the guess, not the seed.
     const { data, response } = await logisticsClient(target).carriers.POST(PATH, { body: validEvent(), parseAs: 'text' });
     expect(statusClass(response.status), `status ${response.status}`).toBe(2);
@@ -42,7 +42,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   });
 
   it('records whether a milestone_type the examples do not list is accepted', async (ctx) => {
-    skipUnless(ctx, OP, needsToken(), WRITE_GATE);
+    skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
     const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify({ ...validEvent(), milestone_type: 'CONTRACT_CHECK_UNLISTED_TYPE' }) });
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
@@ -53,7 +53,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   // required is an assumption (not required). A 4xx here contradicts the assumption in the report; it does not fail
   // the run, since a server that requires the key still keeps the seed. Anything but a 2xx or 4xx fails.
   it('answers the bearer token alone with a 2xx or a 4xx, and records whether the subscription key is required', async (ctx) => {
-    skipUnless(ctx, OP, needsToken(), WRITE_GATE);
+    skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
     const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearerAlone(), body: JSON.stringify(validEvent()) });
     const { response } = seen;
     expect([2, 4], `status ${response.status}`).toContain(statusClass(response.status));
@@ -61,13 +61,13 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   });
 
   it('rejects an event without a token with a 4xx', async (ctx) => {
-    skipUnless(ctx, OP, missing(target, 'LP_BASE_URL'), WRITE_GATE);
+    skipIf(ctx, OP, reasonIfUnset(target, 'LP_BASE_URL'), WRITES_REFUSED);
     const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: { ...JSON_TYPE, ...keyHeader() }, body: JSON.stringify(validEvent()) });
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
   it('rejects an event with a garbage bearer token with a 4xx', async (ctx) => {
-    skipUnless(ctx, OP, missing(target, 'LP_BASE_URL'), WRITE_GATE, lacking(target.name, 'verifiesCredentials'));
+    skipIf(ctx, OP, reasonIfUnset(target, 'LP_BASE_URL'), WRITES_REFUSED, reasonIfCannot(target.name, 'verifiesCredentials'));
     const { response } = await send(target, 'LP_BASE_URL', PATH, {
       method: 'POST',
       headers: bearer(`contract-garbage-${crypto.randomUUID()}`),
@@ -77,7 +77,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   });
 
   it('rejects an event with an issued token cut short or extended with a 4xx', async (ctx) => {
-    skipUnless(ctx, OP, needsToken(), WRITE_GATE, lacking(target.name, 'verifiesCredentials'));
+    skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED, reasonIfCannot(target.name, 'verifiesCredentials'));
     for (const wrong of wrongValues(token)) {
       const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(wrong), body: JSON.stringify(validEvent()) });
       expect(statusClass(response.status), `a wrong token (${describeWrong(token, wrong)}) answered ${response.status}`).toBe(4);
@@ -86,14 +86,14 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
 
   it('answers a very long milestone_type with a 2xx or a 4xx, never a 5xx', async (ctx) => {
     // The seed gives no size limit: the target may record the event or refuse it, but it must not fail on it.
-    skipUnless(ctx, OP, needsToken(), WRITE_GATE);
+    skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
     const event = { ...validEvent(), milestone_type: `CONTRACT_LONG_${'X'.repeat(5000)}` };
     const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify(event) });
     expect([2, 4], `status ${response.status}`).toContain(statusClass(response.status));
   });
 
   it('rejects malformed JSON with a 4xx, never a 5xx', async (ctx) => {
-    skipUnless(ctx, OP, needsToken());
+    skipIf(ctx, OP, tokenSettingsUnset());
     const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: `{"load_id": "${loadId()}", "milestone_type": ` });
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
@@ -104,7 +104,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
     ['an event_time with a non-UTC offset', '2026-11-22T14:30:00+02:00'],
     ['a date without a time', '2026-11-22'],
   ] as const)('rejects %s with a 4xx', async ([, eventTime], ctx) => {
-    skipUnless(ctx, OP, needsToken());
+    skipIf(ctx, OP, tokenSettingsUnset());
     const { response } = await send(target, 'LP_BASE_URL', PATH, {
       method: 'POST',
       headers: bearer(),
@@ -116,7 +116,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   // The seed gives the format (an ISO 8601 timestamp in UTC) but no status for invalid input; refusing an impossible
   // date rather than rolling it over is the spec's guess, recorded from the answer.
   it('answers an impossible calendar date with a 2xx or a 4xx, and records whether it was refused', async (ctx) => {
-    skipUnless(ctx, OP, needsToken());
+    skipIf(ctx, OP, tokenSettingsUnset());
     const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify({ ...validEvent(), event_time: '2026-02-30T14:30:00Z' }) });
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
@@ -125,7 +125,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
 
   // Which fields are required is not shown (seed 4.4): a server may accept an event without one; only 5xx fail.
   it.for(['load_id', 'milestone_type', 'event_time'])('answers an event without %s with a 2xx or a 4xx, and records whether it was refused', async (field, ctx) => {
-    skipUnless(ctx, OP, needsToken());
+    skipIf(ctx, OP, tokenSettingsUnset());
     const event: Record<string, string> = validEvent();
     delete event[field];
     const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify(event) });

@@ -3,12 +3,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/fleet.ts';
 import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { lacking } from '../support/capabilities.ts';
+import { reasonIfCannot } from '../support/capabilities.ts';
 import { fleetClient } from '../support/clients.ts';
 import type { Exchange } from '../support/contract-fetch.ts';
 import { jsonOf, send, statusClass } from '../support/requests.ts';
-import { skipUnless } from '../support/skips.ts';
-import { missing, target } from '../support/target.ts';
+import { skipIf } from '../support/skips.ts';
+import { reasonIfUnset, target } from '../support/target.ts';
 
 type Vehicle = components['schemas']['Vehicle'];
 type FilterName = 'customerNumber' | 'vehicleNumber' | 'vin' | 'customervehicleNumber' | 'licensePlate';
@@ -27,8 +27,8 @@ const VEHICLE_FIELDS: Array<keyof Vehicle> = [
 
 const LIST = ['listVehicles'];
 const GET = ['getVehicle'];
-const needsKey = () => missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY');
-const needsData = () => lacking(target.name, 'hasDataSemantics');
+const needsKey = () => reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY');
+const needsData = () => reasonIfCannot(target.name, 'hasDataSemantics');
 
 let all: Vehicle[] = [];
 let listFailure: string | undefined;
@@ -84,15 +84,15 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   // Seed 2.1 and 4.5: each listed vehicle has the eight fields. The list's shape and the fields' types are the spec's
   // guesses, judged on the response by the contract fetch; whether API-Key alone is enough is recorded here.
   it('returns the vehicles with their eight fields for a valid key', async (ctx) => {
-    skipUnless(ctx, LIST, needsKey());
+    skipIf(ctx, LIST, needsKey());
     const { seen } = await probe({});
     observeAssumption(ASSUMPTIONS.fleetKeyAlone, statusClass(seen.response.status) === 2, `the list with API-Key alone answered ${seen.response.status}`, seen);
-    skipUnless(ctx, LIST, statusClass(seen.response.status) === 4 ? `the key alone was refused (${seen.response.status}): a contradicted assumption, see the report` : undefined, listFailure);
+    skipIf(ctx, LIST, statusClass(seen.response.status) === 4 ? `the key alone was refused (${seen.response.status}): a contradicted assumption, see the report` : undefined, listFailure);
     for (const vehicle of all) expect(Object.keys(vehicle)).toEqual(expect.arrayContaining(VEHICLE_FIELDS));
   });
 
   it.for(FILTERS)('filter %s returns only matching vehicles, the chosen one included', async ([param, field], ctx) => {
-    skipUnless(ctx, LIST, needsKey(), needsData(), listFailure, withValueIn(field) ? undefined : `the key sees no vehicle with a non-empty ${field}`);
+    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, withValueIn(field) ? undefined : `the key sees no vehicle with a non-empty ${field}`);
     // Prefer a vehicle whose value is not shared by every vehicle, so an ignored filter shows.
     const pair = pairDifferingIn(field);
     const chosen = typeof pair === 'string' ? withValueIn(field)! : pair[0];
@@ -106,7 +106,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   // Seed 4.5 gives no format for several values of one filter: repeated parameters meaning "A or B" is the guess.
   it('records whether two values of one filter return both vehicles and only those', async (ctx) => {
     const pair = pairDifferingIn('vin');
-    skipUnless(ctx, LIST, needsKey(), needsData(), listFailure, typeof pair === 'string' ? pair : undefined);
+    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, typeof pair === 'string' ? pair : undefined);
     const [a, b] = pair as [Vehicle, Vehicle];
     const { vehicles = [], seen, label } = await probe({ vin: [a.vin, b.vin] });
     const both = [a.vehicleNumber, b.vehicleNumber].every((n) => numbers(vehicles).includes(n));
@@ -118,7 +118,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   // AND is the spec's guess, recorded from a crossed query: with OR, vin=A and licensePlate=B would return both.
   it('combines two different filters, and records whether they combine with AND', async (ctx) => {
     const pair = pairDifferingIn('vin', 'customerNumber', 'licensePlate');
-    skipUnless(ctx, LIST, needsKey(), needsData(), listFailure, typeof pair === 'string' ? pair : undefined);
+    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, typeof pair === 'string' ? pair : undefined);
     const [a, b] = pair as [Vehicle, Vehicle];
     const both = await list({ vin: [a.vin], customerNumber: [a.customerNumber] });
     expect(numbers(both)).toContain(a.vehicleNumber);
@@ -142,7 +142,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   };
 
   it.for(['asc', 'desc'] as const)('sort vehicleNumber %s returns the same vehicles, and records their order', async (direction, ctx) => {
-    skipUnless(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
+    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
     const { vehicles, seen, label } = await probe({ sort: [`vehicleNumber ${direction}`] });
     if (direction === 'asc') {
       // Seed 4.5 shows "<attribute> asc": ascending it must be, in code-unit or in locale order (which one is the guess).
@@ -156,7 +156,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   });
 
   it.for(['asc', 'desc'] as const)('sort by each of the eight vehicle fields, %s: records whether each orders the results', async (direction, ctx) => {
-    skipUnless(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
+    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
     // Ties may come in any order, so only the field's order is compared.
     for (const field of VEHICLE_FIELDS) {
       const { vehicles, seen, label } = await probe({ sort: [`${field} ${direction}`] });
@@ -168,7 +168,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
 
   it('answers unknown query parameters with a 2xx or a 4xx, never a 5xx', async (ctx) => {
     // Unknown parameters may be ignored or refused (the seed says neither); a misspelt filter is the likeliest one.
-    skipUnless(ctx, LIST, needsKey());
+    skipIf(ctx, LIST, needsKey());
     for (const query of ['customerVehicleNumber=CONTRACT-PROBE', 'contractProbe=1', `${'q'.repeat(300)}=${'v'.repeat(2000)}`]) {
       const { response } = await send(target, 'LP_FLEET_BASE_URL', `/vehicles?${query}`, { headers: { 'API-Key': target.env.LP_FLEET_API_KEY! } });
       expect([2, 4], `?${query.slice(0, 40)} answered ${response.status}`).toContain(statusClass(response.status));
@@ -176,14 +176,14 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   });
 
   it('does not list the foreign vehicle (LP_FLEET_FOREIGN_VEHICLE_NUMBER), even when asked for it', async (ctx) => {
-    skipUnless(ctx, LIST, needsKey(), needsData(), missing(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'), listFailure);
+    skipIf(ctx, LIST, needsKey(), needsData(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'), listFailure);
     const foreign = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!;
     expect(numbers(all)).not.toContain(foreign);
     expect(numbers(await list({ vehicleNumber: [foreign] }))).not.toContain(foreign);
   });
 
   it("lists none of the foreign customer's vehicles (LP_FLEET_FOREIGN_CUSTOMER_NUMBER), even when filtered by it", async (ctx) => {
-    skipUnless(ctx, LIST, needsKey(), needsData(), missing(target, 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'), listFailure);
+    skipIf(ctx, LIST, needsKey(), needsData(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'), listFailure);
     const foreign = target.env.LP_FLEET_FOREIGN_CUSTOMER_NUMBER!;
     expect(all.map((v) => v.customerNumber)).not.toContain(foreign);
     // An empty list or a 4xx both keep the contract (the seed shows neither); any vehicle of that customer is a leak.
@@ -197,7 +197,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
 
 describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () => {
   it('agrees with the list for up to three vehicles', async (ctx) => {
-    skipUnless(ctx, GET, needsKey(), needsData(), listFailure, all.length === 0 ? 'the key sees no vehicles' : undefined);
+    skipIf(ctx, GET, needsKey(), needsData(), listFailure, all.length === 0 ? 'the key sees no vehicles' : undefined);
     for (const listed of all.slice(0, 3)) {
       const { data, response } = await fleetClient(target).GET('/vehicles/{vehicleNumber}', {
         params: { path: { vehicleNumber: listed.vehicleNumber } },
@@ -209,7 +209,7 @@ describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () =
   });
 
   it('answers an unknown vehicle number with a 4xx', async (ctx) => {
-    skipUnless(ctx, GET, needsKey(), needsData());
+    skipIf(ctx, GET, needsKey(), needsData());
     const unknown = `V-CONTRACT-UNKNOWN-${crypto.randomUUID().slice(0, 8)}`;
     const seen = await send(target, 'LP_FLEET_BASE_URL', `/vehicles/${encodeURIComponent(unknown)}`, {
       headers: { 'API-Key': target.env.LP_FLEET_API_KEY! },
@@ -222,7 +222,7 @@ describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () =
   });
 
   it('answers the foreign vehicle (LP_FLEET_FOREIGN_VEHICLE_NUMBER) with a 4xx', async (ctx) => {
-    skipUnless(ctx, GET, needsKey(), needsData(), missing(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'));
+    skipIf(ctx, GET, needsKey(), needsData(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'));
     const foreign = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!;
     const seen = await send(target, 'LP_FLEET_BASE_URL', `/vehicles/${encodeURIComponent(foreign)}`, {
       headers: { 'API-Key': target.env.LP_FLEET_API_KEY! },

@@ -10,8 +10,8 @@ import { tokenProvider } from '../support/clients.ts';
 import type { Exchange } from '../support/contract-fetch.ts';
 import { fieldLimit, oneOver, parameterCountLimit, parameterLimit } from '../support/input-limits.ts';
 import { FORM, JSON_TYPE, form, jsonOf, send, statusClass } from '../support/requests.ts';
-import { skipUnless } from '../support/skips.ts';
-import { missing, required, target } from '../support/target.ts';
+import { skipIf } from '../support/skips.ts';
+import { reasonIfUnset, required, target } from '../support/target.ts';
 import { authorize, needsAuthorize, sameEndpoint } from '../security/authorization.ts';
 
 /** The answer in a few words, for the report's evidence (no body: it could echo the over-long value). */
@@ -30,7 +30,7 @@ const fleetKey = () => ({ 'API-Key': target.env.LP_FLEET_API_KEY ?? '' });
 
 describe('size limits of the specs (x-assumptions of seed 8)', () => {
   it('POST {base_url}/token: a client_secret one over its limit, the client_id right', async (ctx) => {
-    skipUnless(ctx, ['requestServiceToken'], missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID'));
+    skipIf(ctx, ['requestServiceToken'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID'));
     const max = fieldLimit('token', '/components/schemas/ServiceTokenRequest', 'client_secret');
     const what = `client_secret of ${max + 1} characters (limit ${max})`;
     const seen = await send(target, 'LP_BASE_URL', '/token', {
@@ -43,7 +43,7 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
   });
 
   it('POST {auth_url}/oauth2/default/v1/token, client_credentials: a client_secret one over its limit', async (ctx) => {
-    skipUnless(ctx, ['requestIdentityProviderToken'], missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_SUBSCRIPTION_KEY'));
+    skipIf(ctx, ['requestIdentityProviderToken'], reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_SUBSCRIPTION_KEY'));
     const max = fieldLimit('token', '/components/schemas/ClientCredentialsGrantRequest', 'client_secret');
     const what = `client_secret of ${max + 1} characters (limit ${max})`;
     const seen = await send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', {
@@ -56,7 +56,7 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
   });
 
   it('POST {auth_url}/oauth2/default/v1/token, authorization_code: a code one over its limit, the client right', async (ctx) => {
-    skipUnless(ctx, ['requestIdentityProviderToken'], missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY'));
+    skipIf(ctx, ['requestIdentityProviderToken'], reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY'));
     const max = fieldLimit('token', '/components/schemas/AuthorizationCodeGrantRequest', 'code');
     const what = `code of ${max + 1} characters (limit ${max})`;
     // A code the target never issued: a server without the limit answers invalid_grant, and nothing is redeemed.
@@ -76,7 +76,7 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
   });
 
   it('GET {auth_url}/oauth2/default/v1/authorize: a state one over its limit, the rest of the request valid', async (ctx) => {
-    skipUnless(ctx, ['requestAuthorization'], needsAuthorize());
+    skipIf(ctx, ['requestAuthorization'], needsAuthorize());
     const max = parameterLimit('requestAuthorization', 'state');
     const what = `state of ${max + 1} characters (limit ${max})`;
     const { response, location, seen } = await authorize({ state: oneOver(max, 'contract-', 's') });
@@ -93,7 +93,7 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
   it('POST {base_url}/v1/load-milestone-events: a milestone_type one over its limit, for the test load', async (ctx) => {
     // A server without the limit records the event: only for the test load, and only when writes are allowed.
     const gate = target.writesAllowed ? undefined : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server without the limit would record the event';
-    skipUnless(ctx, ['recordLoadMilestoneEvent'], missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), gate);
+    skipIf(ctx, ['recordLoadMilestoneEvent'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), gate);
     const token = await tokenProvider(target, 'service').getToken();
     const max = fieldLimit('carriers', '/components/schemas/LoadMilestoneEvent', 'milestone_type');
     const what = `milestone_type of ${max + 1} characters (limit ${max})`;
@@ -108,7 +108,7 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
   });
 
   it('GET {fleet_base_url}/vehicles: a filter value one over its limit, and one value too many', async (ctx) => {
-    skipUnless(ctx, ['listVehicles'], missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
+    skipIf(ctx, ['listVehicles'], reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
     const max = parameterLimit('listVehicles', 'vin');
     const long = `vin of ${max + 1} characters (limit ${max})`;
     // No vehicle has this VIN: a server without the limit answers an empty list.
@@ -125,7 +125,7 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
   });
 
   it('GET {fleet_base_url}/vehicles/{vehicleNumber}: a vehicle number one over its limit', async (ctx) => {
-    skipUnless(ctx, ['getVehicle'], missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
+    skipIf(ctx, ['getVehicle'], reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
     const max = parameterLimit('getVehicle', 'vehicleNumber');
     const what = `vehicleNumber of ${max + 1} characters (limit ${max})`;
     // No vehicle has this number: a server without the limit answers as for an unknown vehicle.

@@ -6,9 +6,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tokenProvider } from '../support/clients.ts';
 import { FORM, JSON_TYPE, send } from '../support/requests.ts';
-import { skipUnless } from '../support/skips.ts';
+import { skipIf } from '../support/skips.ts';
 import { operationById } from '../support/spec.ts';
-import { missing, target, type LpVariable } from '../support/target.ts';
+import { reasonIfUnset, target, type LpVariable } from '../support/target.ts';
 import { fleetGet } from '../security/fleet-requests.ts';
 
 /** One name=value pair, its value already percent-encoded (so that malformed encodings can be sent); undefined
@@ -63,14 +63,14 @@ let token = '';
 const CHANNELS: Channel[] = [
   {
     operationId: 'requestServiceToken',
-    skip: () => missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'),
+    skip: () => reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'),
     base: () => pairsOf({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET }),
     send: formPost('LP_BASE_URL', '/token'),
     oversize: 64 * KIB,
   },
   {
     operationId: 'requestIdentityProviderToken',
-    skip: () => missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY'),
+    skip: () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY'),
     base: () => pairsOf({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET, scope: target.env.LP_SCOPE ?? 'contract' }),
     send: (pairs) => formPost('LP_AUTH_URL', '/oauth2/default/v1/token', subscriptionKey())(pairs),
     oversize: 64 * KIB,
@@ -78,7 +78,7 @@ const CHANNELS: Channel[] = [
   {
     // The code grant's fields, with a code the target never issued: nothing can be redeemed by accident.
     operationId: 'requestIdentityProviderToken',
-    skip: () => missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY'),
+    skip: () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY'),
     base: () =>
       pairsOf({
         grant_type: 'authorization_code',
@@ -93,7 +93,7 @@ const CHANNELS: Channel[] = [
   },
   {
     operationId: 'requestAuthorization',
-    skip: () => missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID'),
+    skip: () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID'),
     base: () => {
       const values: Record<string, string | undefined> = {
         client_id: target.env.LP_CLIENT_ID,
@@ -111,7 +111,7 @@ const CHANNELS: Channel[] = [
   },
   {
     operationId: 'listVehicles',
-    skip: () => missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'),
+    skip: () => reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'),
     base: () => {
       const values: Record<string, string> = { sort: 'vehicleNumber asc' };
       return pairsOf(Object.fromEntries(queryParameters('listVehicles').map((name) => [name, values[name] ?? 'CONTRACT-PROBE'])));
@@ -132,14 +132,14 @@ function damaged(channel: Channel): Array<[string, Pair[]]> {
 }
 
 beforeAll(async () => {
-  if (!missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET')) token = await tokenProvider(target, 'service').getToken();
+  if (!reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET')) token = await tokenProvider(target, 'service').getToken();
 });
 
 describe('no 5xx for a missing, malformed, unknown, repeated or oversize parameter or field', () => {
   it.for(CHANNELS.map((channel) => [`${channel.operationId} (${channel.base().find(([n]) => n === 'grant_type')?.[1] ?? 'parameters'})`, channel] as const))(
     '%s',
     async ([, channel], ctx) => {
-      skipUnless(ctx, [channel.operationId], channel.skip());
+      skipIf(ctx, [channel.operationId], channel.skip());
       for (const [kind, pairs] of damaged(channel)) {
         const status = await channel.send(pairs);
         expect(status, `${channel.operationId} with ${kind} answered ${status}`).toBeLessThan(500);
@@ -151,7 +151,7 @@ describe('no 5xx for a missing, malformed, unknown, repeated or oversize paramet
     ['empty, NUL, encoded-slash and oversize vehicle numbers and unknown query parameters', false],
     ['vehicle numbers with a malformed percent-encoding', true],
   ] as const)('getVehicle: %s', async ([, malformedEncoding], ctx) => {
-    skipUnless(ctx, ['getVehicle'], missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
+    skipIf(ctx, ['getVehicle'], reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
     const paths: Array<[string, string]> = malformedEncoding
       ? [
           ['a lone %', '/vehicles/%'],
@@ -176,7 +176,7 @@ describe('no 5xx for a missing, malformed, unknown, repeated or oversize paramet
     // A damaged event may still be valid to a lenient server, which would record it: only for the test load, and
     // only when writes are allowed. load_id itself is never damaged into another valid load number.
     const gate = target.writesAllowed ? undefined : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a lenient server would record a damaged event';
-    skipUnless(ctx, ['recordLoadMilestoneEvent'], missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), gate);
+    skipIf(ctx, ['recordLoadMilestoneEvent'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), gate);
     const event: Record<string, unknown> = { load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'ARRIVED_AT_PICKUP', event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
     const bodies: Array<[string, string]> = [['no fields at all', '{}'], ['an unknown field', JSON.stringify({ ...event, contract_probe: 1 })]];
     for (const field of Object.keys(event)) {

@@ -7,9 +7,9 @@ import { tokenProvider } from '../support/clients.ts';
 import type { Exchange } from '../support/contract-fetch.ts';
 import { FORM, JSON_TYPE, send } from '../support/requests.ts';
 import { invalidObjectArbitrary, validArbitrary, type Schema } from '../support/schema-arbitrary.ts';
-import { skipUnless } from '../support/skips.ts';
+import { skipIf } from '../support/skips.ts';
 import { operationById } from '../support/spec.ts';
-import { missing, target } from '../support/target.ts';
+import { reasonIfUnset, target } from '../support/target.ts';
 import { integerVariable } from '../../tools/environment.ts';
 
 const RUNS = integerVariable('LP_CONTRACT_RUNS', 5, 1);
@@ -58,21 +58,21 @@ async function holds<T>(arbitrary: fc.Arbitrary<T>, request: (input: T) => Promi
 
 let token = '';
 beforeAll(async () => {
-  if (!missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET')) token = await tokenProvider(target, 'service').getToken();
+  if (!reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET')) token = await tokenProvider(target, 'service').getToken();
 });
 
 const KINDS = ['valid', 'invalid'] as const;
 
 describe(`property-based requests (${RUNS} runs each)`, () => {
   it.for(KINDS)('requestServiceToken: %s form bodies never get a 5xx and always conform', async (kind, ctx) => {
-    skipUnless(ctx, ['requestServiceToken'], missing(target, 'LP_BASE_URL'));
+    skipIf(ctx, ['requestServiceToken'], reasonIfUnset(target, 'LP_BASE_URL'));
     const schema = bodySchema('requestServiceToken', 'application/x-www-form-urlencoded');
     const arbitrary = kind === 'valid' ? (validArbitrary('token', schema) as fc.Arbitrary<Record<string, unknown>>) : invalidObjectArbitrary('token', schema);
     await holds(arbitrary, (body) => send(target, 'LP_BASE_URL', '/token', { method: 'POST', headers: FORM, body: formOf(body) }));
   });
 
   it.for(KINDS)('requestIdentityProviderToken: %s form bodies never get a 5xx and always conform', async (kind, ctx) => {
-    skipUnless(ctx, ['requestIdentityProviderToken'], missing(target, 'LP_AUTH_URL', 'LP_SUBSCRIPTION_KEY'));
+    skipIf(ctx, ['requestIdentityProviderToken'], reasonIfUnset(target, 'LP_AUTH_URL', 'LP_SUBSCRIPTION_KEY'));
     const schema = bodySchema('requestIdentityProviderToken', 'application/x-www-form-urlencoded');
     const arbitrary = kind === 'valid' ? (validArbitrary('token', schema) as fc.Arbitrary<Record<string, unknown>>) : invalidObjectArbitrary('token', schema);
     const headers = { ...FORM, 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY! };
@@ -80,7 +80,7 @@ describe(`property-based requests (${RUNS} runs each)`, () => {
   });
 
   it.for(KINDS)('requestAuthorization: %s query strings never get a 5xx and always conform', async (kind, ctx) => {
-    skipUnless(ctx, ['requestAuthorization'], missing(target, 'LP_AUTH_URL'));
+    skipIf(ctx, ['requestAuthorization'], reasonIfUnset(target, 'LP_AUTH_URL'));
     await holds(queryArbitrary('requestAuthorization', kind === 'invalid'), (query) =>
       send(target, 'LP_AUTH_URL', `/oauth2/default/v1/authorize?${queryOf(query)}`),
     );
@@ -88,7 +88,7 @@ describe(`property-based requests (${RUNS} runs each)`, () => {
 
   it.for(KINDS)('recordLoadMilestoneEvent: %s bodies never get a 5xx and always conform', async (kind, ctx) => {
     const gate = kind === 'valid' && !target.writesAllowed ? 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): valid events would be recorded' : undefined;
-    skipUnless(ctx, ['recordLoadMilestoneEvent'], missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), gate);
+    skipIf(ctx, ['recordLoadMilestoneEvent'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), gate);
     const schema = bodySchema('recordLoadMilestoneEvent', 'application/json');
     const arbitrary = kind === 'valid' ? (validArbitrary('carriers', schema) as fc.Arbitrary<Record<string, unknown>>) : invalidObjectArbitrary('carriers', schema);
     const headers = { ...JSON_TYPE, authorization: `Bearer ${token}` };
@@ -104,13 +104,13 @@ describe(`property-based requests (${RUNS} runs each)`, () => {
   });
 
   it.for(KINDS)('listVehicles: %s filters and sorts never get a 5xx and always conform', async (kind, ctx) => {
-    skipUnless(ctx, ['listVehicles'], missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
+    skipIf(ctx, ['listVehicles'], reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
     const headers = { 'API-Key': target.env.LP_FLEET_API_KEY! };
     await holds(queryArbitrary('listVehicles', kind === 'invalid'), (query) => send(target, 'LP_FLEET_BASE_URL', `/vehicles?${queryOf(query)}`, { headers }));
   });
 
   it.for(KINDS)('getVehicle: %s vehicle numbers never get a 5xx and always conform', async (kind, ctx) => {
-    skipUnless(ctx, ['getVehicle'], missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
+    skipIf(ctx, ['getVehicle'], reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
     const headers = { 'API-Key': target.env.LP_FLEET_API_KEY! };
     const schema = parameterSchemas('getVehicle').vehicleNumber!.schema;
     const arbitrary = kind === 'valid' ? validArbitrary('fleet', schema).map(String) : fc.constantFrom(' ', '%', '%2F', '-', 'a'.repeat(500), '\u00e9\u00e8');

@@ -2,9 +2,9 @@
 // never redirected to (RFC 6749 sections 3.1.2.3 and 4.1.2.1) and never accepted at the code exchange (section
 // 4.1.3), and the state comes back exactly as sent (section 4.1.2), whatever printable characters it holds.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lacking } from '../support/capabilities.ts';
+import { reasonIfCannot } from '../support/capabilities.ts';
 import { statusClass } from '../support/requests.ts';
-import { skipUnless } from '../support/skips.ts';
+import { skipIf } from '../support/skips.ts';
 import { required, target } from '../support/target.ts';
 import { authorize, exchangeCode, freshCode, needsAuthorize, needsCodeExchange, sameEndpoint, unattendedApproval } from './authorization.ts';
 import { redirectUriNearMisses, trickyStates } from './near-misses.ts';
@@ -12,7 +12,7 @@ import { redirectUriNearMisses, trickyStates } from './near-misses.ts';
 const AUTHORIZE = ['requestAuthorization'];
 const BOTH = ['requestAuthorization', 'requestIdentityProviderToken'];
 // The Prism mock answers authorize with its example redirect whatever it is sent.
-const noData = () => lacking(target.name, 'hasDataSemantics');
+const noData = () => reasonIfCannot(target.name, 'hasDataSemantics');
 
 let unattended: string | undefined = 'not probed';
 beforeAll(async () => {
@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 describe('redirect_uri near misses', () => {
   it('authorize never redirects to a near miss of LP_REDIRECT_URI', async (ctx) => {
-    skipUnless(ctx, AUTHORIZE, needsAuthorize(), noData());
+    skipIf(ctx, AUTHORIZE, needsAuthorize(), noData());
     const identityProvider = new URL(required(target, 'LP_AUTH_URL')).origin;
     const registered = required(target, 'LP_REDIRECT_URI');
     for (const { kind, value } of redirectUriNearMisses(registered)) {
@@ -38,7 +38,7 @@ describe('redirect_uri near misses', () => {
   });
 
   it('the code exchange refuses a near miss of the redirect_uri the code was issued for', async (ctx) => {
-    skipUnless(ctx, BOTH, needsCodeExchange(), unattended);
+    skipIf(ctx, BOTH, needsCodeExchange(), unattended);
     for (const { kind, value } of redirectUriNearMisses(required(target, 'LP_REDIRECT_URI'))) {
       const { response } = await exchangeCode({ code: await freshCode(), redirect_uri: value });
       expect(statusClass(response.status), `a code exchanged with redirect_uri ${kind} answered ${response.status}, not a 4xx`).toBe(4);
@@ -48,7 +48,7 @@ describe('redirect_uri near misses', () => {
 
 describe('state is returned unchanged', () => {
   it('authorize returns each tricky state exactly once and exactly as sent', async (ctx) => {
-    skipUnless(ctx, AUTHORIZE, unattended);
+    skipIf(ctx, AUTHORIZE, unattended);
     const registered = new URL(required(target, 'LP_REDIRECT_URI'));
     for (const { kind, value } of trickyStates(crypto.randomUUID().slice(0, 8))) {
       const { response, location } = await authorize({ state: value });

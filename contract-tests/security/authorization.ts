@@ -3,10 +3,10 @@
 import { buildAuthorizationUrl } from '../../src/index.ts';
 import { exchange } from '../support/contract-fetch.ts';
 import { FORM, form, send, statusClass } from '../support/requests.ts';
-import { missing, required, target } from '../support/target.ts';
+import { reasonIfUnset, required, target } from '../support/target.ts';
 
-export const needsAuthorize = () => missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_SCOPE', 'LP_REDIRECT_URI');
-export const needsCodeExchange = () => missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
+export const needsAuthorize = () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_SCOPE', 'LP_REDIRECT_URI');
+export const needsCodeExchange = () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
 
 /** Sends the authorize request built by the published client, with `overrides` replacing its query parameters;
  * follows no redirect. */

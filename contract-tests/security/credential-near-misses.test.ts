@@ -3,15 +3,15 @@
 // percent-encoded, padded with whitespace, cut at a NUL byte); a target that answers any of them with anything but
 // a 4xx accepts a credential it never issued. Messages name the variant's kind, never its value.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lacking } from '../support/capabilities.ts';
+import { reasonIfCannot } from '../support/capabilities.ts';
 import { tokenProvider } from '../support/clients.ts';
 import { FORM, JSON_TYPE, form, send, statusClass } from '../support/requests.ts';
-import { skipUnless } from '../support/skips.ts';
-import { missing, required, target } from '../support/target.ts';
+import { skipIf } from '../support/skips.ts';
+import { reasonIfUnset, required, target } from '../support/target.ts';
 import { nearMisses } from './near-misses.ts';
 
 const IDP_TOKEN = '/oauth2/default/v1/token';
-const cannotVerify = () => lacking(target.name, 'verifiesCredentials');
+const cannotVerify = () => reasonIfCannot(target.name, 'verifiesCredentials');
 
 /** Fails naming the variant when the answer is not a 4xx. */
 function expectRefused(kind: string, what: string, status: number): void {
@@ -20,7 +20,7 @@ function expectRefused(kind: string, what: string, status: number): void {
 
 describe('near-miss client secrets are refused', () => {
   it('the service token endpoint (POST {base_url}/token) refuses each near miss of LP_CLIENT_SECRET', async (ctx) => {
-    skipUnless(ctx, ['requestServiceToken'], missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), cannotVerify());
+    skipIf(ctx, ['requestServiceToken'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), cannotVerify());
     for (const { kind, value } of nearMisses(required(target, 'LP_CLIENT_SECRET'), 'form', { secret: true })) {
       const { response } = await send(target, 'LP_BASE_URL', '/token', {
         method: 'POST',
@@ -32,7 +32,7 @@ describe('near-miss client secrets are refused', () => {
   });
 
   it('the identity provider token endpoint refuses each near miss of LP_CLIENT_SECRET', async (ctx) => {
-    skipUnless(ctx, ['requestIdentityProviderToken'], missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY'), cannotVerify());
+    skipIf(ctx, ['requestIdentityProviderToken'], reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY'), cannotVerify());
     for (const { kind, value } of nearMisses(required(target, 'LP_CLIENT_SECRET'), 'form', { secret: true })) {
       const { response } = await send(target, 'LP_AUTH_URL', IDP_TOKEN, {
         method: 'POST',
@@ -46,7 +46,7 @@ describe('near-miss client secrets are refused', () => {
 
 describe('near-miss subscription keys are refused', () => {
   it('the identity provider token endpoint refuses each near miss of LP_SUBSCRIPTION_KEY', async (ctx) => {
-    skipUnless(ctx, ['requestIdentityProviderToken'], missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY'), cannotVerify());
+    skipIf(ctx, ['requestIdentityProviderToken'], reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY'), cannotVerify());
     // Everything else in the request is right, so only the key can be the reason for a refusal.
     const body = form({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET, scope: target.env.LP_SCOPE });
     for (const { kind, value } of nearMisses(required(target, 'LP_SUBSCRIPTION_KEY'), 'header', { secret: true })) {
@@ -60,7 +60,7 @@ describe('near-miss fleet keys are refused', () => {
   let probeNumber = 'V-CONTRACT-PROBE';
   beforeAll(async () => {
     // Probe get-one with a vehicle the key can see, so a server that checks the key only on its not-found path shows.
-    if (missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') || cannotVerify()) return;
+    if (reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') || cannotVerify()) return;
     const { response, bodyText } = await send(target, 'LP_FLEET_BASE_URL', '/vehicles', { headers: { 'API-Key': required(target, 'LP_FLEET_API_KEY') } });
     try {
       const first = response.ok ? (JSON.parse(bodyText) as Array<{ vehicleNumber?: unknown }>)[0]?.vehicleNumber : undefined;
@@ -74,7 +74,7 @@ describe('near-miss fleet keys are refused', () => {
     ['listVehicles', (): string => '/vehicles'],
     ['getVehicle', (): string => `/vehicles/${encodeURIComponent(probeNumber)}`],
   ] as const)('%s refuses each near miss of LP_FLEET_API_KEY', async ([operationId, path], ctx) => {
-    skipUnless(ctx, [operationId], missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'), cannotVerify());
+    skipIf(ctx, [operationId], reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'), cannotVerify());
     for (const { kind, value } of nearMisses(required(target, 'LP_FLEET_API_KEY'), 'header', { secret: true })) {
       const { response } = await send(target, 'LP_FLEET_BASE_URL', path(), { headers: { 'API-Key': value } });
       expectRefused(kind, 'API-Key', response.status);
@@ -87,7 +87,7 @@ describe('near-miss bearer tokens are refused', () => {
     // The event is valid, so a server that accepted a near miss would record it: only for the test load, and only
     // when writes are allowed.
     const gate = target.writesAllowed ? undefined : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted a near-miss token would record the event';
-    skipUnless(ctx, ['recordLoadMilestoneEvent'], missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), cannotVerify(), gate);
+    skipIf(ctx, ['recordLoadMilestoneEvent'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), cannotVerify(), gate);
     const token = await tokenProvider(target, 'service').getToken();
     const event = JSON.stringify({ load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'ARRIVED_AT_PICKUP', event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z') });
     for (const { kind, value } of nearMisses(token, 'header', { secret: true })) {

@@ -5,10 +5,10 @@
 // a 4xx. The own values come from the key's unfiltered list.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/fleet.ts';
-import { lacking } from '../support/capabilities.ts';
+import { reasonIfCannot } from '../support/capabilities.ts';
 import { statusClass } from '../support/requests.ts';
-import { skipUnless } from '../support/skips.ts';
-import { missing, target, type LpVariable } from '../support/target.ts';
+import { skipIf } from '../support/skips.ts';
+import { reasonIfUnset, target, type LpVariable } from '../support/target.ts';
 import { asComponent, nearMisses, type NearMiss } from './near-misses.ts';
 import { fleetGet } from './fleet-requests.ts';
 
@@ -27,7 +27,7 @@ const FOREIGN: Array<[string, LpVariable]> = [
   ['customer number', 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'],
 ];
 
-const needs = () => missing(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') ?? lacking(target.name, 'hasDataSemantics');
+const needs = () => reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') ?? reasonIfCannot(target.name, 'hasDataSemantics');
 let own: Vehicle[] = [];
 let listFailure: string | undefined;
 
@@ -76,7 +76,7 @@ function foreignIn(bodyText: string): string[] {
 
 describe('lessee isolation against near misses', () => {
   it.for(FOREIGN)('no filter of the list shows a foreign vehicle when given the foreign %s or a near miss of it', async ([what, variable], ctx) => {
-    skipUnless(ctx, ['listVehicles'], needs(), missing(target, variable), listFailure);
+    skipIf(ctx, ['listVehicles'], needs(), reasonIfUnset(target, variable), listFailure);
     const foreign = target.env[variable]!;
     const variants = [{ kind: 'exactly', value: foreign }, ...nearMisses(foreign, 'query'), ...wildcards(foreign)];
     for (const [param, field] of FILTERS) {
@@ -96,7 +96,7 @@ describe('lessee isolation against near misses', () => {
   });
 
   it('get-one answers the foreign vehicle number, exactly or percent-encoded, with a 4xx', async (ctx) => {
-    skipUnless(ctx, ['getVehicle'], needs(), missing(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'), listFailure);
+    skipIf(ctx, ['getVehicle'], needs(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'), listFailure);
     const foreign = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!;
     // Both spell the same path segment: a server must decode before it looks the number up, then refuse it.
     const encodedBytes = [...new TextEncoder().encode(foreign)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
@@ -107,7 +107,7 @@ describe('lessee isolation against near misses', () => {
   });
 
   it.for(FOREIGN)('get-one never returns a foreign vehicle for a path built from the foreign %s', async ([what, variable], ctx) => {
-    skipUnless(ctx, ['getVehicle'], needs(), missing(target, variable), listFailure);
+    skipIf(ctx, ['getVehicle'], needs(), reasonIfUnset(target, variable), listFailure);
     const foreign = target.env[variable]!;
     const ownNumber = own[0]?.vehicleNumber ?? 'V-CONTRACT-PROBE';
     const paths: Array<[string, string]> = [

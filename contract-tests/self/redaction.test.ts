@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redactor, REDACTED } from '../support/redact.ts';
 import { runSuite } from '../runner/run-suite.ts';
-import { skipUnless } from '../support/skips.ts';
+import { skipIf } from '../support/skips.ts';
 import { target } from '../support/target.ts';
 
 const SECRET = 'contract-self-secret-Zx81/+&=';
@@ -83,7 +83,7 @@ describe('redaction of credentials', () => {
 
     it('prints and writes no credential, though the run fails', async (ctx) => {
       // It tests the suite, not the target: once per `npm test` (the mock run) is enough.
-      skipUnless(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
+      skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
       // The token, fleet and carriers checks send every kind of credential.
       const result = await runSuite({
         target: 'live',

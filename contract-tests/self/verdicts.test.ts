@@ -10,7 +10,7 @@ import { repoRoot } from '../../spec-core/apis.ts';
 import { CONTRADICTIONS, startContradictingProxy, throughProxy, type ContradictingProxy } from '../fixtures/contradicting-proxy.ts';
 import { startSandbox, type RunningServer } from '../runner/target-server.ts';
 import type { AssumptionReportRow } from '../support/reports.ts';
-import { skipUnless } from '../support/skips.ts';
+import { skipIf } from '../support/skips.ts';
 import { LP_VARIABLES, target } from '../support/target.ts';
 
 // The checks of the three APIs and the probes of the size limits; the property-based, security and self checks add
@@ -79,7 +79,7 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
   });
 
   it('the default run passes, with no violation, and reports each contradiction apart with its evidence', (ctx) => {
-    skipUnless(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
+    skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
     const { lenient } = runs!;
     expect(verdictLine(lenient), lenient.output.slice(-6000)).toMatch(/^contract verdict: PASS: 0 violations, \d+ contradicted assumptions/);
     expect(lenient.exitCode).toBe(0);
@@ -98,7 +98,7 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
   });
 
   it('the strict run fails on the same contradictions, still with no violation', (ctx) => {
-    skipUnless(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
+    skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
     const { lenient, strict } = runs!;
     expect(strict.exitCode).toBe(1);
     expect(verdictLine(strict)).toMatch(/^contract verdict: FAIL: 0 violations, \d+ contradicted assumptions \(\d+ checks failed on them: strict run\)/);

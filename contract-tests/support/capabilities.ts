@@ -27,6 +27,6 @@ export function capabilityOf(targetName: TargetName): Capability {
 }
 
 /** Skip reason when the target lacks the capability, else undefined. */
-export function lacking(targetName: TargetName, capability: keyof Capability): string | undefined {
+export function reasonIfCannot(targetName: TargetName, capability: keyof Capability): string | undefined {
   return CAPABILITIES[targetName][capability] ? undefined : `target "${targetName}" cannot: ${WHY_NOT[capability]}`;
 }

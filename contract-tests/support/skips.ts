@@ -3,7 +3,7 @@ import type { TestContext } from 'vitest';
 import { record } from './ledger.ts';
 
 /** Skips the test when any reason is given; the first reason is printed and recorded. */
-export function skipUnless(context: TestContext, operationIds: string[], ...reasons: Array<string | undefined>): void {
+export function skipIf(context: TestContext, operationIds: string[], ...reasons: Array<string | undefined>): void {
   const reason = reasons.find((r): r is string => Boolean(r));
   if (!reason) return;
   record({ kind: 'skip', test: context.task.name, reason, operationIds });

@@ -24,12 +24,12 @@ export function readTarget(source: NodeJS.ProcessEnv = process.env): Target {
 }
 
 /** The reason a check cannot run because variables are missing, or undefined when all are set. */
-export function missing(target: Target, ...names: LpVariable[]): string | undefined {
+export function reasonIfUnset(target: Target, ...names: LpVariable[]): string | undefined {
   const absent = names.filter((name) => !target.env[name]);
   return absent.length ? `needs ${absent.join(', ')} (not set)` : undefined;
 }
 
-/** A value the caller has checked with `missing` first. */
+/** A value the caller has checked with `reasonIfUnset` first. */
 export function required(target: Target, name: LpVariable): string {
   const value = target.env[name];
   if (!value) throw new Error(`${name} is not set`);

@@ -7,13 +7,13 @@ import { clientTransport, explaining } from '../support/clients.ts';
 import { mediaTypeOf } from '../support/conformance.ts';
 import { exchange } from '../support/contract-fetch.ts';
 import { FORM, JSON_TYPE, form, send, statusClass } from '../support/requests.ts';
-import { skipUnless } from '../support/skips.ts';
+import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../support/wrong-credentials.ts';
-import { missing, required, target } from '../support/target.ts';
+import { reasonIfUnset, required, target } from '../support/target.ts';
 
 const AUTHORIZE = ['requestAuthorization'];
 const BOTH = ['requestAuthorization', 'requestIdentityProviderToken'];
-const needs = () => missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
+const needs = () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
 /** Same origin and path; a Location that is not an absolute URL is never the registered redirect URI. */
 const sameEndpoint = (a: string, b: string) => {
   if (!URL.canParse(a) || !URL.canParse(b)) return false;
@@ -75,7 +75,7 @@ beforeAll(async () => {
 
 describe('authorization code grant', () => {
   it('redirects to the registered redirect_uri with a code and the state unchanged', async (ctx) => {
-    skipUnless(ctx, AUTHORIZE, unattended);
+    skipIf(ctx, AUTHORIZE, unattended);
     const { request, response, location } = await authorize();
     expect(statusClass(response.status)).toBe(3);
     expect(sameEndpoint(location!, request.redirectUri), 'redirected to LP_REDIRECT_URI').toBe(true);
@@ -84,7 +84,7 @@ describe('authorization code grant', () => {
   });
 
   it('returns a state with reserved characters unchanged', async (ctx) => {
-    skipUnless(ctx, AUTHORIZE, unattended);
+    skipIf(ctx, AUTHORIZE, unattended);
     // RFC 6749 A.5: state is any printable ASCII; these characters need percent-encoding and '+' and space are
     // easily confused by a server that decodes the query by hand.
     const state = `a b+c/d=e&f%g~h?i#j:${crypto.randomUUID().slice(0, 8)}`;
@@ -101,7 +101,7 @@ describe('authorization code grant', () => {
   // The security rule (RFC 6749 10.15) is asserted: never a redirect to the unregistered URI. How the refusal looks
   // (a 400 HTML page) is the spec's guess, recorded from what the server answered.
   it('never redirects to an unregistered redirect_uri', async (ctx) => {
-    skipUnless(ctx, AUTHORIZE, needs());
+    skipIf(ctx, AUTHORIZE, needs());
     const evil = 'https://attacker.invalid/steal';
     const seen = await authorize({ redirectUri: evil });
     const { response, location } = seen;
@@ -113,7 +113,7 @@ describe('authorization code grant', () => {
   });
 
   it('exchanges a code once and rejects the replayed code with a 4xx', async (ctx) => {
-    skipUnless(ctx, BOTH, unattended);
+    skipIf(ctx, BOTH, unattended);
     const { code } = await freshCode();
     const token = await explaining(exchangeAuthorizationCode(exchangeOptions(code)));
     expect(typeof token.access_token === 'string' && token.access_token.length > 0, 'an access token').toBe(true);
@@ -124,7 +124,7 @@ describe('authorization code grant', () => {
   });
 
   it('rejects a code exchanged with a different redirect_uri with a 4xx', async (ctx) => {
-    skipUnless(ctx, BOTH, unattended);
+    skipIf(ctx, BOTH, unattended);
     const { code } = await freshCode();
     const other = new URL(required(target, 'LP_REDIRECT_URI'));
     other.pathname = `${other.pathname.replace(/\/$/, '')}/other`;
@@ -133,7 +133,7 @@ describe('authorization code grant', () => {
   });
 
   it('rejects a code exchanged with a wrong client_secret with a 4xx', async (ctx) => {
-    skipUnless(ctx, BOTH, unattended);
+    skipIf(ctx, BOTH, unattended);
     const { code } = await freshCode();
     const secret = required(target, 'LP_CLIENT_SECRET');
     for (const wrong of wrongValues(secret)) {
@@ -145,7 +145,7 @@ describe('authorization code grant', () => {
   // The seed never mentions PKCE: whether the identity provider takes a code_challenge and then insists on the
   // matching code_verifier is the spec's guess, recorded from what it answered; only 5xx and undocumented answers fail.
   it('records whether a PKCE-bound code is exchanged only with its code_verifier', async (ctx) => {
-    skipUnless(ctx, BOTH, unattended);
+    skipIf(ctx, BOTH, unattended);
     const first = await authorize({ pkce: true });
     const codeOf = (location: string | null, state: string) => {
       try {
@@ -172,7 +172,7 @@ describe('authorization code grant', () => {
   });
 
   it('authorize → code → token → call: the token from a code authorizes a milestone call', async (ctx) => {
-    skipUnless(ctx, [...BOTH, 'recordLoadMilestoneEvent'], unattended, missing(target, 'LP_BASE_URL'));
+    skipIf(ctx, [...BOTH, 'recordLoadMilestoneEvent'], unattended, reasonIfUnset(target, 'LP_BASE_URL'));
     // The seed's flow, without PKCE (which the seed does not mention; the PKCE check above records it).
     const { code } = await freshCode();
     const token = await explaining(exchangeAuthorizationCode(exchangeOptions(code)));

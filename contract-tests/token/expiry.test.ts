@@ -2,21 +2,21 @@
 // Needs a target whose clock the suite can move forward (the sandbox); elsewhere skipped, since it would mean waiting.
 import { describe, expect, it } from 'vitest';
 import { buildAuthorizationUrl, parseAuthorizationCallback } from '../../src/index.ts';
-import { lacking } from '../support/capabilities.ts';
+import { reasonIfCannot } from '../support/capabilities.ts';
 import { tokenProvider } from '../support/clients.ts';
 import { exchange } from '../support/contract-fetch.ts';
 import { FORM, JSON_TYPE, form, send, statusClass } from '../support/requests.ts';
-import { skipUnless } from '../support/skips.ts';
-import { missing, required, target } from '../support/target.ts';
+import { skipIf } from '../support/skips.ts';
+import { reasonIfUnset, required, target } from '../support/target.ts';
 import { withClockAdvanced } from '../support/target-clock.ts';
 
 // The seed gives tokens one hour; RFC 6749 4.1.2 wants codes short-lived (10 minutes at most recommended).
 const ONE_HOUR = 3600;
-const WRITE_GATE = target.writesAllowed ? undefined : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted the expired token would record the event';
+const WRITES_REFUSED = target.writesAllowed ? undefined : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted the expired token would record the event';
 
 describe('token and code lifetimes', () => {
   it('refuses a milestone sent with a token whose lifetime has passed', async (ctx) => {
-    skipUnless(ctx, ['recordLoadMilestoneEvent'], missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), WRITE_GATE, lacking(target.name, 'advancesClock'));
+    skipIf(ctx, ['recordLoadMilestoneEvent'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), WRITES_REFUSED, reasonIfCannot(target.name, 'advancesClock'));
     const info = await tokenProvider(target, 'service').getTokenInfo();
     const event = { load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'ARRIVED_AT_PICKUP', event_time: new Date().toISOString() };
     const status = await withClockAdvanced(target, Math.max(info.expiresInSeconds, ONE_HOUR) + 60, async () => {
@@ -31,8 +31,8 @@ describe('token and code lifetimes', () => {
   });
 
   it('refuses an authorization code exchanged an hour after it was issued', async (ctx) => {
-    const needs = missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
-    skipUnless(ctx, ['requestIdentityProviderToken'], needs, lacking(target.name, 'advancesClock'));
+    const needs = reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
+    skipIf(ctx, ['requestIdentityProviderToken'], needs, reasonIfCannot(target.name, 'advancesClock'));
     const request = await buildAuthorizationUrl({
       authUrl: required(target, 'LP_AUTH_URL'),
       clientId: required(target, 'LP_CLIENT_ID'),
@@ -41,7 +41,7 @@ describe('token and code lifetimes', () => {
     });
     const { response: redirect } = await exchange(request.url, { redirect: 'manual' });
     const location = redirect.headers.get('location');
-    skipUnless(ctx, ['requestIdentityProviderToken'], location ? undefined : `the authorize endpoint answered ${redirect.status}, not a redirect: the flow needs a user`);
+    skipIf(ctx, ['requestIdentityProviderToken'], location ? undefined : `the authorize endpoint answered ${redirect.status}, not a redirect: the flow needs a user`);
     const { code } = parseAuthorizationCallback(location!, { state: request.state });
     const status = await withClockAdvanced(target, ONE_HOUR, async () => {
       const { response } = await send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', {

@@ -1,16 +1,16 @@
 // Contract of POST {auth_url}/oauth2/default/v1/token, client credentials: scope and the subscription key are required.
 import { describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { lacking } from '../support/capabilities.ts';
+import { reasonIfCannot } from '../support/capabilities.ts';
 import { tokenProvider } from '../support/clients.ts';
 import { FORM, form, jsonOf, send, statusClass } from '../support/requests.ts';
-import { skipUnless } from '../support/skips.ts';
+import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../support/wrong-credentials.ts';
-import { missing, required, target } from '../support/target.ts';
+import { reasonIfUnset, required, target } from '../support/target.ts';
 
 const OP = ['requestIdentityProviderToken'];
 const PATH = '/oauth2/default/v1/token';
-const needs = () => missing(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY');
+const needs = () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY');
 
 const clientCredentials = (overrides: Record<string, string | undefined> = {}) =>
   form({
@@ -25,7 +25,7 @@ const withKey = (key = target.env.LP_SUBSCRIPTION_KEY ?? '') => ({ ...FORM, 'Ocp
 
 describe('identity provider token endpoint, client credentials (POST {auth_url}/oauth2/default/v1/token)', () => {
   it('issues an access token for client credentials with scope and the subscription key', async (ctx) => {
-    skipUnless(ctx, OP, needs());
+    skipIf(ctx, OP, needs());
     // Seed 4.2 promises an access token; its field names, type and lifetime are the specs' guess, which the contract
     // fetch judges on the response itself (IdentityProviderTokenResponse covers them).
     const info = await tokenProvider(target, 'identity-provider').getTokenInfo();
@@ -33,13 +33,13 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
   });
 
   it('rejects a request without the subscription key with a 4xx', async (ctx) => {
-    skipUnless(ctx, OP, needs());
+    skipIf(ctx, OP, needs());
     const { response } = await send(target, 'LP_AUTH_URL', PATH, { method: 'POST', headers: FORM, body: clientCredentials() });
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
   it('rejects a request with a wrong subscription key with a 4xx', async (ctx) => {
-    skipUnless(ctx, OP, needs(), lacking(target.name, 'verifiesCredentials'));
+    skipIf(ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
     const key = required(target, 'LP_SUBSCRIPTION_KEY');
     for (const wrong of wrongValues(key)) {
       const { response } = await send(target, 'LP_AUTH_URL', PATH, { method: 'POST', headers: withKey(wrong), body: clientCredentials() });
@@ -48,7 +48,7 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
   });
 
   it('rejects a wrong client secret with a 4xx', async (ctx) => {
-    skipUnless(ctx, OP, needs(), lacking(target.name, 'verifiesCredentials'));
+    skipIf(ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
     const secret = required(target, 'LP_CLIENT_SECRET');
     let last: Awaited<ReturnType<typeof send>> | undefined;
     for (const wrong of wrongValues(secret)) {
@@ -61,7 +61,7 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
   });
 
   it('rejects client credentials without scope with a 4xx (scope is required)', async (ctx) => {
-    skipUnless(ctx, OP, needs());
+    skipIf(ctx, OP, needs());
     const { response } = await send(target, 'LP_AUTH_URL', PATH, {
       method: 'POST',
       headers: withKey(),

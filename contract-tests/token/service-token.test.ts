@@ -1,20 +1,20 @@
 // Contract of POST {base_url}/token: client credentials give a Bearer token whose lifetime is `expired_in` (sic).
 import { describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { lacking } from '../support/capabilities.ts';
+import { reasonIfCannot } from '../support/capabilities.ts';
 import { logisticsClient } from '../support/clients.ts';
 import { redactor } from '../support/contract-fetch.ts';
 import { FORM, form, jsonOf, send, statusClass } from '../support/requests.ts';
-import { skipUnless } from '../support/skips.ts';
+import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../support/wrong-credentials.ts';
-import { missing, required, target } from '../support/target.ts';
+import { reasonIfUnset, required, target } from '../support/target.ts';
 
 const OP = ['requestServiceToken'];
-const needs = () => missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET');
+const needs = () => reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET');
 
 describe('service token endpoint (POST {base_url}/token)', () => {
   it('issues a Bearer token with an integer expired_in of 1..3600 for form-encoded client credentials', async (ctx) => {
-    skipUnless(ctx, OP, needs());
+    skipIf(ctx, OP, needs());
     const { data, response } = await logisticsClient(target).token.POST('/token', {
       body: { grant_type: 'client_credentials', client_id: required(target, 'LP_CLIENT_ID'), client_secret: required(target, 'LP_CLIENT_SECRET') },
     });
@@ -31,7 +31,7 @@ describe('service token endpoint (POST {base_url}/token)', () => {
 
   // The seed's request (4.1) carries no key, so it must succeed; whether a key sent along is accepted is the guess.
   it('answers a token request that also carries the subscription key, and records whether it is treated alike', async (ctx) => {
-    skipUnless(ctx, OP, needs(), missing(target, 'LP_SUBSCRIPTION_KEY'));
+    skipIf(ctx, OP, needs(), reasonIfUnset(target, 'LP_SUBSCRIPTION_KEY'));
     const seen = await send(target, 'LP_BASE_URL', '/token', {
       method: 'POST',
       headers: { ...FORM, 'Ocp-Apim-Subscription-Key': required(target, 'LP_SUBSCRIPTION_KEY') },
@@ -43,7 +43,7 @@ describe('service token endpoint (POST {base_url}/token)', () => {
   });
 
   it('rejects a wrong client secret with a 4xx', async (ctx) => {
-    skipUnless(ctx, OP, needs(), lacking(target.name, 'verifiesCredentials'));
+    skipIf(ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
     const secret = required(target, 'LP_CLIENT_SECRET');
     let last: Awaited<ReturnType<typeof send>> | undefined;
     for (const wrong of wrongValues(secret)) {
@@ -60,7 +60,7 @@ describe('service token endpoint (POST {base_url}/token)', () => {
   });
 
   it('rejects an unsupported grant_type with a 4xx', async (ctx) => {
-    skipUnless(ctx, OP, needs());
+    skipIf(ctx, OP, needs());
     const { response } = await send(target, 'LP_BASE_URL', '/token', {
       method: 'POST',
       headers: FORM,
@@ -70,7 +70,7 @@ describe('service token endpoint (POST {base_url}/token)', () => {
   });
 
   it('rejects a request without client_secret with a 4xx', async (ctx) => {
-    skipUnless(ctx, OP, missing(target, 'LP_BASE_URL', 'LP_CLIENT_ID'));
+    skipIf(ctx, OP, reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID'));
     const { response } = await send(target, 'LP_BASE_URL', '/token', {
       method: 'POST',
       headers: FORM,
