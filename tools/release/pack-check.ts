@@ -49,25 +49,27 @@ export async function packCheck(root: string): Promise<void> {
 
     // The registry: the package's dependencies seeded from node_modules, then ours published as a release does.
     const dependencies = dependencyClosure(join(root, 'node_modules'), manifest as { dependencies?: Record<string, string> });
-    registry = await startRegistry([`${manifest.name.split('/')[0]}/*`, ...dependencies.map((d) => d.name)]);
-    const npmEnv = { ...process.env, npm_config_userconfig: registry.userconfig, npm_config_registry: registry.url, npm_config_cache: join(registry.dir, 'cache') };
+    const tripBegan = performance.now();
+    const local = await startRegistry([`${manifest.name.split('/')[0]}/*`, ...dependencies.map((d) => d.name)]);
+    registry = local;
+    const npmEnv = { ...process.env, npm_config_userconfig: local.userconfig, npm_config_registry: local.url, npm_config_cache: join(local.dir, 'cache') };
     // The release publishes to publishConfig.registry; only a command-line --registry overrides it (npm_config_registry does not).
-    const toRegistry = ['--registry', registry.url];
+    const toRegistry = ['--registry', local.url];
     const seeded = JSON.parse(
-      (await step('npm pack the dependencies from node_modules', 'npm', ['pack', ...dependencies.map((d) => d.dir), '--json', '--ignore-scripts', '--pack-destination', registry.dir], { cwd: root, env: npmEnv })).stdout,
+      (await step('npm pack the dependencies from node_modules', 'npm', ['pack', ...dependencies.map((d) => d.dir), '--json', '--ignore-scripts', '--pack-destination', local.dir], { cwd: root, env: npmEnv })).stdout,
     ) as Packed[];
-    await Promise.all(seeded.map((seed) => step(`seed ${seed.filename}`, 'npm', ['publish', join(registry.dir, seed.filename), '--ignore-scripts'], { cwd: root, env: npmEnv })));
+    await Promise.all(seeded.map((seed) => step(`seed ${seed.filename}`, 'npm', ['publish', join(local.dir, seed.filename), '--ignore-scripts'], { cwd: root, env: npmEnv })));
     await step(`npm run release:publish (${spec} to the local registry)`, 'npm', ['run', 'release:publish', '--', ...toRegistry], { cwd: root, env: npmEnv });
-    const packument = (await (await fetch(new URL(manifest.name.replace('/', '%2f'), registry.url), { signal: AbortSignal.timeout(10_000) })).json()) as {
+    const packument = (await (await fetch(new URL(manifest.name.replace('/', '%2f'), local.url), { signal: AbortSignal.timeout(10_000) })).json()) as {
       'dist-tags': Record<string, string>;
       versions: Record<string, Manifest>;
     };
     const published = packument.versions[manifest.version];
-    if (packument['dist-tags'].latest !== manifest.version || published?.license !== manifest.license || published.scripts !== undefined) {
+    if (packument['dist-tags'].latest !== manifest.version || !published || published.license !== manifest.license || published.scripts !== undefined) {
       throw new Error(`pack:check: the registry does not list ${spec} as latest with its licence and no scripts`);
     }
 
-    const project = writeConsumerProject(join(registry.dir, 'consumer'), join(root, 'package', 'consumers'), typescriptBlocks(readme), join(root, 'node_modules', '@types'));
+    const project = writeConsumerProject(join(local.dir, 'consumer'), join(root, 'package', 'consumers'), typescriptBlocks(readme));
     await step(`npm install ${spec} (by name, from the local registry, empty cache)`, 'npm', ['install', spec, '--no-audit', '--no-fund', '--ignore-scripts'], {
       cwd: project.dir,
       env: npmEnv,
@@ -92,6 +94,7 @@ export async function packCheck(root: string): Promise<void> {
     if (!/EPUBLISHCONFLICT|E409|cannot publish over|already present/i.test(again.output)) {
       throw new Error(`pack:check: the second publish failed, but not because the version exists:\n${again.output.slice(-1500)}`);
     }
+    console.log(`registry round trip: ${((performance.now() - tripBegan) / 1000).toFixed(1)} s (registry, seed, publish, install, compile, run, republish)`);
     console.log(`second publish refused: ${again.output.split('\n').find((line) => /409|conflict|cannot publish|already present/i.test(line))?.trim()}`);
     console.log(`\npack:check: all checks passed for ${spec} (${((performance.now() - began) / 1000).toFixed(1)} s).`);
   } finally {
