@@ -23,10 +23,10 @@ export async function packCheck(root: string): Promise<void> {
   let registry: LocalRegistry | undefined;
   let sandbox: Promise<RunningServer> | undefined;
   try {
-    // The sandbox starts meanwhile; the consumers need it only at the end.
+    await step('npm run release:stage (the release build)', 'npm', ['run', 'release:stage'], { cwd: root });
+    // The sandbox loads the bundles the stage has just rebuilt; it starts while the rest goes on (needed only at the end).
     sandbox = startSandbox();
     sandbox.catch(() => {});
-    await step('npm run release:stage (the release build)', 'npm', ['run', 'release:stage'], { cwd: root });
     const stage = join(root, STAGE_DIR);
     const manifest = JSON.parse(readFileSync(join(stage, 'package.json'), 'utf8')) as Manifest;
     const spec = `${manifest.name}@${manifest.version}`;
