@@ -11,7 +11,7 @@ import { startSandbox, type RunningServer } from '../../contract-tests/runner/ta
 import { writeConsumerProject } from './consumer-project.ts';
 import { checkPackageReadme, checkTarballFiles, typescriptBlocks } from './package-contents.ts';
 import { PACKAGE_README, STAGE_DIR, type Manifest } from './package-stage.ts';
-import { dependencyClosure, startRegistry, type LocalRegistry } from './registry.ts';
+import { dependencyClosure, offlineNpmEnv, startRegistry, type LocalRegistry } from './registry.ts';
 import { step } from './steps.ts';
 
 type Packed = { filename: string; size: number; unpackedSize: number; entryCount: number; files: Array<{ path: string }> };
@@ -52,7 +52,7 @@ export async function packCheck(root: string): Promise<void> {
     const tripBegan = performance.now();
     const local = await startRegistry([`${manifest.name.split('/')[0]}/*`, ...dependencies.map((d) => d.name)]);
     registry = local;
-    const npmEnv = { ...process.env, npm_config_userconfig: local.userconfig, npm_config_registry: local.url, npm_config_cache: join(local.dir, 'cache') };
+    const npmEnv = offlineNpmEnv(local);
     // The release publishes to publishConfig.registry; only a command-line --registry overrides it (npm_config_registry does not).
     const toRegistry = ['--registry', local.url];
     const seeded = JSON.parse(

@@ -21,6 +21,22 @@ export interface LocalRegistry {
   stop(): Promise<void>;
 }
 
+/** A loopback address where nothing listens (port 9, discard): the proxy for anything that would leave loopback. */
+export const DEAD_END = 'http://127.0.0.1:9';
+
+/** Environment for npm clients of the local registry: loopback goes direct, anything else into the dead end. */
+export function offlineNpmEnv(registry: LocalRegistry): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    npm_config_userconfig: registry.userconfig,
+    npm_config_registry: registry.url,
+    npm_config_cache: join(registry.dir, 'cache'),
+    npm_config_proxy: DEAD_END,
+    npm_config_https_proxy: DEAD_END,
+    npm_config_noproxy: '127.0.0.1',
+  };
+}
+
 const PUBLISHER = { name: 'round-trip', password: 'round-trip-password', email: 'round-trip@example.invalid' };
 
 /** `npm config get registry`: the uplink of the throwaway registry. */
@@ -39,6 +55,10 @@ export function registryConfig(storage: string, htpasswd: string, uplink: string
       ...Object.fromEntries(localOnly.map((name) => [name, local])),
       '**': { ...local, proxy: 'configured' },
     },
+    // Belt and braces: should a name ever miss the local storage, the request to the uplink goes to a closed loopback
+    // port and fails at once, instead of reaching the internet.
+    http_proxy: DEAD_END,
+    https_proxy: DEAD_END,
     // Bounded: a round trip publishes a few hundred kB.
     max_body_size: '20mb',
     log: { type: 'stdout', format: 'pretty', level: 'error' },
