@@ -36,6 +36,13 @@ describe('the package README', () => {
     ]);
   });
 
+  it("refuses the contributor README, which the tarball shipped before: npm scripts, links into the repo, no install", () => {
+    const contributors = readFileSync(`${repoRoot}/README.md`, 'utf8');
+    const problems = checkPackageReadme(contributors, NAME, FILES);
+    expect(problems.filter((p) => p.startsWith('README mentions an npm script')).length).toBeGreaterThan(20);
+    expect(problems).toContain('README links outside the package: openapi/');
+  });
+
   it('counts an npm script inside a code block too', () => {
     expect(checkPackageReadme(`${readme}\n\`\`\`sh\nnpm run sandbox\n\`\`\`\n`, NAME, FILES)).toEqual(['README mentions an npm script: "npm run sandbox"']);
   });
