@@ -64,22 +64,22 @@ export interface components {
             customerNumber: string;
             /**
              * @description Vehicle number assigned by the service operator.
-             * @example V-1004
+             * @example V-000006
              */
             vehicleNumber: string;
             /**
              * @description Vehicle Identification Number.
-             * @example 1FUJGLDR5CLBP8834
+             * @example 1ZE2UH9DLLZRK1GLX
              */
             vin: string;
             /**
              * @description The customer's own number for the vehicle.
-             * @example TRK-17
+             * @example TRK-2
              */
             customerVehicleNumber: string;
             /**
              * @description License plate number.
-             * @example 7XYZ123
+             * @example 8JXY206
              */
             licensePlate: string;
             /**
@@ -94,7 +94,7 @@ export interface components {
             domicileLocationName: string;
             /**
              * @description Type of the vehicle.
-             * @example TRACTOR
+             * @example STRAIGHT_TRUCK
              */
             vehicleType: string;
         };
@@ -162,7 +162,7 @@ export interface operations {
                  * @description Sort by one attribute: the attribute name, a space, and a direction (`asc` or
                  *     `desc`), e.g. `vehicleNumber asc`. The attributes are the vehicle fields.
                  */
-                sort?: string;
+                sort?: "customerNumber asc" | "customerNumber desc" | "vehicleNumber asc" | "vehicleNumber desc" | "vin asc" | "vin desc" | "customerVehicleNumber asc" | "customerVehicleNumber desc" | "licensePlate asc" | "licensePlate desc" | "domicileLocationNumber asc" | "domicileLocationNumber desc" | "domicileLocationName asc" | "domicileLocationName desc" | "vehicleType asc" | "vehicleType desc";
             };
             header?: never;
             path?: never;

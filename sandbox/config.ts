@@ -1,6 +1,7 @@
 // The sandbox's credentials and settings: the same LP_* variables the live contract suite
 // reads, with public sandbox-only defaults, and how they are printed (masked) and saved.
 import { chmodSync, writeFileSync } from 'node:fs';
+import { type LpVariable, readVariable, SECRET_VARIABLES } from '../tools/environment.ts';
 
 /** Public test values used when an LP_* variable is unset. They are not secrets. */
 export const SANDBOX_DEFAULTS = {
@@ -17,9 +18,9 @@ export const SANDBOX_DEFAULTS = {
 export const OTHER_LESSEE_API_KEY = 'sandbox-fleet-key-lessee-b';
 
 /** Variables whose values are credentials: masked on stdout and in logs when they came from the environment. */
-const CREDENTIAL_VARIABLES = new Set(['LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY', 'LP_FLEET_API_KEY']);
+const CREDENTIAL_VARIABLES = new Set<string>(SECRET_VARIABLES);
 
-type ConfiguredVariable = keyof typeof SANDBOX_DEFAULTS;
+type ConfiguredVariable = keyof typeof SANDBOX_DEFAULTS & LpVariable;
 
 export type SandboxCredentials = {
   clientId: string;
@@ -37,8 +38,8 @@ export type SandboxCredentials = {
 export function readCredentials(env: NodeJS.ProcessEnv): SandboxCredentials {
   const fromEnvironment = new Set<ConfiguredVariable>();
   const value = (name: ConfiguredVariable): string => {
-    const given = env[name];
-    if (given !== undefined && given !== '') {
+    const given = readVariable(name, env);
+    if (given !== undefined) {
       fromEnvironment.add(name);
       return given;
     }

@@ -2,14 +2,13 @@
 // `sandbox` (starts the sandbox), or `live` (LP_* variables, also read from .env). Exits non-zero on any contract
 // violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock
 // and the sandbox always are). Ends with one verdict line.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../spec-core/apis.ts';
 import { runSuite, strictByDefault } from '../contract-tests/runner/run-suite.ts';
 import { verdictOfRun } from '../contract-tests/runner/verdict.ts';
-import { MOCK_CREDENTIALS, startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
-import { TARGET_NAMES, type TargetName } from '../contract-tests/support/target.ts';
+import { flagVariable, loadDotenv, parseTargetName, readVariable } from '../tools/environment.ts';
+import { resolveTarget, type ResolvedTarget } from '../tools/targets.ts';
 
 const usage =
   'usage: tsx scripts/contract.ts [--target mock|sandbox|live] [--runs N] [--out DIR] [--mutation ID] [--strict-assumptions] [--fail-on-skip] [--min-coverage RATIO] [-- vitest args]';
@@ -28,20 +27,18 @@ function options() {
       },
       allowPositionals: true,
     });
-    if (!(TARGET_NAMES as readonly string[]).includes(values.target)) throw new Error(`--target must be one of ${TARGET_NAMES.join(', ')}, got "${values.target}"`);
+    const target = parseTargetName(values.target, '--target');
     const runs = values.runs === undefined ? undefined : Number(values.runs);
     if (runs !== undefined && !(Number.isInteger(runs) && runs > 0)) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
     if (values.mutation && values.target !== 'sandbox') throw new Error('--mutation needs --target sandbox');
     // Real environments are configured by LP_* variables; a .env file fills in what the environment lacks (the CI
     // settings LP_STRICT_ASSUMPTIONS, LP_FAIL_ON_SKIP and LP_MIN_COVERAGE included, so it is read before them).
-    const dotenv = join(repoRoot, '.env');
-    if (values.target === 'live' && existsSync(dotenv)) process.loadEnvFile(dotenv);
-    const rawCoverage = values['min-coverage'] ?? (process.env.LP_MIN_COVERAGE?.trim() || undefined);
+    if (target === 'live') loadDotenv();
+    const rawCoverage = values['min-coverage'] ?? readVariable('LP_MIN_COVERAGE');
     const minCoverage = rawCoverage === undefined ? undefined : Number(rawCoverage);
     if (minCoverage !== undefined && !(rawCoverage!.trim() !== '' && minCoverage >= 0 && minCoverage <= 1)) {
       throw new Error(`--min-coverage (or LP_MIN_COVERAGE) must be a ratio from 0 to 1, got "${rawCoverage}"`);
     }
-    const target = values.target as TargetName;
     return {
       target,
       runs,
@@ -49,7 +46,7 @@ function options() {
       mutation: values.mutation,
       vitestArgs: positionals,
       strict: values['strict-assumptions'] === true || strictByDefault(target),
-      failOnSkip: values['fail-on-skip'] === true || process.env.LP_FAIL_ON_SKIP === '1',
+      failOnSkip: values['fail-on-skip'] === true || flagVariable('LP_FAIL_ON_SKIP'),
       minCoverage,
     };
   } catch (error) {
@@ -58,20 +55,9 @@ function options() {
   }
 }
 
-/** Is something answering at this URL (any HTTP status counts)? */
-async function answers(url: string | undefined): Promise<boolean> {
-  if (!url) return false;
-  try {
-    await fetch(url, { signal: AbortSignal.timeout(2000) });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function main(): Promise<number> {
   const opts = options();
-  let server: RunningServer | undefined;
+  let server: ResolvedTarget | undefined;
   const stopServer = async () => {
     const running = server;
     server = undefined;
@@ -79,22 +65,17 @@ async function main(): Promise<number> {
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopServer().then(() => process.exit(130)));
 
-  let env: Record<string, string | undefined>;
   try {
-    if (opts.target === 'live') {
-      // A run with no address at all would skip every check and pass: refuse it instead.
-      if (!['LP_BASE_URL', 'LP_AUTH_URL', 'LP_FLEET_BASE_URL'].some((name) => process.env[name]?.trim())) {
-        console.error('contract: --target live needs at least one of LP_BASE_URL, LP_AUTH_URL, LP_FLEET_BASE_URL (in the environment or .env; see .env.example)');
-        return 2;
-      }
-      env = {};
-    } else if (opts.target === 'mock' && (await answers(process.env.LP_BASE_URL))) {
-      console.log(`contract: using the mock already running at ${process.env.LP_BASE_URL}`);
-      env = { ...MOCK_CREDENTIALS, LP_AUTH_URL: process.env.LP_BASE_URL, LP_FLEET_BASE_URL: process.env.LP_BASE_URL };
-    } else {
-      server = opts.target === 'mock' ? await startMock() : await startSandbox({ mutation: opts.mutation });
-      env = server.env;
+    try {
+      server = await resolveTarget(opts.target, { mutation: opts.mutation, reuseRunningMock: true });
+    } catch (error) {
+      if (opts.target !== 'live') throw error;
+      // Live settings are the user's to fix: one line, exit 2.
+      console.error(`contract: ${(error as Error).message}`);
+      return 2;
     }
+    const env: Record<string, string | undefined> = opts.target === 'live' ? {} : server.env;
+    if (opts.target === 'mock') console.log(`contract: ${server.source}`);
     console.log(`contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${opts.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`);
     const run = await runSuite({ target: opts.target, env, outputDir: opts.out, runs: opts.runs, echo: true, vitestArgs: opts.vitestArgs, strict: opts.strict });
     const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });

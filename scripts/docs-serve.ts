@@ -1,73 +1,36 @@
-// Serves dist/docs/ on loopback for a look in a browser (`npm run docs:serve -- [--port N]`; port 0, the default, picks a free one).
+// `npm run docs:serve`: serves dist/docs/ on loopback for a look in a browser (see tools/docs/serve.ts).
 // The browser test starts this same script as a process and reads the address from its first line of output.
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { extname, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
+import { integerOption, listenFailure, parseCommandLine } from '../tools/cli.ts';
+import { normaliseBasePath, startDocsServer } from '../tools/docs/serve.ts';
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.yaml': 'application/yaml; charset=utf-8',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-};
-
-/** Resolves a URL path inside root, or undefined when it would escape root (../ or encoded variants). */
-function fileFor(root: string, urlPath: string): string | undefined {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath.split('?')[0] ?? '/');
-  } catch {
-    return undefined;
-  }
-  const file = resolve(root, `.${decoded.endsWith('/') ? `${decoded}index.html` : decoded}`);
-  return file === root || file.startsWith(`${root}${sep}`) ? file : undefined;
+const spec = {
+  command: 'npm run docs:serve --',
+  summary: 'Serves dist/docs/ (built by npm run docs) on 127.0.0.1 and prints its URL.',
+  options: {
+    port: { type: 'string', value: 'N', description: 'Port; 0 picks a free one.', default: '0' },
+    base: { type: 'string', value: 'PATH', description: 'Serve under this path, as GitHub Pages does (/<repo>/).', default: '/' },
+  },
+} as const;
+const { values } = parseCommandLine(spec);
+const port = integerOption(spec, 'port', values.port ?? '0', 0, 65535);
+let basePath: string;
+try {
+  basePath = normaliseBasePath(values.base ?? '/');
+} catch (error) {
+  console.error(`${spec.command}: ${(error as Error).message}`);
+  process.exit(2);
 }
 
-export function startDocsServer(root: string, port = 0, host = '127.0.0.1'): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const file = fileFor(root, req.url ?? '/');
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
-    } else if (!file || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
-    } else {
-      res.writeHead(200, { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
-      if (req.method === 'HEAD') res.end();
-      else createReadStream(file).pipe(res);
-    }
-  });
-  return new Promise((resolveStart, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      const address = server.address();
-      if (!address || typeof address === 'string') return reject(new Error('docs server has no TCP address'));
-      resolveStart({ server, url: `http://${host}:${address.port}/` });
-    });
-  });
+const root = resolve(repoRoot, 'dist/docs');
+if (!existsSync(`${root}/index.html`)) {
+  console.error('dist/docs/index.html is missing: run `npm run docs` first.');
+  process.exit(1);
 }
-
-function parsePort(argv: string[]): number {
-  const i = argv.indexOf('--port');
-  if (i === -1) return 0;
-  const value = Number(argv[i + 1]);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) {
-    throw new Error(`--port takes a TCP port number from 0 to 65535, got "${argv[i + 1] ?? ''}"`);
-  }
-  return value;
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const root = resolve(repoRoot, 'dist/docs');
-  if (!existsSync(`${root}/index.html`)) {
-    console.error('dist/docs/index.html is missing: run `npm run docs` first.');
-    process.exit(1);
-  }
-  const { server, url } = await startDocsServer(root, parsePort(process.argv.slice(2)));
+try {
+  const { server, url } = await startDocsServer(root, { port, basePath });
   console.log(`Serving dist/docs at ${url} (Ctrl-C to stop)`);
   const stop = () => {
     server.close(() => process.exit(0));
@@ -75,4 +38,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+} catch (error) {
+  console.error(listenFailure('npm run docs:serve', '127.0.0.1', port, error as NodeJS.ErrnoException));
+  process.exit(1);
 }

@@ -1,14 +1,15 @@
 // Runs dredd against a target through Prism's validating proxy (`prism proxy --errors`), one proxy per server address:
 // dredd alone compares example keys; the proxy fails any response that breaks the schema. Targets: mock (default), live.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../spec-core/apis.ts';
 import { writeDreddDocuments, type DreddDocument } from '../contract-tests/dredd/dredd-documents.ts';
 import { startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
 import { Redactor } from '../contract-tests/support/redact.ts';
-import { SECRET_VARIABLES, TARGET_NAMES, type TargetName } from '../contract-tests/support/target.ts';
+import { SECRET_VARIABLES, type TargetName } from '../contract-tests/support/target.ts';
+import { loadDotenv, parseTargetName } from '../tools/environment.ts';
+import { stopProcess } from '../tools/processes.ts';
 import { freePort } from '../tools/free-port.ts';
 
 const PROXY_READY_MS = 60_000;
@@ -26,13 +27,8 @@ export interface DreddResult {
   output: string;
 }
 
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  });
+async function stop(child: ChildProcess): Promise<void> {
+  await stopProcess(child);
 }
 
 /** The proxy checks responses only: dredd's negative transactions send invalid requests on purpose. */
@@ -127,8 +123,7 @@ async function main(): Promise<number> {
   let mutation: string | undefined;
   try {
     const { values } = parseArgs({ options: { target: { type: 'string', default: 'mock' }, mutation: { type: 'string' } } });
-    if (!(TARGET_NAMES as readonly string[]).includes(values.target)) throw new Error(`--target must be one of ${TARGET_NAMES.join(', ')}`);
-    target = values.target as TargetName;
+    target = parseTargetName(values.target, '--target');
     if (values.mutation && target !== 'sandbox') throw new Error('--mutation needs --target sandbox');
     mutation = values.mutation;
   } catch (error) {
@@ -139,8 +134,7 @@ async function main(): Promise<number> {
   try {
     let env: Record<string, string | undefined> = process.env;
     if (target === 'live') {
-      const dotenv = join(repoRoot, '.env');
-      if (existsSync(dotenv)) process.loadEnvFile(dotenv);
+      loadDotenv();
       env = process.env;
     } else {
       server = target === 'mock' ? await startMock() : await startSandbox({ mutation });

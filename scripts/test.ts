@@ -46,6 +46,9 @@ const STEPS: Step[] = [
   { name: 'test:client', env: { LP_TYPE_TESTS_IN_TYPECHECK: '1' } },
   { name: 'test:docs', writes: [BUNDLES] },
   { name: 'test:spec', reads: [BUNDLES] },
+  // The bundles as partners' tools read them (four consumers), and the generated Postman collection run by newman.
+  { name: 'test:interop', reads: [BUNDLES] },
+  { name: 'test:postman', reads: [BUNDLES] },
   // The servers, the contract suite against each local target, and dredd (pairs that may overlap are adjacent).
   { name: 'test:sandbox', reads: [BUNDLES] },
   { name: 'dredd', reads: [BUNDLES], writes: [DREDD_REPORTS] },

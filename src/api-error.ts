@@ -8,7 +8,8 @@
  * - `network`: no response (connection refused or dropped, also in the middle of the body).
  * - `timeout`: the per-attempt timeout ended the call (headers or body too slow).
  * - `response_too_large`: the body went over `maxResponseBytes`; the transfer was aborted.
- * - `invalid_response`: the body is not the JSON the call expects; `body` holds a redacted excerpt.
+ * - `invalid_response`: the body is not the JSON the call expects (or a success other than 204/205 has none); `body`
+ *   holds a redacted excerpt.
  */
 export type ApiErrorKind = 'http' | 'redirect' | 'network' | 'timeout' | 'response_too_large' | 'invalid_response';
 

@@ -4,7 +4,7 @@
 import type { components } from '../generated/token.js';
 import { requireBaseUrl, requireString, resolveTransport, type TransportOptions } from './client-options.js';
 import { Secrets } from './secrets.js';
-import { buildTokenClient } from './token-client.js';
+import { buildTokenClient, requireAccessToken } from './token-client.js';
 
 export const AUTHORIZE_PATH = '/oauth2/default/v1/authorize';
 
@@ -97,7 +97,7 @@ export interface ExchangeAuthorizationCodeOptions extends TransportOptions {
 
 export type IdentityProviderToken = components['schemas']['IdentityProviderTokenResponse'];
 
-/** Exchanges the code at POST {auth_url}/oauth2/default/v1/token; throws ApiError when refused. */
+/** Exchanges the code at POST {auth_url}/oauth2/default/v1/token; throws ApiError when refused or answered without a token. */
 export async function exchangeAuthorizationCode(options: ExchangeAuthorizationCodeOptions): Promise<IdentityProviderToken> {
   const factory = 'exchangeAuthorizationCode';
   const secrets = new Secrets();
@@ -110,11 +110,11 @@ export async function exchangeAuthorizationCode(options: ExchangeAuthorizationCo
     baseUrl: undefined,
     authUrl: requireBaseUrl(factory, 'authUrl', options.authUrl),
     subscriptionKey,
-    transport: resolveTransport(options),
+    transport: resolveTransport(factory, options),
     secrets,
     factory,
   });
-  const { data } = await client.POST('/oauth2/default/v1/token', {
+  const { data, response } = await client.POST('/oauth2/default/v1/token', {
     body: {
       grant_type: 'authorization_code',
       client_id: requireString(factory, 'clientId', options.clientId),
@@ -124,7 +124,7 @@ export async function exchangeAuthorizationCode(options: ExchangeAuthorizationCo
       ...(options.codeVerifier ? { code_verifier: options.codeVerifier } : {}),
     },
   });
-  if (!data || typeof data.access_token !== 'string') throw new TypeError(`${factory}: the token response has no access_token`);
+  requireAccessToken(data, response, 'POST /oauth2/default/v1/token');
   return data;
 }
 

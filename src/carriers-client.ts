@@ -1,6 +1,6 @@
 // The Carriers API client: bearer token from a token provider on every call (plus the subscription key when configured),
 // one replay after a 401 with a renewed token, and no retry of the milestone POST unless the caller opts in.
-import type { Client } from 'openapi-fetch';
+import type { ApiClient } from './api-client.js';
 import type { paths } from '../generated/carriers.js';
 import { bearerTokenAuthorizer, type TokenSource } from './authorizer.js';
 import { requireBaseUrl, resolveTransport, type ResolvedTransport, type TransportOptions } from './client-options.js';
@@ -8,7 +8,7 @@ import { composeClient } from './compose-client.js';
 import { Secrets } from './secrets.js';
 import { ownTokenProvider, type TokenProvider, type TokenProviderOptions } from './token-provider.js';
 
-export type CarriersClient = Client<paths>;
+export type CarriersClient = ApiClient<paths>;
 
 export interface CarriersClientOptions extends TransportOptions, Partial<Omit<TokenProviderOptions, 'baseUrl' | keyof TransportOptions>> {
   /** {base_url}: the service, with any path prefix. */
@@ -34,7 +34,7 @@ export function createCarriersClient(options: CarriersClientOptions): CarriersCl
   const baseUrl = requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl);
   const secrets = new Secrets();
   secrets.add(options.subscriptionKey);
-  const transport = resolveTransport(options);
+  const transport = resolveTransport(FACTORY, options);
   const tokens = options.tokenProvider ?? ownTokenProvider(FACTORY, { ...(options as TokenProviderOptions), baseUrl }, secrets, transport);
   return buildCarriersClient({ baseUrl, tokens, subscriptionKey: options.subscriptionKey, transport, secrets });
 }

@@ -45,12 +45,18 @@ export interface ResolvedTransport {
   retry: ResolvedRetryPolicy;
 }
 
-export function resolveTransport(options: TransportOptions): ResolvedTransport {
+/** The transport options checked and defaulted; a bad one is reported under `factory`'s name, like every other option. */
+export function resolveTransport(factory: string, options: TransportOptions): ResolvedTransport {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  return {
-    fetch: timeoutFetch((options.fetch ?? globalThis.fetch) as FetchFunction, timeoutMs),
-    timeoutMs,
-    maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes),
-    retry: resolveRetryPolicy(options.retry),
-  };
+  try {
+    return {
+      fetch: timeoutFetch((options.fetch ?? globalThis.fetch) as FetchFunction, timeoutMs),
+      timeoutMs,
+      maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes),
+      retry: resolveRetryPolicy(options.retry),
+    };
+  } catch (error) {
+    // The checks below know the option, not which factory it was given to.
+    throw error instanceof TypeError ? new TypeError(`${factory}: ${error.message}`) : error;
+  }
 }

@@ -1,5 +1,6 @@
 // Builds one openapi-fetch client from the shared pieces: timeout transport, error, auth and resend middlewares.
-import createClient, { createFinalURL, createQuerySerializer, defaultPathSerializer, type Client } from 'openapi-fetch';
+import createClient, { createFinalURL, createQuerySerializer, defaultPathSerializer } from 'openapi-fetch';
+import type { ApiClient } from './api-client.js';
 import { authMiddleware, type RequestAuthorizer } from './authorizer.js';
 import type { ResolvedTransport } from './client-options.js';
 import { errorMiddleware, failureDescriber, type FailureDescriber } from './error-middleware.js';
@@ -42,7 +43,7 @@ export function callThroughRequest<Init>(client: ClientCalls<Init>): void {
 }
 
 // `paths` is an interface of the generated types; openapi-fetch constrains it to `{}`.
-export function composeClient<Paths extends {}>(options: ComposeOptions): Client<Paths> {
+export function composeClient<Paths extends {}>(options: ComposeOptions): ApiClient<Paths> {
   const { transport } = options;
   const client = createClient<Paths>({
     baseUrl: options.baseUrl,
@@ -57,7 +58,8 @@ export function composeClient<Paths extends {}>(options: ComposeOptions): Client
   if (options.authorizer) client.use(authMiddleware(options.authorizer));
   client.use(resendMiddleware(transport.retry, describe, options.authorizer, options.safeToRepeat));
   guardCalls(client as unknown as ClientCalls, options.baseUrl, describe, transport.timeoutMs);
-  return client;
+  // The calls now throw ApiError on every outcome but a success: ApiClient types them so.
+  return client as unknown as ApiClient<Paths>;
 }
 
 /**

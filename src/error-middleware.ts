@@ -4,7 +4,7 @@ import type { Middleware } from 'openapi-fetch';
 import { ApiError, displayUrl, requestIdsOf, summarizeBody } from './api-error.js';
 import { InvalidJson, limitResponse } from './response-body.js';
 import type { Secrets } from './secrets.js';
-import { settleTimeout } from './timeout-fetch.js';
+import { discardResponse, settleTimeout } from './timeout-fetch.js';
 
 // How much of an error body an ApiError keeps, and of a body that is not JSON; both are redacted before they are cut,
 // with room for the longest spelling of a credential that starts inside what is kept.
@@ -48,9 +48,7 @@ export function errorMiddleware(secrets: Secrets, maxResponseBytes: number, desc
 /** Rejects with the ApiError of an error response (body read, redacted and summarised) or of a redirect. */
 async function toApiError(secrets: Secrets, request: Request, response: Response, schemaPath: string): Promise<never> {
   if (isRedirect(response)) {
-    // Its body is of no use, and may never end.
-    await response.body?.cancel().catch(() => undefined);
-    settleTimeout(response);
+    await discardResponse(response);
     throw new ApiError({
       kind: 'redirect',
       status: response.status,
@@ -126,7 +124,8 @@ function describeFailure(secrets: Secrets, error: unknown, request: RequestSumma
   if (error instanceof InvalidJson) {
     // Redacted before it is cut, so that no part of a credential survives the cut.
     const excerpt = redactedStart(secrets, error.text, EXCERPT_CHARS);
-    return new ApiError({ kind: 'invalid_response', status: error.status, operation, url: displayUrl(request.url), body: excerpt, detail: excerpt.replace(/\s+/g, ' ') });
+    const detail = excerpt === '' ? 'the body is empty' : excerpt.replace(/\s+/g, ' ');
+    return new ApiError({ kind: 'invalid_response', status: error.status, operation, url: displayUrl(request.url), body: excerpt || undefined, detail });
   }
   const timedOut = error instanceof Error && error.name === 'TimeoutError';
   const cause = error instanceof Error ? (error.cause ?? error) : error;

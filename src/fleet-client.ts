@@ -1,5 +1,5 @@
 // The Fleet API client: the `API-Key` header on every call; list filters are sent as repeated query parameters.
-import type { Client } from 'openapi-fetch';
+import type { ApiClient } from './api-client.js';
 import type { paths } from '../generated/fleet.js';
 import { staticHeaderAuthorizer } from './authorizer.js';
 import { requireBaseUrl, requireString, resolveTransport, type ResolvedTransport, type TransportOptions } from './client-options.js';
@@ -7,7 +7,7 @@ import { composeClient } from './compose-client.js';
 import { FLEET_API_KEY_HEADER } from './headers.js';
 import { Secrets } from './secrets.js';
 
-export type FleetClient = Client<paths>;
+export type FleetClient = ApiClient<paths>;
 
 export interface FleetClientOptions extends TransportOptions {
   /** {fleet_base_url}, with any path prefix (e.g. https://host/gateway/fleet/v1). */
@@ -30,7 +30,7 @@ export function createFleetClient(options: FleetClientOptions): FleetClient {
   const fleetApiKey = requireString(FACTORY, 'fleetApiKey', options.fleetApiKey);
   const secrets = new Secrets();
   secrets.add(fleetApiKey);
-  return buildFleetClient({ baseUrl, fleetApiKey, transport: resolveTransport(options), secrets });
+  return buildFleetClient({ baseUrl, fleetApiKey, transport: resolveTransport(FACTORY, options), secrets });
 }
 
 export function buildFleetClient(settings: FleetClientSettings): FleetClient {

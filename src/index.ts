@@ -17,5 +17,6 @@ export {
   type IdentityProviderToken,
 } from './authorization-code.js';
 export { ApiError, type ApiErrorKind } from './api-error.js';
+export type { ApiClient, CallOptions, CallResult, SuccessData } from './api-client.js';
 export type { RetryOptions } from './retry-policy.js';
 export type { TransportOptions } from './client-options.js';

@@ -1,8 +1,8 @@
 // createLogisticsClient: the three API clients wired with auth from one set of options (the LP_* settings).
 // The options are checked once, here, under the names the caller used; each client is then given only what it needs.
-// An API counts as used when its host is given (for the fleet API also when fleetApiKey is the only API setting given):
-// its other settings must then be present too, and a missing one fails here, naming it. The client of an API that is
-// not used fails at its first call, naming the option it lacks.
+// An API counts as used when its host is given (the fleet API also when fleetApiKey is): its other settings must then be
+// present too, and a missing one fails here, naming it. The client of an API that is not used fails at its first call,
+// naming the option it lacks.
 import { buildCarriersClient, type CarriersClient } from './carriers-client.js';
 import { requireBaseUrl, requireString, resolveTransport, type TransportOptions } from './client-options.js';
 import { buildFleetClient, type FleetClient } from './fleet-client.js';
@@ -15,10 +15,7 @@ export interface LogisticsClientOptions extends TransportOptions {
   baseUrl?: string;
   /** {auth_url} (LP_AUTH_URL): identity provider. Needed for tokenEndpoint 'identity-provider' and /oauth2 calls. */
   authUrl?: string;
-  /**
-   * {fleet_base_url} (LP_FLEET_BASE_URL). When given, fleetApiKey is required too. A fleetApiKey given without it fails
-   * here when no other API is configured (no baseUrl, no authUrl), else at the first fleet call, naming fleetBaseUrl.
-   */
+  /** {fleet_base_url} (LP_FLEET_BASE_URL). Given with fleetApiKey or not at all: one without the other fails here, naming it. */
   fleetBaseUrl?: string;
   clientId?: string;
   clientSecret?: string;
@@ -48,7 +45,7 @@ export interface LogisticsClient {
 const FACTORY = 'createLogisticsClient';
 
 export function createLogisticsClient(options: LogisticsClientOptions): LogisticsClient {
-  const transport = resolveTransport(options);
+  const transport = resolveTransport(FACTORY, options);
   const baseUrl = options.baseUrl === undefined ? undefined : requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl);
   // An empty LP_AUTH_URL means "no identity provider", as it always has.
   const authUrl = options.authUrl ? requireBaseUrl(FACTORY, 'authUrl', options.authUrl) : undefined;
@@ -73,8 +70,9 @@ export function createLogisticsClient(options: LogisticsClientOptions): Logistic
     ? buildCarriersClient({ baseUrl, tokens: tokenProvider, subscriptionKey: options.subscriptionKey, transport, secrets })
     : deferred<CarriersClient>(missing('"baseUrl"', 'carriers API'));
 
-  // A key next to other APIs' settings may come from a shared set of LP_* variables without the fleet API being wanted.
-  const fleetUsed = options.fleetBaseUrl !== undefined || (options.fleetApiKey !== undefined && !baseUrl && !authUrl);
+  // Either fleet setting means the fleet API is wanted: the other must be there too, checked now. (Empty values count as
+  // absent, as for authUrl: an LP_* template with blank lines configures nothing.)
+  const fleetUsed = Boolean(options.fleetBaseUrl || options.fleetApiKey);
   const fleet = fleetUsed
     ? buildFleetClient({
         baseUrl: requireBaseUrl(FACTORY, 'fleetBaseUrl', options.fleetBaseUrl),

@@ -5,7 +5,7 @@ import type { RequestAuthorizer } from './authorizer.js';
 import { isCallerAbort, type FailureDescriber } from './error-middleware.js';
 import { originOf, replayOf } from './replayable-request.js';
 import { backoffMs, mayRetry, retryAfterMs, RETRYABLE_STATUSES, type ResolvedRetryPolicy } from './retry-policy.js';
-import { settleTimeout } from './timeout-fetch.js';
+import { discardResponse } from './timeout-fetch.js';
 
 type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
 type Outcome = { response: Response; error?: undefined } | { response?: undefined; error: unknown };
@@ -51,7 +51,7 @@ export function resendMiddleware(
     for (let attempt = 1; ; ) {
       if (outcome.response?.status === 401 && renewable && !replayedAfter401) {
         replayedAfter401 = true;
-        await discard(outcome.response);
+        await discardResponse(outcome.response);
         authorizer!.renew!(request);
         outcome = await resend(request, fetch);
         continue;
@@ -63,7 +63,7 @@ export function resendMiddleware(
         const hinted = retryAfterMs(outcome.response.headers.get('retry-after'));
         if (hinted !== undefined && hinted > policy.maxRetryAfterMs) return outcome;
         wait = hinted ?? backoffMs(attempt, policy);
-        await discard(outcome.response);
+        await discardResponse(outcome.response);
       } else {
         if (isCallerAbort(outcome.error, request.signal) || request.signal.aborted) return outcome;
         wait = backoffMs(attempt, policy);
@@ -100,10 +100,4 @@ export function resendMiddleware(
       return outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
     },
   };
-}
-
-/** A response that is sent again: its body is not wanted, nor its timeout. */
-async function discard(response: Response): Promise<void> {
-  await response.body?.cancel();
-  settleTimeout(response);
 }

@@ -36,6 +36,8 @@ export class InvalidJson extends Error {
 const DIGITS = /^\d+$/;
 // Statuses whose responses never have a body (a Response with one cannot even be built).
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+// Successes that carry no body by definition.
+const NO_CONTENT_STATUSES = new Set([204, 205]);
 
 /**
  * `response`, or a copy whose body fails with `tooLarge()` past `maxBytes` (0: no limit), the download cancelled.
@@ -91,22 +93,24 @@ function counted(response: Response, maxBytes: number, tooLarge: () => Error): R
 }
 
 /**
- * The result of an openapi-fetch call made with parseAs 'stream' in place of 'json', with its data parsed here: an empty
- * body is undefined (as openapi-fetch has it), a body that is not JSON is InvalidJson rather than a bare SyntaxError.
+ * The result of an openapi-fetch call made with parseAs 'stream' in place of 'json', with its data parsed here. A body
+ * that is not JSON is InvalidJson rather than a bare SyntaxError; so is an empty one, except for 204 and 205 (no
+ * content by definition): every success the specs document has a body, and the result's type says it is there.
  */
 export function parseJsonResult(result: { data?: unknown; response: Response }): unknown {
   const response = result.response;
   // No body (204, HEAD, Content-Length 0): openapi-fetch left data undefined.
   if (result.data === undefined || result.data === null) {
     settleTimeout(response);
-    return result;
+    if (NO_CONTENT_STATUSES.has(response.status)) return result;
+    throw new InvalidJson(response.status, '');
   }
   // Not async, and the result object is reused: this runs on every call.
   return response.text().then(
     (text) => {
       settleTimeout(response);
       try {
-        result.data = text === '' ? undefined : (JSON.parse(text) as unknown);
+        result.data = JSON.parse(text) as unknown;
       } catch {
         throw new InvalidJson(response.status, text);
       }

@@ -64,6 +64,13 @@ export function settleTimeout(response: Response): void {
   pendingTimers.delete(response);
 }
 
+/** A response whose body is not wanted (a redirect, an answer sent again): the download stops, and its timeout with it. */
+export async function discardResponse(response: Response): Promise<void> {
+  // Its body may never end, and a failed cancel changes nothing for the caller.
+  await response.body?.cancel().catch(() => undefined);
+  settleTimeout(response);
+}
+
 /** `copy` (a wrapper around the body of `response`) now carries its timeout. */
 export function transferTimeout(response: Response, copy: Response): void {
   const timer = pendingTimers.get(response);

@@ -1,6 +1,8 @@
 // The Token API client: POST {base_url}/token, and POST/GET {auth_url}/oauth2/... at the identity provider.
 // Token requests are form-encoded; identity-provider calls carry the subscription key.
-import type { Client, Middleware } from 'openapi-fetch';
+import type { Middleware } from 'openapi-fetch';
+import type { ApiClient } from './api-client.js';
+import { ApiError, displayUrl } from './api-error.js';
 import type { paths } from '../generated/token.js';
 import { requireBaseUrl, resolveTransport, type ResolvedTransport, type TransportOptions } from './client-options.js';
 import { callThroughRequest, composeClient, type ClientCalls } from './compose-client.js';
@@ -8,7 +10,7 @@ import { SUBSCRIPTION_KEY_HEADER } from './headers.js';
 import { originOf } from './replayable-request.js';
 import { Secrets } from './secrets.js';
 
-export type TokenClient = Client<paths>;
+export type TokenClient = ApiClient<paths>;
 
 export interface TokenClientOptions extends TransportOptions {
   /** {base_url}: the service, home of POST /token. */
@@ -48,7 +50,7 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
     baseUrl: options.baseUrl ? requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl) : undefined,
     authUrl: options.authUrl ? requireBaseUrl(FACTORY, 'authUrl', options.authUrl) : undefined,
     subscriptionKey: options.subscriptionKey,
-    transport: resolveTransport(options),
+    transport: resolveTransport(FACTORY, options),
     secrets,
     factory: FACTORY,
   });
@@ -102,4 +104,20 @@ export function buildTokenClient(settings: TokenClientSettings): TokenClient {
 function isClientCredentialsGrant(request: Request): boolean {
   const body = originOf(request)?.body;
   return request.method === 'POST' && typeof body === 'string' && new URLSearchParams(body).get('grant_type') === 'client_credentials';
+}
+
+/**
+ * A token answer without a usable access_token (valid JSON, but not a token) as the ApiError every other unusable
+ * answer is; the client-credentials provider and the authorization-code exchange both check their answer with it.
+ */
+export function requireAccessToken(data: unknown, response: Response, operation: string): asserts data is { access_token: string } {
+  const token = (data as { access_token?: unknown } | null)?.access_token;
+  if (typeof token === 'string' && token !== '') return;
+  throw new ApiError({
+    kind: 'invalid_response',
+    status: response.status,
+    operation,
+    url: displayUrl(response.url || 'about:blank'),
+    detail: 'the token response has no access_token',
+  });
 }

@@ -1,9 +1,8 @@
 // Client-credentials token source: asks the service or the identity provider for a token, caches it, renews it ahead
 // of expiry, and shares one in-flight request among concurrent callers (single flight).
 import { requireBaseUrl, requireString, resolveTransport, type TransportOptions } from './client-options.js';
-import { ApiError, displayUrl } from './api-error.js';
 import { Secrets } from './secrets.js';
-import { buildTokenClient, type TokenClient } from './token-client.js';
+import { buildTokenClient, requireAccessToken, type TokenClient } from './token-client.js';
 
 export type TokenEndpoint = 'service' | 'identity-provider';
 
@@ -73,7 +72,7 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
  * `factory`'s name (createTokenProvider, or createCarriersClient when it makes one), errors scrubbed with `secrets`.
  * `transport`: when the caller already resolved the transport options, so they are checked once.
  */
-export function ownTokenProvider(factory: string, options: TokenProviderOptions, secrets: Secrets, transport = resolveTransport(options)): TokenProvider {
+export function ownTokenProvider(factory: string, options: TokenProviderOptions, secrets: Secrets, transport = resolveTransport(factory, options)): TokenProvider {
   const checked = checkTokenProviderOptions(factory, options);
   secrets.add(options.subscriptionKey);
   const service = checked.endpoint === 'service';
@@ -130,16 +129,8 @@ export function buildTokenProvider(settings: TokenProviderSettings): TokenProvid
         : await client.POST('/oauth2/default/v1/token', {
             body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: settings.scope! },
           });
-    const fields = (data ?? {}) as { access_token?: unknown; token_type?: unknown; expired_in?: unknown; expires_in?: unknown };
-    if (typeof fields.access_token !== 'string' || fields.access_token === '') {
-      throw new ApiError({
-        kind: 'invalid_response',
-        status: response.status,
-        operation: endpoint === 'service' ? 'POST /token' : 'POST /oauth2/default/v1/token',
-        url: displayUrl(response.url || 'about:blank'),
-        detail: 'the token response has no access_token',
-      });
-    }
+    requireAccessToken(data, response, endpoint === 'service' ? 'POST /token' : 'POST /oauth2/default/v1/token');
+    const fields = data as { access_token: string; token_type?: unknown; expired_in?: unknown; expires_in?: unknown };
     secrets.addToken(fields.access_token);
     const lifetime = [fields.expired_in, fields.expires_in].find((v): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0);
     const expiresInSeconds = lifetime ?? DEFAULT_LIFETIME_SECONDS;

@@ -10,11 +10,11 @@ import { invalidObjectArbitrary, validArbitrary, type Schema } from '../support/
 import { skipUnless } from '../support/skips.ts';
 import { operationById } from '../support/spec.ts';
 import { missing, target } from '../support/target.ts';
+import { integerVariable } from '../../tools/environment.ts';
 
-const RUNS = Number(process.env.LP_CONTRACT_RUNS ?? 5);
-if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`LP_CONTRACT_RUNS must be a positive integer, got "${process.env.LP_CONTRACT_RUNS}"`);
+const RUNS = integerVariable('LP_CONTRACT_RUNS', 5, 1);
 // A fixed seed by default keeps a red run reproducible; LP_CONTRACT_SEED explores other inputs.
-const SEED = Number(process.env.LP_CONTRACT_SEED ?? 20261122);
+const SEED = integerVariable('LP_CONTRACT_SEED', 20261122, Number.MIN_SAFE_INTEGER);
 
 const bodySchema = (operationId: string, mediaType: string): Schema => {
   const schema = operationById(operationId).requestBody?.content[mediaType]?.schema;

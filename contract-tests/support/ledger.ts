@@ -4,12 +4,13 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { flagVariable, readVariable } from '../../tools/environment.ts';
 
-export const outputDir = process.env.LP_CONTRACT_OUT ?? join(repoRoot, 'dist/contract');
+export const outputDir = readVariable('LP_CONTRACT_OUT') ?? join(repoRoot, 'dist/contract');
 export const ledgerDir = join(outputDir, '.ledger');
 
 /** With --strict-assumptions (LP_STRICT_ASSUMPTIONS=1) a contradicted assumption fails its check like a violation. */
-export const strictAssumptions = process.env.LP_STRICT_ASSUMPTIONS === '1';
+export const strictAssumptions = flagVariable('LP_STRICT_ASSUMPTIONS');
 
 export type AssumptionOutcome = 'confirmed' | 'contradicted';
 

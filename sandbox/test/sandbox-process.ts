@@ -1,78 +1,25 @@
 // Test harness: starts the sandbox (or the mock) as a real process on a free port, reads its
 // dotenv lines, and always stops it; or runs the sandbox in-process on port 0.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readCredentials } from '../config.ts';
 import type { MutationId } from '../mutations.ts';
 import { buildSandbox, type Sandbox, type SandboxOptions } from '../server.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { startServer, type RunningServer } from '../../tools/processes.ts';
 import { serviceToken } from './api-calls.ts';
 
 // Re-exported for the tests that spawn the sandbox from the repository root.
 export { repoRoot };
 
-export type RunningProcess = {
-  child: ChildProcess;
-  /** The LP_* lines printed on stdout, parsed. */
-  env: Record<string, string>;
+export type RunningProcess = RunningServer & {
+  /** stdout up to and including the ready line. */
   stdout: string;
-  stderr: () => string;
-  stop: () => Promise<number | null>;
 };
 
-/** The caller's LP_* variables would change the sandbox's defaults; tests start from none. */
-function cleanEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('LP_')) env[name] = value;
-  return { ...env, ...extra };
-}
-
-/**
- * Runs `node --import tsx <script> ...args` (one process, so a signal reaches the server itself)
- * and resolves once `readyLine` appears on stdout.
- */
-export function startProcess(script: string, args: string[], readyLine: string, extraEnv: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunningProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--', script, ...args], {
-    cwd: repoRoot,
-    env: cleanEnvironment(extraEnv),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const stop = async (): Promise<number | null> => {
-    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    const code = await exited;
-    clearTimeout(timer);
-    return code;
-  };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`${script} did not print "${readyLine}" within ${timeoutMs} ms; stderr:\n${stderr.slice(-2000)}`));
-    }, timeoutMs);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.split('\n').includes(readyLine)) {
-        clearTimeout(timer);
-        const env: Record<string, string> = {};
-        for (const line of stdout.split('\n')) {
-          const match = /^(LP_\w+)=(.*)$/.exec(line);
-          if (match) env[match[1]!] = match[2]!;
-        }
-        resolve({ child, env, stdout, stderr: () => stderr, stop });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${script} exited with ${code} before it was ready; stderr:\n${stderr.slice(-2000)}`));
-    });
-  });
+/** Runs a server script (tools/processes.ts: no LP_* from the caller, stopped with its children) until `readyLine`. */
+export async function startProcess(script: string, args: string[], readyLine: string, extraEnv: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunningProcess> {
+  const server = await startServer({ script, args, ready: readyLine, env: extraEnv, readyTimeoutMs: timeoutMs, stopGraceMs: 10_000 });
+  return Object.assign(server, { stdout: `${server.stdoutLines.join('\n')}\n` });
 }
 
 export function startSandboxProcess(args: string[] = [], extraEnv: Record<string, string> = {}): Promise<RunningProcess> {

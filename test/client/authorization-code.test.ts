@@ -89,4 +89,11 @@ describe('exchangeAuthorizationCode', () => {
       code_verifier: 'verifier-1',
     });
   });
+
+  it('an answer without an access_token is ApiError invalid_response, as for the token provider', async () => {
+    server = await startLoopbackServer((_request, response) => sendJson(response, 200, { token_type: 'Bearer', expires_in: 3600 }));
+    const exchange = exchangeAuthorizationCode({ authUrl: server.origin, clientId: 'app', clientSecret: 'secret-value', subscriptionKey: 'sub-key', code: 'c', redirectUri: 'http://127.0.0.1:8765/cb' });
+    await expect(exchange).rejects.toMatchObject({ name: 'ApiError', kind: 'invalid_response', status: 200, operation: 'POST /oauth2/default/v1/token' });
+    await expect(exchange).rejects.toThrow(/the token response has no access_token/);
+  });
 });

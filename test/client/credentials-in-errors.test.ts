@@ -48,7 +48,7 @@ describe('credentials are absent from every error', () => {
 
   it('carriers failure after the token was issued (token, subscription key echoed)', async () => {
     server = await echoingServer((url) => (url.endsWith('/token') ? 200 : 403));
-    const lp = createLogisticsClient({ baseUrl: server.origin, clientId: 'app', ...SECRETS });
+    const lp = createLogisticsClient({ baseUrl: server.origin, fleetBaseUrl: server.origin, clientId: 'app', ...SECRETS });
     const error = await lp.carriers.POST('/v1/load-milestone-events', { body: { load_id: SECRETS.clientSecret, milestone_type: 'X', event_time: 'now' } }).catch((e: unknown) => e);
     expect((error as ApiError).status).toBe(403);
     expectNoCredentials(error);

@@ -165,6 +165,19 @@ describe.each(APIS)('$name', (api) => {
     expect(String(error.body).length).toBeLessThanOrEqual(200);
   });
 
+  // The result types `data` as the success body: a success without one must not resolve with data undefined.
+  it.for([
+    ['with Content-Length 0', { 'content-length': '0' }],
+    ['chunked', {}],
+  ] as const)('an empty success body (%s) is invalid_response, not data undefined', async ([, headers]) => {
+    const s = await serve(api, (response) => response.writeHead(200, { 'content-type': 'application/json', ...headers }).end());
+    const error = await failureOf(api.call(s.origin, once));
+    expect(error.kind).toBe('invalid_response');
+    expect(error.status).toBe(200);
+    expect(error.body).toBeUndefined();
+    expect(error.message).toContain(`${api.operation} failed: the response (status 200) is not valid JSON: the body is empty`);
+  });
+
   it('slow headers: the per-attempt timeout applies', async () => {
     const s = await serve(api, (response) => void setTimeout(() => sendJson(response, 200, {}), 2000));
     const started = performance.now();
@@ -191,6 +204,15 @@ describe.each(APIS.filter((api) => api.operation.endsWith('/token')))('$name ans
     const error = await failureOf(api.call(s.origin, { retry: { attempts: 1 } }));
     expect(error.kind).toBe('invalid_response');
     expect(error.message).toContain('no access_token');
+  });
+});
+
+describe('no content', () => {
+  it('a 204 resolves with data undefined (no content by definition)', async () => {
+    const s = await serve(APIS[0]!, (response) => response.writeHead(204).end());
+    const { data, response } = await APIS[0]!.call(s.origin, { retry: { attempts: 1 } }) as { data: unknown; response: Response };
+    expect(response.status).toBe(204);
+    expect(data).toBeUndefined();
   });
 });
 

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import { loadBundle } from '../../spec-core/bundles.ts';
-import { operationsOf } from '../../tools/docs.ts';
+import { operationsOf } from '../../spec-core/operations.ts';
+import { QUICK_START } from '../../tools/docs/landing.ts';
+import { consumerCompilerOptions } from './run-sample.ts';
 
 interface CodeSample {
   lang: string;
@@ -31,7 +33,7 @@ describe('code samples', () => {
     expect(samples.find((s) => s.label === 'curl')!.source).toMatch(/^curl |\ncurl /);
   });
 
-  it('every TypeScript sample compiles against the published client (tsc --strict)', () => {
+  it('every TypeScript sample and the quick start compile against the published client (tsc --strict)', () => {
     const files = operations.flatMap(({ operationId, samples }) =>
       samples
         .filter((s) => s.lang === 'TypeScript')
@@ -43,22 +45,15 @@ describe('code samples', () => {
         }),
     );
     expect(files.length).toBe(operations.length);
+    // The landing page's quick start, too.
+    writeFileSync(`${workDir}/quick-start.ts`, `${QUICK_START.typescript}\nexport {};\n`);
+    files.push(`${workDir}/quick-start.ts`);
     writeFileSync(`${workDir}/package.json`, JSON.stringify({ type: 'module' }));
     writeFileSync(
       `${workDir}/tsconfig.json`,
       JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [`${repoRoot}/node_modules/@types`],
-          // The package name, as a consumer writes it, resolved to the client's source.
-          paths: { '@logistics-partner/api': [`${repoRoot}/src/index.ts`] },
-        },
+        // The package name, as a consumer writes it, resolved to the client's source.
+        compilerOptions: { ...consumerCompilerOptions, noEmit: true },
         files,
       }),
     );

@@ -1,18 +1,30 @@
-// Opens every page of dist/docs/ in headless Chromium over loopback: it renders its API's operations,
-// logs no console error and fetches nothing from another host. Screenshots go to dist/docs/screenshots/.
+// Opens every page of dist/docs/ in headless Chromium over loopback, as a partner would: the first screen of each
+// API page lists its operations, every operation opens from that list with its authentication, samples and
+// assumptions, no sample is clipped, no internal word shows, the quick start runs as written against a sandbox,
+// and the site works under a base path. Every page logs no console error and fetches nothing from another host.
+// Screenshots go to dist/docs-screenshots/.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Server } from 'node:http';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../contract-tests/runner/target-server.ts';
+import { buildLessees, buildVehicles, DEFAULT_VEHICLE_COUNT } from '../../sandbox/fleet-fixtures.ts';
 import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import { collectAssumptions } from '../../spec-core/assumptions.ts';
 import { loadBundle } from '../../spec-core/bundles.ts';
-import { operationsOf } from '../../tools/docs.ts';
+import { operationsOf } from '../../spec-core/operations.ts';
+import { NOT_CONFIRMED, placeAssumptions } from '../../tools/docs/partner-language.ts';
+import { SANDBOX_ORIGIN } from '../../tools/docs/landing.ts';
+import { startDocsServer } from '../../tools/docs/serve.ts';
 import { startDocsServerProcess, type DocsServerProcess } from './docs-server-process.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissingReason, openGuardedPage, type GuardedPage } from './guarded-page.ts';
+import { runShellSample, runTypeScriptSample } from './run-sample.ts';
 
 const docsDir = `${repoRoot}/dist/docs`;
-const screenshotsDir = `${docsDir}/screenshots`;
+// Outside dist/docs/, so that the published site does not carry them.
+const screenshotsDir = `${repoRoot}/dist/docs-screenshots`;
 const RENDER_TIMEOUT_MS = 20_000;
+const VIEWPORT_HEIGHT = 900; // guarded-page.ts opens 1440 x 900
 
 if (chromiumMissingReason) console.warn(`[docs] browser checks skipped: ${chromiumMissingReason}`);
 
@@ -24,6 +36,8 @@ function generatedAssumptionCount(): number {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Words of the kit's own vocabulary that must not reach partners. */
+const INTERNAL = /\bseed\b|Seed §|UNLICENSED|\/components\/schemas\/|~1/i;
 
 let server: DocsServerProcess | undefined;
 let browser: Browser | undefined;
@@ -42,28 +56,48 @@ afterAll(async () => {
 });
 
 /** Opens one docs page, lets the test look at it, then checks what every page must satisfy. */
-async function visit(name: string, check: (guarded: GuardedPage) => Promise<void>): Promise<GuardedPage> {
+async function visit(url: string, check: (guarded: GuardedPage) => Promise<void>): Promise<void> {
   const guarded = await openGuardedPage(browser!);
   try {
-    const response = await guarded.page.goto(`${server!.url}${name}.html`, { waitUntil: 'load', timeout: RENDER_TIMEOUT_MS });
-    expect(response?.status(), `${name}.html status`).toBe(200);
+    const response = await guarded.page.goto(url, { waitUntil: 'load', timeout: RENDER_TIMEOUT_MS });
+    expect(response?.status(), `${url} status`).toBe(200);
     await check(guarded);
-    if (name === 'index') await guarded.page.screenshot({ path: `${screenshotsDir}/${name}.png`, fullPage: true });
     await guarded.page.waitForLoadState('networkidle', { timeout: RENDER_TIMEOUT_MS });
-    expect(guarded.blocked, `${name}.html requested another host`).toEqual([]);
-    expect(guarded.consoleErrors, `${name}.html logged console errors`).toEqual([]);
+    expect(guarded.blocked, `${url} requested another host`).toEqual([]);
+    expect(guarded.consoleErrors, `${url} logged console errors`).toEqual([]);
     expect(guarded.requests.length, 'the page itself was requested and recorded').toBeGreaterThan(0);
-    return guarded;
   } finally {
     await guarded.close();
   }
 }
 
+/**
+ * Code blocks whose text runs past their box (scrollWidth above clientWidth). Under overflow hidden that text is cut
+ * off; under Redoc's overflow auto it is too, in effect: the panel's scrollbar is hidden and the copy button sits on
+ * the last characters. So every sample must fit its box: long lines wrap.
+ */
+function clippedSamples(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('pre, pre code, code')]
+      .filter((element) => (element as HTMLElement).offsetParent !== null)
+      .filter((element) => element.scrollWidth > element.clientWidth + 1)
+      .map((element) => `${element.tagName.toLowerCase()} (overflow ${getComputedStyle(element).overflowX}): ${(element.textContent ?? '').slice(0, 60)}`),
+  );
+}
+
+/** The first screen holds `locator`'s element entirely. */
+async function onFirstScreen(page: Page, text: string): Promise<boolean> {
+  const box = await page.locator('a', { hasText: text }).first().boundingBox();
+  return box !== null && box.y >= 0 && box.y + box.height <= VIEWPORT_HEIGHT;
+}
+
 describe('partner docs in headless Chromium', () => {
-  it('the landing page links every API, states the expired_in quirk and lists every assumption', async (ctx) => {
+  it('the landing page starts with a quick start, links every API and summarises what is not confirmed', async (ctx) => {
     if (chromiumMissingReason) ctx.skip(chromiumMissingReason);
-    await visit('index', async ({ page }) => {
-      await expect(page.getByRole('heading', { name: 'Onboarding' }).isVisible()).resolves.toBe(true);
+    await visit(`${server!.url}index.html`, async ({ page }) => {
+      const quickStart = page.getByRole('heading', { name: 'Quick start' });
+      const box = await quickStart.boundingBox();
+      expect(box && box.y + box.height <= VIEWPORT_HEIGHT, 'the quick start heading is on the first screen').toBe(true);
       for (const api of API_NAMES) {
         const title = loadBundle(api).info.title as string;
         await expect(page.getByRole('link', { name: title }).getAttribute('href')).resolves.toBe(`${api}.html`);
@@ -72,38 +106,78 @@ describe('partner docs in headless Chromium', () => {
         await expect(page.locator('#onboarding').innerText()).resolves.toContain(step);
       }
       await expect(page.locator('#expired-in').innerText()).resolves.toMatch(/expired_in[\s\S]*not[\s\S]*expires_in/);
-      await expect(page.locator('table.assumptions tbody tr').count()).resolves.toBe(generatedAssumptionCount());
+      await expect(page.locator('#assumptions h2').innerText()).resolves.toBe(NOT_CONFIRMED);
+      await expect(page.locator('ul.assumptions > li').count()).resolves.toBe(generatedAssumptionCount());
+      await expect(page.locator('#support a[href^="mailto:"], #support a[href^="http"]').count()).resolves.toBeGreaterThan(0);
+      expect(await page.locator('body').innerText()).not.toMatch(INTERNAL);
+      expect(await clippedSamples(page)).toEqual([]);
+      await page.screenshot({ path: `${screenshotsDir}/index.png` });
+      await page.screenshot({ path: `${screenshotsDir}/index-full.png`, fullPage: true });
     });
   });
 
+  it('the landing page\'s quick start runs as written against a sandbox (port substituted)', async (ctx) => {
+    if (chromiumMissingReason) ctx.skip(chromiumMissingReason);
+    let curl = '';
+    let typescript = '';
+    await visit(`${server!.url}index.html`, async ({ page }) => {
+      curl = await page.locator('code[data-sample="curl"]').innerText();
+      typescript = await page.locator('code[data-sample="typescript"]').innerText();
+      await expect(page.locator('#quick-start').innerText()).resolves.toContain('npx tsx first-call.mts');
+    });
+    expect(curl).toContain(SANDBOX_ORIGIN);
+    expect(typescript).toContain(SANDBOX_ORIGIN);
+    const sandbox = await startSandbox();
+    try {
+      const origin = new URL(sandbox.env.LP_FLEET_BASE_URL!).origin;
+      const fleet = buildVehicles(DEFAULT_VEHICLE_COUNT, buildLessees('a', 'b')).filter((v) => ['C-100234', 'C-100235', 'C-100236'].includes(v.customerNumber));
+      const fromCurl = runShellSample(curl.replaceAll(SANDBOX_ORIGIN, origin));
+      expect(fromCurl.stderr).toBe('');
+      const vehicle = JSON.parse(fromCurl.stdout);
+      expect(fleet).toContainEqual(vehicle);
+      // Saved as the page says, first-call.mts, in a project as `npm init` makes it (CommonJS).
+      const fromTypeScript = runTypeScriptSample(typescript.replaceAll(SANDBOX_ORIGIN, origin), {}, { packageType: 'commonjs', extension: 'mts' });
+      expect(fromTypeScript.stderr).toBe('');
+      expect(fromTypeScript.stdout.trim()).toBe(`${vehicle.vehicleNumber} ${vehicle.licensePlate} ${vehicle.vehicleType}`);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
   for (const api of API_NAMES) {
-    it(`the ${api} page renders each operation with its authentication, code samples and assumptions`, async (ctx) => {
+    it(`the ${api} page lists its operations on the first screen, and each opens from there`, async (ctx) => {
       if (chromiumMissingReason) ctx.skip(chromiumMissingReason);
       const doc = loadBundle(api);
-      await visit(api, async ({ page }) => {
-        const overview = await page.locator('main, body').first().innerText();
-        expect(overview).toContain('Authentication per operation');
-        expect(overview).toContain('Assumptions (not confirmed)');
+      const { byOperation } = placeAssumptions(doc, collectAssumptions(api, doc));
+      await visit(`${server!.url}${api}.html`, async ({ page }) => {
+        await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: RENDER_TIMEOUT_MS });
+        for (const { method, path } of operationsOf(doc)) {
+          expect(await onFirstScreen(page, `${method.toUpperCase()} ${path}`), `${method} ${path} on the first screen`).toBe(true);
+        }
         await page.screenshot({ path: `${screenshotsDir}/${api}.png` });
+        for (const ext of ['yaml', 'json']) {
+          const download = page.locator(`a[href="specs/${api}.${ext}"]`).first();
+          await expect(download.isVisible()).resolves.toBe(true);
+          const response = await page.request.get(new URL(`specs/${api}.${ext}`, page.url()).href);
+          expect(response.status(), `specs/${api}.${ext}`).toBe(200);
+          expect(await response.text()).toContain(String(doc.info.title));
+        }
         let clientSamplesChosen = false;
-        for (const { op, pointer } of operationsOf(doc)) {
-          // Redoc 3 renders an operation when a reader opens it from the menu: open its tag, then the operation.
-          const tag = page.locator('[data-component-name="Menu/MenuItem"].menu-item-type-group', { hasText: op.tags[0] });
-          const item = page.locator('[data-component-name="Menu/MenuItem"].menu-item-type-operation', { hasText: op.summary });
-          if (!(await item.isVisible())) await tag.getByTestId('menu-item-label').first().click({ timeout: RENDER_TIMEOUT_MS });
-          await item.click({ timeout: RENDER_TIMEOUT_MS });
+        for (const { op, method, path } of operationsOf(doc)) {
+          // From the operation list at the top, as a reader would: Redoc scrolls to the operation.
+          await page.locator('a', { hasText: `${method.toUpperCase()} ${path}` }).first().click({ timeout: RENDER_TIMEOUT_MS });
           // Matched on the visible text: the heading's accessible name also carries its anchor link's label.
           const heading = page.locator('h1, h2').filter({ hasText: new RegExp(`^${escapeRegExp(op.summary)}$`) });
           await heading.first().waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
           const text = await page.locator('body').innerText();
           expect(text, `${op.operationId} states its authentication`).toContain('Authentication:');
-          const ownAssumptions = collectAssumptions(api, doc).filter((a) => a.pointer.startsWith(`${pointer}/`) || a.pointer === pointer);
-          if (ownAssumptions.length > 0) {
-            expect(text.match(/Assumption, not confirmed/g)?.length ?? 0, `${op.operationId} marks its assumptions`).toBeGreaterThanOrEqual(ownAssumptions.length);
-          }
+          const own = byOperation.get(op.operationId) ?? [];
+          expect(text.split(`${NOT_CONFIRMED}:`).length - 1, `${op.operationId} marks its assumptions`).toBeGreaterThanOrEqual(own.length);
           if (op.operationId !== 'requestAuthorization' && api !== 'fleet') {
             expect(text, `${op.operationId} shows the expired_in quirk`).toContain('expired_in');
           }
+          expect(text).not.toMatch(INTERNAL);
+          expect(await clippedSamples(page), `${op.operationId}: clipped samples (curl)`).toEqual([]);
           // The samples panel opens on curl; the published client is the other language, a page-wide choice made once.
           if (!clientSamplesChosen) {
             const panelHeader = page.locator('.panel-request-samples [data-component-name="Panel/PanelHeader"]').filter({ visible: true }).first();
@@ -112,18 +186,53 @@ describe('partner docs in headless Chromium', () => {
             clientSamplesChosen = true;
           }
           await page.getByText(/from '@logistics-partner\/api'/).filter({ visible: true }).first().waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
+          expect(await clippedSamples(page), `${op.operationId}: clipped samples (TypeScript)`).toEqual([]);
           await page.screenshot({ path: `${screenshotsDir}/${api}-${op.operationId}.png` });
+          await page.locator('a', { hasText: '← All Logistics Partner APIs' }).first().scrollIntoViewIfNeeded();
         }
       });
     });
   }
 
-  it('the guard itself catches a request to another host and a console error', async (ctx) => {
+  it('the site works under a base path, as GitHub Pages serves it, and answers a missing page with 404.html', async (ctx) => {
     if (chromiumMissingReason) ctx.skip(chromiumMissingReason);
-    // Proves the checks above can fail: this page asks for an image on another host and logs an error.
+    const { server: prefixed, url } = await startDocsServer(docsDir, { basePath: '/logistics-partner-api/' });
+    try {
+      await visit(`${url}index.html`, async ({ page }) => {
+        await page.getByRole('link', { name: String(loadBundle('fleet').info.title) }).click();
+        await page.waitForURL(`${url}fleet.html`);
+        const [first] = operationsOf(loadBundle('fleet'));
+        await page.locator('a', { hasText: `${first!.method.toUpperCase()} ${first!.path}` }).first().click();
+        expect(page.url().startsWith(`${url}fleet.html#`), page.url()).toBe(true);
+        await page.locator('a', { hasText: '← All Logistics Partner APIs' }).first().click();
+        await page.waitForURL(`${url}index.html`);
+      });
+      const guarded = await openGuardedPage(browser!);
+      try {
+        const response = await guarded.page.goto(`${url}no-such-page.html`);
+        expect(response?.status()).toBe(404);
+        await expect(guarded.page.getByRole('heading', { name: 'Page not found' }).isVisible()).resolves.toBe(true);
+        await guarded.page.getByRole('link', { name: /start page/ }).click();
+        await guarded.page.waitForURL(`${url}index.html`);
+      } finally {
+        await guarded.close();
+      }
+    } finally {
+      await new Promise<void>((resolve) => (prefixed as Server).close(() => resolve()));
+    }
+  });
+
+  it('the checks themselves catch a clipped sample (Redoc\'s panel without the wrapping style), a request to another host and a console error', async (ctx) => {
+    if (chromiumMissingReason) ctx.skip(chromiumMissingReason);
+    // Proves the checks above can fail: a sample forced to one line in a hidden-overflow box, an image from
+    // another host and a logged error.
     const guarded = await openGuardedPage(browser!);
     try {
       await guarded.page.goto(`${server!.url}index.html`);
+      await guarded.page.addStyleTag({ content: 'pre.sample { white-space: pre !important; overflow: hidden !important; width: 12rem; }' });
+      const clipped = await clippedSamples(guarded.page);
+      expect(clipped.length).toBeGreaterThan(0);
+      expect(clipped[0]).toContain('overflow hidden');
       await guarded.page.evaluate(async () => {
         console.error('deliberate error');
         const img = document.createElement('img');
@@ -133,8 +242,17 @@ describe('partner docs in headless Chromium', () => {
       });
       expect(guarded.blocked).toEqual(['https://example.com/tracker.png']);
       expect(guarded.consoleErrors).toContain('deliberate error');
+      // Redoc's own panel, without the docs' wrapping style: its long curl line runs past the box.
+      const [milestone] = operationsOf(loadBundle('carriers'));
+      await guarded.page.goto(`${server!.url}carriers.html`);
+      await guarded.page.locator('a', { hasText: `${milestone!.method.toUpperCase()} ${milestone!.path}` }).first().click();
+      await guarded.page.getByText(/curl -sS -X POST/).first().waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
+      expect(await clippedSamples(guarded.page)).toEqual([]);
+      await guarded.page.evaluate(() => document.getElementById('lp-sample-wrap')?.remove());
+      expect((await clippedSamples(guarded.page)).join('\n')).toContain('ACCESS_TOKEN');
     } finally {
       await guarded.close();
     }
   });
 });
+

@@ -44,12 +44,14 @@ describe('listVehicles parameters (seed 4.5)', () => {
     expect(sort.test('vehicleNumber')).toBe(false);
     expect(sort.test('vehicleNumber ascending')).toBe(false);
     expect(sort.test('colour asc')).toBe(false);
+    // The enum (which types the client) lists exactly what the pattern accepts.
+    expect(params.find((p) => p.name === 'sort').schema.enum).toEqual(vehicleFields.flatMap((field) => [`${field} asc`, `${field} desc`]));
   });
 
-  it('types the filters as string arrays and sort as a string in the generated operations', () => {
+  it('types the filters as string arrays and sort as "<vehicle field> asc|desc" in the generated operations', () => {
     type Query = NonNullable<FleetOperations['listVehicles']['parameters']['query']>;
     expectTypeOf<Query['customervehicleNumber']>().toEqualTypeOf<string[] | undefined>();
-    expectTypeOf<Query['sort']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Query['sort']>().toEqualTypeOf<`${keyof FleetComponents['schemas']['Vehicle']} ${'asc' | 'desc'}` | undefined>();
   });
 });
 

@@ -51,14 +51,22 @@ describe('security (seed 5)', () => {
     }
   });
 
-  it('OAuth 2.0 has the client credentials and authorization code flows at the seed paths', () => {
+  it('OAuth 2.0 has the client credentials and authorization code flows at the seed paths, absolute on the default servers', () => {
+    // Absolute, because tools resolve a relative flow URL against the carriers server: a {base_url} path prefix would be
+    // dropped and the authorize URL would name the service's host. Each URL is its operation's default server + path.
+    const at = (id: string) => {
+      const { path, servers } = operation(id);
+      const [server] = servers;
+      return `${Object.values<{ default: string }>(server?.variables ?? {})[0]?.default}${path}`;
+    };
     expect(schemes('carriers').OAuth2).toMatchObject({
       type: 'oauth2',
       flows: {
-        clientCredentials: { tokenUrl: '/token' },
-        authorizationCode: { authorizationUrl: '/oauth2/default/v1/authorize', tokenUrl: '/oauth2/default/v1/token' },
+        clientCredentials: { tokenUrl: at('requestServiceToken') },
+        authorizationCode: { authorizationUrl: at('requestAuthorization'), tokenUrl: at('requestIdentityProviderToken') },
       },
     });
+    expect(at('requestAuthorization')).toBe('http://127.0.0.1:4010/oauth2/default/v1/authorize');
   });
 
   it('the fleet key is an apiKey in the API-Key header', () => {

@@ -1,0 +1,150 @@
+// A contract suite that stays loaded between runs: one vitest (through its Node API) against one target, which runs
+// any subset of the suite's files as often as asked. A run through `npm run contract` pays vitest's start each time
+// (config, Vite server, transforms: about 1.7 CPU-s); a session pays it once, so contract:mutation's many short runs
+// cost little more than their tests. Each run still gets a fresh worker (vitest ends a run's workers with the run),
+// so no module state (tokens, ledger files) leaks from one run into the next.
+import { join, relative } from 'node:path';
+import type { TestModule, TestSequencer, TestSpecification } from 'vitest/node';
+import { createVitest, type Vitest } from 'vitest/node';
+import { repoRoot } from '../../spec-core/apis.ts';
+import { Redactor } from '../support/redact.ts';
+import { SECRET_VARIABLES } from '../support/target.ts';
+
+export interface SessionOptions {
+  /** The target's LP_* settings. */
+  env: Record<string, string>;
+  /** LP_CONTRACT_OUT of every run (the ledger goes below it). */
+  outputDir: string;
+  /** Suite files (relative to the repository root) left out of every run, e.g. the self-checks. */
+  exclude?: string[];
+  /** Contradicted assumptions fail too (the mock and the sandbox implement every assumption). */
+  strict: boolean;
+}
+
+export interface SessionFailure {
+  /** The test's full name, or the file's when the file failed outside its tests. */
+  name: string;
+  file: string;
+  /** The first line of the first error, redacted. */
+  message: string;
+}
+
+export interface SessionRun {
+  exitCode: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  seconds: number;
+  failures: SessionFailure[];
+  /** Each test of the run (its full name, as the ledger records it) and the files it is in. */
+  filesOfTest: Map<string, Set<string>>;
+}
+
+class ByPath implements TestSequencer {
+  shard(files: TestSpecification[]): TestSpecification[] {
+    return files;
+  }
+
+  sort(files: TestSpecification[]): TestSpecification[] {
+    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
+  }
+}
+
+export class SuiteSession {
+  private constructor(
+    private readonly vitest: Vitest,
+    private readonly redactor: Redactor,
+    /** Every suite file of the session, relative to the repository root, sorted. */
+    readonly files: string[],
+  ) {}
+
+  static async open(options: SessionOptions): Promise<SuiteSession> {
+    const vitest = await createVitest(
+      'test',
+      {
+        config: join(repoRoot, 'contract-tests/vitest.config.ts'),
+        root: repoRoot,
+        watch: false,
+        // One failing test is the whole verdict of a run; the rest of it would only cost time.
+        bail: 1,
+        // The session's own caller reads the ledger; the global setup would clear and report LP_CONTRACT_OUT of this
+        // process instead (dist/contract, which `npm run contract` owns).
+        globalSetup: [],
+        exclude: options.exclude ?? [],
+        env: {
+          ...options.env,
+          LP_CONTRACT_TARGET: 'sandbox',
+          LP_CONTRACT_OUT: options.outputDir,
+          LP_STRICT_ASSUMPTIONS: options.strict ? '1' : '',
+          FORCE_COLOR: '0',
+          NO_COLOR: '1',
+        },
+        // Results come back from each run; nothing is printed while it runs.
+        reporters: [{}],
+        // The same files in the same order on every run: the default order puts the last run's failures first, and
+        // an exchange made in a file's beforeAll is recorded under the test that ran just before it.
+        sequence: { sequencer: ByPath },
+        // Worker threads start cheaper than processes, and every run starts one (about 20 CPU-s less over the 50 runs
+        // of contract:mutation).
+        pool: 'threads',
+      },
+      {},
+      { stdout: process.stdout, stderr: process.stderr },
+    );
+    const specifications = await vitest.globTestSpecifications();
+    const files = [...new Set(specifications.map((s) => relative(repoRoot, s.moduleId)))].sort();
+    return new SuiteSession(vitest, new Redactor(SECRET_VARIABLES.map((name) => options.env[name])), files);
+  }
+
+  /** Runs `files` (default: every file of the session) and stops at the first failing test. */
+  async run(files: string[] = this.files): Promise<SessionRun> {
+    const unknown = files.filter((file) => !this.files.includes(file));
+    if (unknown.length) throw new Error(`not files of the contract suite: ${unknown.join(', ')}`);
+    const started = performance.now();
+    const wanted = new Set(files.map((file) => join(repoRoot, file)));
+    const specifications = (await this.vitest.globTestSpecifications()).filter((s) => wanted.has(s.moduleId));
+    const result = await this.vitest.runTestSpecifications(specifications);
+    // The state keeps the modules of earlier runs too: only this run's count.
+    const modules = result.testModules.filter((m) => wanted.has(m.moduleId));
+    const run = summarize(modules, this.redactor);
+    const unhandled = result.unhandledErrors.map((error) => ({ name: '(unhandled error)', file: '', message: this.firstLine(error) }));
+    const failures = [...run.failures, ...unhandled];
+    const incomplete = modules.length !== wanted.size || modules.some((m) => m.state() === 'pending' || m.state() === 'queued');
+    return {
+      ...run,
+      failures,
+      exitCode: failures.length > 0 || incomplete ? 1 : 0,
+      seconds: (performance.now() - started) / 1000,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.vitest.close();
+  }
+
+  private firstLine(error: unknown): string {
+    const message = error instanceof Error ? error.message : typeof error === 'object' && error && 'message' in error ? String(error.message) : String(error);
+    return this.redactor.redact(message.split('\n')[0] ?? '');
+  }
+}
+
+function summarize(modules: TestModule[], redactor: Redactor): Omit<SessionRun, 'exitCode' | 'seconds'> {
+  let passed = 0;
+  let skipped = 0;
+  const failures: SessionFailure[] = [];
+  const filesOfTest = new Map<string, Set<string>>();
+  const firstLine = (message: string | undefined) => redactor.redact((message ?? '').split('\n')[0] ?? '');
+  for (const module of modules) {
+    const file = relative(repoRoot, module.moduleId);
+    for (const test of module.children.allTests()) {
+      filesOfTest.set(test.fullName, (filesOfTest.get(test.fullName) ?? new Set()).add(file));
+      const { state } = test.result();
+      if (state === 'passed') passed++;
+      else if (state === 'failed') failures.push({ name: test.fullName, file, message: firstLine(test.result().errors?.[0]?.message) });
+      else skipped++;
+    }
+    // A file can fail outside its tests (an import error, a failing afterAll hook).
+    for (const error of module.errors()) failures.push({ name: file, file, message: firstLine(error.message) });
+  }
+  return { passed, failed: failures.length, skipped, failures, filesOfTest };
+}

@@ -1,0 +1,127 @@
+// The spec copy each Redoc page is built from, on the real bundles: the operation list first, how each operation is
+// authenticated, the expired_in quirk, and the assumptions in partner language next to the operations they concern.
+import { describe, expect, it } from 'vitest';
+import { API_NAMES, type ApiName } from '../../spec-core/apis.ts';
+import { collectAssumptions } from '../../spec-core/assumptions.ts';
+import { loadBundle } from '../../spec-core/bundles.ts';
+import { operationsOf } from '../../spec-core/operations.ts';
+import { authenticationOf, enrichForDocs, operationAnchor } from '../../tools/docs/enrich.ts';
+import { INTERNAL_WORDS, NOT_CONFIRMED, partnerWording, placeAssumptions } from '../../tools/docs/partner-language.ts';
+import type { SupportContact } from '../../tools/docs/support.ts';
+
+const support: SupportContact = { name: 'Partner desk', email: 'desk@partner.test', url: 'https://partner.test/help' };
+const enrich = (api: ApiName) => enrichForDocs(api, loadBundle(api), { support });
+
+function authOf(api: ApiName, operationId: string): string {
+  const doc = loadBundle(api);
+  const operation = operationsOf(doc).find(({ op }) => op.operationId === operationId);
+  if (!operation) throw new Error(`${api} has no operation ${operationId}`);
+  return authenticationOf(doc, operation);
+}
+
+/** Every string a Redoc page shows from the spec (x- extensions are not shown). */
+function shownTexts(node: unknown, out: string[] = []): string[] {
+  if (typeof node === 'string') out.push(node);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) if (!key.startsWith('x-')) shownTexts(value, out);
+  }
+  return out;
+}
+
+describe('authentication stated per operation', () => {
+  it('fleet operations take the API-Key header', () => {
+    expect(authOf('fleet', 'listVehicles')).toBe('`API-Key: <key>` (FleetApiKey)');
+    expect(authOf('fleet', 'getVehicle')).toBe('`API-Key: <key>` (FleetApiKey)');
+  });
+
+  it('the milestone operation takes a bearer token, optionally with the subscription key', () => {
+    const text = authOf('carriers', 'recordLoadMilestoneEvent');
+    expect(text).toMatch(/^either `Authorization: Bearer <ACCESS_TOKEN>` \(OAuth2\); or .*\*\*and\*\* `Ocp-Apim-Subscription-Key: <key>`/);
+  });
+
+  it('the service token endpoint authenticates by the form body, the authorize endpoint not at all', () => {
+    expect(authOf('token', 'requestServiceToken')).toContain('`client_id` and `client_secret` in the form body');
+    expect(authOf('token', 'requestIdentityProviderToken')).toBe('`Ocp-Apim-Subscription-Key: <key>` (SubscriptionKey)');
+    expect(authOf('token', 'requestAuthorization')).toMatch(/^none/);
+  });
+});
+
+describe('partner language', () => {
+  it('names the published documentation, never "the seed"', () => {
+    expect(partnerWording('Size limits are not shown (seed 8); far above the seed\'s examples.')).toBe(
+      "Size limits are not shown (published documentation, section 8); far above the published documentation's examples.",
+    );
+    expect(partnerWording('The seed shows x; not shown in the seed; see seed 4.5.')).toBe(
+      'The published documentation shows x; not shown in the published documentation; see section 4.5 of the published documentation.',
+    );
+  });
+
+  it.each(API_NAMES)('%s: the page shows no internal word and no license marker', (api) => {
+    const doc = enrich(api);
+    const offending = shownTexts(doc).filter((text) => INTERNAL_WORDS.some((word) => word.test(text)));
+    expect(offending).toEqual([]);
+    // The check finds them in the bundle as it is.
+    expect(shownTexts(loadBundle(api)).some((text) => INTERNAL_WORDS.some((word) => word.test(text)))).toBe(true);
+  });
+
+  it('places a schema assumption on every operation that uses the schema, and the info ones on the API', () => {
+    const doc = loadBundle('fleet');
+    const { byOperation, apiWide } = placeAssumptions(doc, collectAssumptions('fleet', doc));
+    const whats = (id: string) => (byOperation.get(id) ?? []).map((a) => a.what);
+    const vehicleFields = collectAssumptions('fleet', doc).find((a) => a.pointer === '/components/schemas/Vehicle')!.what;
+    expect(whats('listVehicles')).toContain(vehicleFields); // through VehicleList -> Vehicle
+    expect(whats('getVehicle')).toContain(vehicleFields);
+    expect(whats('getVehicle').some((w) => w.includes('Different filters combine'))).toBe(false);
+    expect(apiWide.map((a) => a.pointer).sort()).toEqual(['', '/info', '/info']);
+  });
+});
+
+describe('enrichForDocs', () => {
+  it.each(API_NAMES)('%s: the description opens with the operations, each linked to its section', (api) => {
+    const doc = enrich(api);
+    const [nav, blank, header] = String(doc.info.description).split('\n');
+    expect(nav).toMatch(/^\[← All Logistics Partner APIs\]\(index\.html\)/);
+    expect(nav).toContain(`[YAML](specs/${api}.yaml) · [JSON](specs/${api}.json)`);
+    expect(blank).toBe('');
+    expect(header).toBe('| Operation | What it does | Authentication |');
+    for (const { op, method, path } of operationsOf(doc)) {
+      expect(doc.info.description).toContain(`[\`${method.toUpperCase()} ${path}\`](${operationAnchor(op)})`);
+      expect(op.description).toMatch(/^\*\*Authentication:\*\* /);
+    }
+  });
+
+  it.each(API_NAMES)('%s: every assumption is stated once per operation it concerns, or for the API', (api) => {
+    const doc = enrich(api);
+    const count = collectAssumptions(api, loadBundle(api)).length;
+    const marker = `**${NOT_CONFIRMED}:**`;
+    const onOperations = operationsOf(doc).flatMap(({ op }) => op.description.split(marker).slice(1));
+    const onApi = String(doc.info.description).split(marker).length - 1;
+    expect(onApi + new Set(onOperations.map((text) => text.split('\n')[0])).size).toBe(count);
+  });
+
+  it('puts the expired_in warning on the operations that involve a token, and not on the fleet API', () => {
+    const noted = (api: ApiName) =>
+      operationsOf(enrich(api))
+        .filter(({ op }) => op.description.includes('Watch out: `expired_in`'))
+        .map(({ op }) => op.operationId);
+    expect(noted('token')).toContain('requestServiceToken');
+    expect(noted('carriers')).toEqual(['recordLoadMilestoneEvent']);
+    expect(noted('fleet')).toEqual([]);
+  });
+
+  it('sets the support contact and drops the UNLICENSED marker', () => {
+    const doc = enrich('carriers');
+    expect(doc.info.contact).toEqual({ name: 'Partner desk', email: 'desk@partner.test', url: 'https://partner.test/help' });
+    expect(doc.info.license).toBeUndefined();
+    expect(doc.info.description).toContain('[desk@partner.test](mailto:desk@partner.test)');
+    const licensed = enrichForDocs('carriers', { ...loadBundle('carriers'), info: { ...loadBundle('carriers').info, license: { name: 'MIT', identifier: 'MIT' } } }, { support });
+    expect(licensed.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+  });
+
+  it('leaves the bundle it was given unchanged', () => {
+    const original = loadBundle('fleet');
+    const copy = structuredClone(original);
+    enrichForDocs('fleet', original, { support });
+    expect(original).toEqual(copy);
+  });
+});

@@ -1,0 +1,124 @@
+// Every LP_* environment variable the kit reads, with its meaning, and the only code that reads them: the target
+// settings (URLs, credentials, write gate), the suite's run settings (LP_CONTRACT_*), the servers' default ports and
+// the test runner's knobs. Which variables are secrets, the placeholder credentials of the mock, the target names and
+// the loading of `.env` live here too, once.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import { repoRoot } from '../spec-core/apis.ts';
+
+/** The settings of a target: where it is, who the caller is, and whether the suite may write. `.env.example` documents them for users. */
+export const TARGET_VARIABLES = {
+  LP_BASE_URL: '{base_url}: the service token endpoint (/token) and the carriers API (/v1/load-milestone-events)',
+  LP_AUTH_URL: '{auth_url}: the identity provider (/oauth2/default/v1/token and /authorize)',
+  LP_FLEET_BASE_URL: '{fleet_base_url}: the fleet API (/vehicles)',
+  LP_CLIENT_ID: 'OAuth 2.0 client id of the application',
+  LP_CLIENT_SECRET: 'OAuth 2.0 client secret of the application (secret)',
+  LP_SUBSCRIPTION_KEY: 'Ocp-Apim-Subscription-Key of the developer account (secret)',
+  LP_SCOPE: 'scopes the client may request, space-separated',
+  LP_REDIRECT_URI: 'redirect URI registered for the application (authorization code flow, npm run login)',
+  LP_FLEET_API_KEY: 'API-Key of the fleet API (secret)',
+  LP_FLEET_FOREIGN_VEHICLE_NUMBER: 'a vehicle that exists but that LP_FLEET_API_KEY must not see (lessee isolation checks)',
+  LP_FLEET_FOREIGN_CUSTOMER_NUMBER: 'a customer number of another lessee (its vehicles must never appear)',
+  LP_ALLOW_WRITES: 'write gate: 1 lets the suite post milestone events, for LP_TEST_LOAD_ID only',
+  LP_TEST_LOAD_ID: 'the only load the suite may post milestone events for',
+} as const;
+export type LpVariable = keyof typeof TARGET_VARIABLES;
+export const LP_VARIABLES = Object.keys(TARGET_VARIABLES) as LpVariable[];
+
+/** How a run of the contract suite (and the scripts around it) behaves. */
+export const RUN_VARIABLES = {
+  LP_CONTRACT_TARGET: 'the target the suite runs against: mock, sandbox or live (set by npm run contract*)',
+  LP_CONTRACT_OUT: 'directory of the suite reports (default dist/contract)',
+  LP_CONTRACT_RUNS: 'property-based runs per operation (default 5)',
+  LP_CONTRACT_SEED: 'seed of the property-based inputs (default fixed, so a red run reproduces)',
+  LP_STRICT_ASSUMPTIONS: '1: a contradicted assumption of the specs fails a live run',
+  LP_FAIL_ON_SKIP: '1: a skipped check fails the run',
+  LP_MIN_COVERAGE: 'the least ratio (0 to 1) of checks that must run',
+  LP_MOCK_PORT: 'default port of npm run mock (4010)',
+  LP_SANDBOX_PORT: 'default port of npm run sandbox (4020)',
+  LP_TEST_JOBS: 'parallel steps of npm test (default 3)',
+  LP_TYPE_TESTS_IN_TYPECHECK: '1: the client type tests run in npm run typecheck, not in vitest',
+} as const;
+export type RunVariable = keyof typeof RUN_VARIABLES;
+
+/** Variables whose values are credentials: never printed, redacted from every output. */
+export const SECRET_VARIABLES: readonly LpVariable[] = ['LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY', 'LP_FLEET_API_KEY'];
+
+export const TARGET_NAMES = ['mock', 'sandbox', 'live'] as const;
+export type TargetName = (typeof TARGET_NAMES)[number];
+
+/** The target name, or an error naming `what` (the option or variable it came from) and the allowed names. */
+export function parseTargetName(raw: string, what: string): TargetName {
+  if (!(TARGET_NAMES as readonly string[]).includes(raw)) throw new Error(`${what} must be one of ${TARGET_NAMES.join(', ')}, got "${raw}"`);
+  return raw as TargetName;
+}
+
+/**
+ * Settings of the Prism mock that it does not hand out itself: it accepts any credential value, so these are
+ * placeholders (not secrets). The mock prints them, and the suite uses them for a mock it did not start.
+ */
+export const MOCK_PLACEHOLDERS = {
+  LP_CLIENT_ID: 'contract-mock-client',
+  LP_CLIENT_SECRET: 'contract-mock-secret',
+  LP_SUBSCRIPTION_KEY: 'contract-mock-subscription-key',
+  LP_SCOPE: 'carriers.milestones',
+  LP_REDIRECT_URI: 'http://127.0.0.1:8765/callback',
+  LP_FLEET_API_KEY: 'contract-mock-fleet-key',
+  // The mock keeps no state, so "writing" a milestone to it is harmless.
+  LP_ALLOW_WRITES: '1',
+  LP_TEST_LOAD_ID: 'LD-CONTRACT-MOCK',
+} as const satisfies Partial<Record<LpVariable, string>>;
+
+/** A variable's value, trimmed; undefined when unset or blank. */
+export function readVariable(name: LpVariable | RunVariable, source: NodeJS.ProcessEnv = process.env): string | undefined {
+  return source[name]?.trim() || undefined;
+}
+
+/** The target variables that are set (trimmed, blanks dropped). */
+export function readTargetVariables(source: NodeJS.ProcessEnv = process.env): Partial<Record<LpVariable, string>> {
+  const env: Partial<Record<LpVariable, string>> = {};
+  for (const name of LP_VARIABLES) {
+    const value = readVariable(name, source);
+    if (value) env[name] = value;
+  }
+  return env;
+}
+
+/** True when the variable is set to 1 (the kit's only spelling of "on"). */
+export function flagVariable(name: RunVariable, source: NodeJS.ProcessEnv = process.env): boolean {
+  return readVariable(name, source) === '1';
+}
+
+/** An integer variable (or its fallback when unset), refusing anything else with a message naming the variable. */
+export function integerVariable(name: RunVariable, fallback: number, min: number, source: NodeJS.ProcessEnv = process.env): number {
+  const raw = readVariable(name, source);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
+  return value;
+}
+
+/** Fills in from the repository's `.env` what the environment lacks (Node never overrides a set variable). */
+export function loadDotenv(path = join(repoRoot, '.env')): boolean {
+  if (!existsSync(path)) return false;
+  process.loadEnvFile(path);
+  return true;
+}
+
+/** The environment for a child server: the caller's own LP_* settings would change its defaults, so none pass. */
+export function withoutLpVariables(source: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(source)) if (!name.startsWith('LP_')) env[name] = value;
+  return env;
+}
+
+/** The `LP_NAME=value` lines of a server's output (dotenv quoting and trailing comments understood), other lines ignored. */
+export function parseLpLines(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    if (!/^LP_\w+=/.test(line)) continue;
+    Object.assign(env, parseEnv(line));
+  }
+  return env;
+}

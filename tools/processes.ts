@@ -1,0 +1,166 @@
+// The one way the kit runs its own servers (the mock, the sandbox, the docs server) as child processes: start the
+// script, wait for its ready line, read its LP_* lines, and stop it: SIGTERM, then SIGKILL after a grace period.
+// Each server runs in its own process group, so a stop also reaches what it started (Prism under the mock), and a
+// server still running when this process exits is killed rather than left behind.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { repoRoot } from '../spec-core/apis.ts';
+import { parseLpLines, withoutLpVariables } from './environment.ts';
+
+export const DEFAULT_READY_TIMEOUT_MS = 60_000;
+export const DEFAULT_STOP_GRACE_MS = 5_000;
+/** What a server may print before it is ready, and what a stopped server's stderr keeps: enough for any error. */
+const MAX_KEPT_OUTPUT = 64 * 1024;
+
+export interface StartServerOptions {
+  /** Path from the repository root, run as `node --import tsx -- <script>` (one process, so signals reach the server). */
+  script: string;
+  args?: string[];
+  /** Added to the environment. The caller's LP_* variables are dropped unless `keepLpVariables`. */
+  env?: Record<string, string>;
+  keepLpVariables?: boolean;
+  /** A line of stdout that means ready (exact, after trimming), or a pattern matched against stdout and stderr. */
+  ready: string | RegExp;
+  readyTimeoutMs?: number;
+  stopGraceMs?: number;
+  /** Runs once the process has exited after stop() (e.g. removes a temp dir). */
+  onStopped?: () => void;
+}
+
+export interface RunningServer {
+  child: ChildProcess;
+  pid: number;
+  /** The LP_* lines printed before the ready line, parsed. */
+  env: Record<string, string>;
+  /** stdout up to and including the ready line. */
+  stdoutLines: string[];
+  /** The ready pattern's match (for a RegExp `ready`). */
+  readyMatch: RegExpExecArray | undefined;
+  /** The last 64 KiB of stderr so far. */
+  stderr(): string;
+  /** Ends the process (and its group); resolves with its exit code (null when ended by a signal). Safe to call twice. */
+  stop(): Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** Signals the child's process group; the child itself when it has no group any more. */
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, name);
+  } catch {
+    try {
+      child.kill(name);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+/** SIGTERM to the process group, SIGKILL after `graceMs`; resolves with the exit code once the child has exited. */
+export function stopProcess(child: ChildProcess, graceMs = DEFAULT_STOP_GRACE_MS): Promise<number | null> {
+  if (hasExited(child)) {
+    signal(child, 'SIGKILL'); // whatever it started and left behind
+    return Promise.resolve(child.exitCode);
+  }
+  return new Promise((resolve) => {
+    const force = setTimeout(() => signal(child, 'SIGKILL'), graceMs);
+    child.once('exit', (code) => {
+      clearTimeout(force);
+      signal(child, 'SIGKILL'); // grandchildren that outlived it
+      resolve(code);
+    });
+    signal(child, 'SIGTERM');
+  });
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // Only synchronous work runs at exit: a SIGKILL to every group still running.
+  process.on('exit', () => {
+    for (const child of running) signal(child, 'SIGKILL');
+  });
+}
+
+function tail(text: string): string {
+  return text.length > MAX_KEPT_OUTPUT ? text.slice(-MAX_KEPT_OUTPUT) : text;
+}
+
+/** Starts a server script and resolves once it is ready; rejects (after stopping it) when it exits or times out first. */
+export function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const { script, ready } = options;
+  const timeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  const baseEnv = options.keepLpVariables ? process.env : withoutLpVariables();
+  const child = spawn(process.execPath, ['--import', 'tsx', '--', script, ...(options.args ?? [])], {
+    cwd: repoRoot,
+    env: { ...baseEnv, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group: stop() reaches its children too
+  });
+  running.add(child);
+  installExitHook();
+  let stopping: Promise<number | null> | undefined;
+  const stop = () =>
+    (stopping ??= stopProcess(child, options.stopGraceMs).then((code) => {
+      running.delete(child);
+      options.onStopped?.();
+      return code;
+    }));
+  child.once('exit', () => running.delete(child));
+
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = tail(stderr + chunk.toString());
+  });
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (why: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const output = stderr.trim() ? `\n${stderr.trim().slice(-2000)}` : '';
+      void stop().then(() => reject(new Error(`${script} ${why}${output}`)));
+    };
+    const describe = typeof ready === 'string' ? `print "${ready}"` : `print a line matching ${ready}`;
+    const timer = setTimeout(() => fail(`did not ${describe} within ${timeoutMs / 1000} s`), timeoutMs);
+    const check = () => {
+      if (settled) return;
+      let match: RegExpExecArray | undefined;
+      let readyAt = -1;
+      const lines = stdout.split('\n');
+      if (typeof ready === 'string') readyAt = lines.findIndex((line, index) => index < lines.length - 1 && line.trim() === ready);
+      else {
+        match = ready.exec(stdout) ?? ready.exec(stderr) ?? undefined;
+        if (match) readyAt = lines.length - 1;
+      }
+      if (readyAt === -1) {
+        if (stdout.length > MAX_KEPT_OUTPUT) fail(`printed more than ${MAX_KEPT_OUTPUT} bytes without getting ready`);
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      const stdoutLines = lines.slice(0, readyAt + 1);
+      child.stdout!.resume(); // later output is not kept, but must not block the server
+      child.stdout!.removeAllListeners('data');
+      resolve({ child, pid: child.pid!, env: parseLpLines(stdoutLines.join('\n')), stdoutLines, readyMatch: match, stderr: () => stderr, stop });
+    };
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      check();
+    });
+    if (typeof ready !== 'string') child.stderr!.on('data', check);
+    child.once('error', (error) => fail(`could not be started: ${error.message}`));
+    child.once('exit', (code, signalName) => fail(`exited (${signalName ?? `code ${code}`}) before it was ready`));
+  });
+}
+
+/** Stops every server this process started and has not stopped yet. */
+export function stopAllServers(): Promise<unknown> {
+  return Promise.all([...running].map((child) => stopProcess(child)));
+}
