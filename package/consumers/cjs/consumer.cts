@@ -11,10 +11,10 @@ const pathsSeen: Array<keyof TokenPaths | keyof CarriersPaths> = ['/token', '/v1
 async function main(): Promise<void> {
   if (typeof require !== 'function' || typeof module !== 'object') throw new Error('expected to run as CommonJS');
   const fleet = createFleetClient({ baseUrl: process.env.LP_FLEET_BASE_URL ?? '', fleetApiKey: process.env.LP_FLEET_API_KEY ?? '' });
-  const { data } = await fleet.GET('/vehicles', {});
-  const vehicles: Vehicle[] = data ?? [];
-  if (vehicles.length === 0 || typeof vehicles[0]?.vin !== 'string') throw new Error('expected a list of vehicles');
-  console.log(`commonjs consumer ok: ${vehicles.length} vehicles; ${pathsSeen.length} paths, ApiError is ${typeof ApiError}`);
+  const { data: vehicles } = await fleet.GET('/vehicles');
+  const list: Vehicle[] = vehicles;
+  if (list.length === 0 || typeof list[0]?.vin !== 'string') throw new Error('expected a list of vehicles');
+  console.log(`commonjs consumer ok: ${list.length} vehicles; ${pathsSeen.length} paths, ApiError is ${typeof ApiError}`);
 }
 main().catch((error: unknown) => {
   console.error(error);

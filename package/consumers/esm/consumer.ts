@@ -39,7 +39,7 @@ const lp = createLogisticsClient({
 });
 // Token API, both endpoints: the service's lifetime is spelled expired_in, the identity provider's expires_in.
 const t = await lp.token.POST('/token', { body: { grant_type: 'client_credentials', client_id: required('LP_CLIENT_ID'), client_secret: required('LP_CLIENT_SECRET') } });
-const lifetime: number | undefined = t.data?.expired_in;
+const lifetime: number = t.data.expired_in;
 if (typeof lifetime !== 'number') throw new Error('expected expired_in from the service token endpoint');
 const idp = createTokenProvider({
   tokenEndpoint: 'identity-provider',
@@ -58,11 +58,11 @@ const recorded = await lp.carriers.POST('/v1/load-milestone-events', {
 if (!recorded.response.ok) throw new Error(`expected the milestone to be accepted, got ${recorded.response.status}`);
 // Fleet API with the API-Key.
 const { data } = await lp.fleet.GET('/vehicles', { params: { query: { sort: 'vehicleNumber asc' } } });
-const vehicles: Vehicle[] = data ?? [];
+const vehicles: Vehicle[] = data;
 const first = vehicles[0];
 if (!first || typeof first.vehicleNumber !== 'string') throw new Error('expected a list of vehicles');
 const one = await lp.fleet.GET('/vehicles/{vehicleNumber}', { params: { path: { vehicleNumber: first.vehicleNumber } } });
-if (typeof one.data?.vin !== 'string') throw new Error('expected one vehicle');
+if (typeof one.data.vin !== 'string') throw new Error('expected one vehicle');
 const missing = await lp.fleet.GET('/vehicles/{vehicleNumber}', { params: { path: { vehicleNumber: 'V-NOT-THERE' } } }).catch((error: unknown) => error);
 if (!(missing instanceof ApiError) || missing.kind !== 'http' || missing.status !== 404) throw new Error('expected an ApiError of kind http with status 404');
 const auth = await buildAuthorizationUrl({ authUrl: required('LP_AUTH_URL'), clientId: 'c', redirectUri: 'http://127.0.0.1:1/cb', scope: 's', pkce: true });
