@@ -46,6 +46,8 @@ export async function packCheck(root: string): Promise<void> {
       // proves it). Every other rule and resolution, node10 included, must pass.
       step('attw (every resolution)', bin('attw'), [tarball, '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'table-flipped'], { cwd: root }),
     ]);
+    // Awaited below; until then a failure must not end the process as an unhandled rejection (the sandbox would linger).
+    lints.catch(() => {});
 
     // The registry: the package's dependencies seeded from node_modules, then ours published as a release does.
     const dependencies = dependencyClosure(join(root, 'node_modules'), manifest as { dependencies?: Record<string, string> });
