@@ -43,7 +43,7 @@ describe('release.yml', () => {
     expect(steps('test')).toContainEqual(expect.objectContaining({ uses: 'actions/upload-pages-artifact@v3', with: { path: 'dist/docs/' } }));
     expect(steps('pages').map((s) => s.uses)).toContain('actions/deploy-pages@v4');
     expect(runs('test')).toContain('cp dist/openapi/*.yaml dist/openapi/*.json dist/release/');
-    expect(runs('test')).toContain('dist/docs/postman/*.json');
+    expect(runs('test')).toContain('cp dist/docs/postman/*.postman_collection.json dist/release/');
     expect(runs('github-release')).toContain('gh release create "$GITHUB_REF_NAME" dist/release/*');
   });
 
