@@ -55,8 +55,9 @@ export async function packCheck(root: string): Promise<void> {
     const local = await startRegistry([`${manifest.name.split('/')[0]}/*`, ...dependencies.map((d) => d.name)]);
     registry = local;
     const npmEnv = offlineNpmEnv(local);
-    // The release publishes to publishConfig.registry; only a command-line --registry overrides it (npm_config_registry does not).
-    const toRegistry = ['--registry', local.url];
+    // The release publishes to publishConfig.registry; only a command-line --registry overrides it (npm_config_registry
+    // does not), and a scope registry in a project or global npmrc would win over both, so it is set too.
+    const toRegistry = ['--registry', local.url, `--${manifest.name.split('/')[0]}:registry=${local.url}`];
     const seeded = JSON.parse(
       (await step('npm pack the dependencies from node_modules', 'npm', ['pack', ...dependencies.map((d) => d.dir), '--json', '--ignore-scripts', '--pack-destination', local.dir], { cwd: root, env: npmEnv })).stdout,
     ) as Packed[];
@@ -72,7 +73,7 @@ export async function packCheck(root: string): Promise<void> {
     }
 
     const project = writeConsumerProject(join(local.dir, 'consumer'), join(root, 'package', 'consumers'), typescriptBlocks(readme));
-    await step(`npm install ${spec} (by name, from the local registry, empty cache)`, 'npm', ['install', spec, '--no-audit', '--no-fund', '--ignore-scripts'], {
+    await step(`npm install ${spec} (by name, from the local registry, empty cache)`, 'npm', ['install', spec, ...toRegistry, '--no-audit', '--no-fund', '--ignore-scripts'], {
       cwd: project.dir,
       env: npmEnv,
     });
