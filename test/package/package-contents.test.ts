@@ -1,0 +1,60 @@
+// The rules pack:check applies to the shipped README and the tarball, on the real README and on broken copies of it.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../spec-core/apis.ts';
+import { checkPackageReadme, checkTarballFiles, markdownLinks, REQUIRED_FILES, typescriptBlocks } from '../../tools/release/package-contents.ts';
+import { PACKAGE_README } from '../../tools/release/package-stage.ts';
+
+const NAME = '@logistics-partner/api';
+const readme = readFileSync(`${repoRoot}/${PACKAGE_README}`, 'utf8');
+const FILES = [...REQUIRED_FILES, 'dist/client/src/token.d.ts'];
+
+describe('the package README', () => {
+  it('passes: links stay in the package or are https, no npm script, an install command', () => {
+    expect(checkPackageReadme(readme, NAME, FILES)).toEqual([]);
+    expect(markdownLinks(readme)).toEqual(expect.arrayContaining(['CHANGELOG.md', 'LICENSE', 'https://logistics-partner.github.io/api-kit/']));
+  });
+
+  it('has a TypeScript sample for configuration, each API, errors and the authorization code flow', () => {
+    const samples = typescriptBlocks(readme).join('\n');
+    for (const call of ['getToken()', "POST('/token'", "POST('/v1/load-milestone-events'", "GET('/vehicles'", 'instanceof ApiError', 'exchangeAuthorizationCode(']) {
+      expect(samples).toContain(call);
+    }
+  });
+
+  it('is refused when it links into the repo, mentions an npm script or has no install command', () => {
+    const broken = readme
+      .replace('[CHANGELOG.md](CHANGELOG.md)', '[architecture](../shared/ARCHITECTURE.md), [specs](openapi/token/openapi.yaml), [plain](http://example.com/)')
+      .replace('npm install @logistics-partner/api', 'npm ci && npm run contract');
+    const problems = checkPackageReadme(broken, NAME, FILES);
+    expect(problems).toEqual([
+      'README links outside the package: ../shared/ARCHITECTURE.md',
+      'README links outside the package: openapi/token/openapi.yaml',
+      'README links to a non-https URL: http://example.com/',
+      'README mentions an npm script: "npm run contract"',
+      `README has no install command (a shell block with "npm install ${NAME}")`,
+    ]);
+  });
+
+  it("refuses the contributor README, which the tarball shipped before: npm scripts, links into the repo, no install", () => {
+    const contributors = readFileSync(`${repoRoot}/README.md`, 'utf8');
+    const problems = checkPackageReadme(contributors, NAME, FILES);
+    expect(problems.filter((p) => p.startsWith('README mentions an npm script')).length).toBeGreaterThan(20);
+    expect(problems).toContain('README links outside the package: openapi/');
+  });
+
+  it('counts an npm script inside a code block too', () => {
+    expect(checkPackageReadme(`${readme}\n\`\`\`sh\nnpm run sandbox\n\`\`\`\n`, NAME, FILES)).toEqual(['README mentions an npm script: "npm run sandbox"']);
+  });
+});
+
+describe('the tarball', () => {
+  it('accepts the required files and refuses anything else, naming it', () => {
+    expect(checkTarballFiles(FILES)).toEqual([]);
+    expect(checkTarballFiles([...FILES.filter((f) => f !== 'LICENSE'), 'dist/client/src/index.js.map', 'src/index.ts'])).toEqual([
+      'unexpected file in the tarball: dist/client/src/index.js.map',
+      'unexpected file in the tarball: src/index.ts',
+      'missing from the tarball: LICENSE',
+    ]);
+  });
+});

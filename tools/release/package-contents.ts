@@ -1,0 +1,64 @@
+// What the published package may and must contain, and the rules for the README it ships (pack:check enforces both).
+
+/** Every file of the tarball matches one of these. */
+export const ALLOWED_FILES = [
+  /^dist\/client\/.+\.(js|d\.ts)$/,
+  /^dist\/openapi\/(token|carriers|fleet)\.(yaml|json)$/,
+  /^(README\.md|LICENSE|CHANGELOG\.md|package\.json)$/,
+];
+export const REQUIRED_FILES = [
+  'package.json',
+  'README.md',
+  'LICENSE',
+  'CHANGELOG.md',
+  'dist/client/src/index.js',
+  'dist/client/src/index.d.ts',
+  'dist/client/src/fleet.d.ts',
+  'dist/openapi/fleet.yaml',
+];
+
+export function checkTarballFiles(files: string[]): string[] {
+  const unexpected = files.filter((path) => !ALLOWED_FILES.some((pattern) => pattern.test(path)));
+  const missing = REQUIRED_FILES.filter((path) => !files.includes(path));
+  return [...unexpected.map((path) => `unexpected file in the tarball: ${path}`), ...missing.map((path) => `missing from the tarball: ${path}`)];
+}
+
+/** Link targets of a Markdown text: [text](target), <https://...> autolinks and href="..." attributes. */
+export function markdownLinks(markdown: string): string[] {
+  const prose = markdown.replace(/```[\s\S]*?```/g, '');
+  const inline = [...prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]!);
+  const reference = [...prose.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((m) => m[1]!);
+  const auto = [...prose.matchAll(/<((?:https?|ftp|file):[^>\s]+)>/g)].map((m) => m[1]!);
+  const href = [...prose.matchAll(/\bhref\s*=\s*["']([^"']+)["']/g)].map((m) => m[1]!);
+  return [...inline, ...reference, ...auto, ...href];
+}
+
+/** The TypeScript samples of a Markdown text (```ts and ```typescript fences), in order. */
+export function typescriptBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```(?:ts|typescript)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)].map((m) => m[1]!);
+}
+
+/**
+ * The shipped README's problems: a relative link must name a file of the package (a link into the repo breaks on the
+ * registry's page and in node_modules), an absolute one must be https; no `npm run` script of the repo may be
+ * mentioned (consumers have none of them); and it must show how to install the package.
+ */
+export function checkPackageReadme(markdown: string, packageName: string, files: string[]): string[] {
+  const problems: string[] = [];
+  for (const link of markdownLinks(markdown)) {
+    if (link.startsWith('#')) continue;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(link)) {
+      if (!link.startsWith('https://')) problems.push(`README links to a non-https URL: ${link}`);
+      continue;
+    }
+    const path = link.replace(/[#?].*$/, '').replace(/^\.\//, '');
+    if (path.startsWith('/') || path.split('/').includes('..') || !files.includes(decodeURI(path))) {
+      problems.push(`README links outside the package: ${link}`);
+    }
+  }
+  for (const match of markdown.matchAll(/\bnpm\s+(?:run|run-script|rum|urn)\s+(\S+)/g)) problems.push(`README mentions an npm script: "${match[0]}"`);
+  const install = new RegExp(`^\\s*(?:npm (?:install|i|add)|pnpm add|yarn add)\\s+(?:-\\S+\\s+)*${packageName.replace(/[/.]/g, '\\$&')}(?:@\\S+)?\\s*$`, 'm');
+  const shellBlocks = [...markdown.matchAll(/^```(?:sh|shell|bash|console)?[ \t]*\n([\s\S]*?)^```/gm)].map((m) => m[1]!);
+  if (!shellBlocks.some((block) => install.test(block))) problems.push(`README has no install command (a shell block with "npm install ${packageName}")`);
+  return problems;
+}

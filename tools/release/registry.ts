@@ -1,0 +1,131 @@
+// A throwaway npm registry (Verdaccio, in this process) for the publish-and-install round trip of pack:check.
+// Loopback only, a port the OS picks, config and storage in a temp dir removed on stop. The uplink is the registry npm
+// is configured with (`npm config get registry`), never a fixed host; but nothing reaches it: the packages the round
+// trip installs are served from the local storage (ours, published; its dependencies, seeded from node_modules), and
+// those names are configured without a proxy, so Verdaccio never asks the uplink about them.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+
+export interface LocalRegistry {
+  /** http://127.0.0.1:<port>/ */
+  url: string;
+  /** A private temp dir for the caller's files (npmrc, cache, projects); removed on stop. */
+  dir: string;
+  /** An npmrc that points npm at this registry with a publish token (mode 0600; the token is never printed). */
+  userconfig: string;
+  stop(): Promise<void>;
+}
+
+/** A loopback address where nothing listens (port 9, discard): the proxy for anything that would leave loopback. */
+export const DEAD_END = 'http://127.0.0.1:9';
+
+/** Environment for npm clients of the local registry: loopback goes direct, anything else into the dead end. */
+export function offlineNpmEnv(registry: LocalRegistry): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    npm_config_userconfig: registry.userconfig,
+    npm_config_registry: registry.url,
+    npm_config_cache: join(registry.dir, 'cache'),
+    npm_config_proxy: DEAD_END,
+    npm_config_https_proxy: DEAD_END,
+    npm_config_noproxy: '127.0.0.1',
+  };
+}
+
+const PUBLISHER = { name: 'round-trip', password: 'round-trip-password', email: 'round-trip@example.invalid' };
+
+/** `npm config get registry`: the uplink of the throwaway registry. */
+export function configuredRegistry(): string {
+  return execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+}
+
+/** The Verdaccio configuration: `localOnly` names are served from storage only; everything else may proxy the uplink. */
+export function registryConfig(storage: string, htpasswd: string, uplink: string, localOnly: string[]): Record<string, unknown> {
+  const local = { access: '$all', publish: '$authenticated', unpublish: '$authenticated' };
+  return {
+    storage,
+    auth: { htpasswd: { file: htpasswd, max_users: 1 } },
+    uplinks: { configured: { url: uplink, timeout: '5s', max_fails: 1, fail_timeout: '1m' } },
+    packages: {
+      ...Object.fromEntries(localOnly.map((name) => [name, local])),
+      '**': { ...local, proxy: 'configured' },
+    },
+    // Belt and braces: should a name ever miss the local storage, the request to the uplink goes to a closed loopback
+    // port and fails at once, instead of reaching the internet.
+    http_proxy: DEAD_END,
+    https_proxy: DEAD_END,
+    // Bounded: a round trip publishes a few hundred kB.
+    max_body_size: '20mb',
+    log: { type: 'stdout', format: 'pretty', level: 'error' },
+    web: { enable: false },
+  };
+}
+
+/** Starts Verdaccio on 127.0.0.1 (port 0) and registers a publisher; `localOnly` lists the names served without an uplink. */
+export async function startRegistry(localOnly: string[]): Promise<LocalRegistry> {
+  const dir = mkdtempSync(join(tmpdir(), 'lp-registry-'));
+  const configFile = join(dir, 'config.yaml');
+  writeFileSync(configFile, stringify(registryConfig(join(dir, 'storage'), join(dir, 'htpasswd'), configuredRegistry(), localOnly)));
+  // Verdaccio is CommonJS with no types for runServer's result; it returns a node:http server, not yet listening.
+  const { runServer } = (await import('verdaccio')) as unknown as { runServer: (config: string) => Promise<Server> };
+  const server = await runServer(configFile);
+  // Every connection bounded: a stuck npm client cannot hold the round trip.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => {
+        rmSync(dir, { recursive: true, force: true });
+        resolve();
+      });
+    });
+  try {
+    const token = await addUser(url);
+    const userconfig = join(dir, 'npmrc');
+    const host = url.replace(/^http:/, '');
+    writeFileSync(userconfig, `registry=${url}\n${host}:_authToken=${token}\n`, { mode: 0o600 });
+    return { url, dir, userconfig, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** `npm adduser` over HTTP (the CouchDB user document the registry API takes): the token to publish with. */
+async function addUser(url: string): Promise<string> {
+  const response = await fetch(new URL(`-/user/org.couchdb.user:${PUBLISHER.name}`, url), {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ _id: `org.couchdb.user:${PUBLISHER.name}`, type: 'user', roles: [], ...PUBLISHER }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await response.json()) as { token?: string };
+  if (!response.ok || typeof body.token !== 'string') throw new Error(`local registry: adding the publisher failed with status ${response.status}`);
+  return body.token;
+}
+
+/** The installed packages `name` needs at run time (its `dependencies`, recursively), read from node_modules. */
+export function dependencyClosure(nodeModules: string, manifest: { dependencies?: Record<string, string> }): Array<{ name: string; dir: string }> {
+  const found = new Map<string, string>();
+  const visit = (dependencies: Record<string, string> | undefined) => {
+    for (const name of Object.keys(dependencies ?? {})) {
+      if (found.has(name)) continue;
+      const dir = join(nodeModules, name);
+      found.set(name, dir);
+      visit((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies);
+    }
+  };
+  visit(manifest.dependencies);
+  return [...found].map(([name, dir]) => ({ name, dir }));
+}
