@@ -36,8 +36,13 @@ const STEPS: Step[] = [
   // The direction of the imports: nothing imports scripts/, spec-core imports nothing of the kit, src/ stays self-contained.
   { name: 'lint:deps' },
   { name: 'generate:check', writes: [BUNDLES] },
+  // The GitHub workflows (schema and least privilege), and the release rules: package README, manifest, versions.
+  { name: 'lint:workflows' },
+  { name: 'test:package' },
   { name: 'typecheck' },
-  // The package as another repo installs it (rebundles; meanwhile only the steps that do not read the bundles run).
+  // The package as another repo installs it: staged as the release stages it, published to a local Verdaccio, installed
+  // by name in ESM and CommonJS projects and run against the sandbox (rebundles; meanwhile only the steps that do not
+  // read the bundles run).
   { name: 'pack:check', writes: [BUNDLES] },
   // The command-line helpers and spec-diff's breaking-change rules.
   { name: 'test:tools' },
