@@ -5,6 +5,7 @@ import { SUBSCRIPTION_KEY_HEADER } from './headers.js';
 import { originOf } from './replayable-request.js';
 import type { Secrets } from './secrets.js';
 
+/** @internal */
 export interface RequestAuthorizer {
   authorize(request: Request): void | Promise<void>;
   /** Drop the credential `request` carried, after the server rejected it with 401; absent when nothing can be renewed. */
@@ -14,12 +15,14 @@ export interface RequestAuthorizer {
 /**
  * What a bearer authorizer needs of a token source; the token provider is one. Declared here, not imported, so that the
  * authorizers stay below the token provider (which builds on the clients that use them).
+ * @internal
  */
 export interface TokenSource {
   getToken(): Promise<string>;
   invalidate(token?: string): void;
 }
 
+/** @internal */
 export function authMiddleware(authorizer: RequestAuthorizer): Middleware {
   return {
     onRequest({ request }) {
@@ -29,7 +32,10 @@ export function authMiddleware(authorizer: RequestAuthorizer): Middleware {
   };
 }
 
-/** `Authorization: Bearer <token>` from a token provider, plus the subscription key when one is configured. */
+/**
+ * `Authorization: Bearer <token>` from a token provider, plus the subscription key when one is configured.
+ * @internal
+ */
 export function bearerTokenAuthorizer(tokens: TokenSource, secrets: Secrets, subscriptionKey?: string): RequestAuthorizer {
   return {
     async authorize(request) {
@@ -68,7 +74,10 @@ function untilAborted<T>(pending: Promise<T>, signal: AbortSignal | undefined): 
   });
 }
 
-/** Fixed credential headers, such as the fleet `API-Key`. */
+/**
+ * Fixed credential headers, such as the fleet `API-Key`.
+ * @internal
+ */
 export function staticHeaderAuthorizer(headers: Record<string, string>): RequestAuthorizer {
   const entries = Object.entries(headers);
   return {

@@ -10,7 +10,10 @@ import { resendMiddleware } from './resend-middleware.js';
 import type { Secrets } from './secrets.js';
 import { settleTimeout, timeoutFetch, type FetchFunction } from './timeout-fetch.js';
 
-/** Already checked values only: the factories validate their options before they compose a client. */
+/**
+ * Already checked values only: the factories validate their options before they compose a client.
+ * @internal
+ */
 export interface ComposeOptions {
   baseUrl: string;
   transport: ResolvedTransport;
@@ -32,17 +35,24 @@ interface CallInit {
   parseAs?: string;
 }
 
-/** The call surface of an openapi-fetch client: a method per HTTP verb, and `request(method, ...)` behind them. */
+/**
+ * The call surface of an openapi-fetch client: a method per HTTP verb, and `request(method, ...)` behind them.
+ * @internal
+ */
 export type ClientCalls<Init = CallInit> = Record<(typeof HTTP_METHODS)[number], (path: string, init?: Init) => Promise<unknown>> & {
   request(method: string, path: string, init?: Init): Promise<unknown>;
 };
 
-/** Points every verb method of `client` at its `request`, so that whatever `request` does, every call does. */
+/**
+ * Points every verb method of `client` at its `request`, so that whatever `request` does, every call does.
+ * @internal
+ */
 export function callThroughRequest<Init>(client: ClientCalls<Init>): void {
   for (const method of HTTP_METHODS) client[method] = (path, init) => client.request(method, path, init);
 }
 
 // `paths` is an interface of the generated types; openapi-fetch constrains it to `{}`.
+/** @internal */
 export function composeClient<Paths extends {}>(options: ComposeOptions): ApiClient<Paths> {
   const { transport } = options;
   const client = createClient<Paths>({

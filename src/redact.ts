@@ -8,6 +8,7 @@
 // - in hex, either case.
 // Bearer and Basic credentials that are not known are hidden too. Uses only what browsers have as well as Node.
 
+/** @internal */
 export const REDACTED = '[REDACTED]';
 
 // Very short values would redact ordinary words; real credentials are longer.
@@ -38,8 +39,10 @@ interface Spellings {
   base64: readonly string[];
 }
 
+/** @internal */
 export type HeaderSource = Headers | Iterable<readonly [string, string]> | Record<string, string | readonly string[] | undefined>;
 
+/** @internal */
 export class Redactor {
   readonly #credentials = new Map<string, Spellings>();
 

@@ -9,6 +9,7 @@ interface Origin {
 
 const origins = new WeakMap<Request, Origin>();
 
+/** @internal */
 export class ReplayableRequest extends Request {
   constructor(input: RequestInfo | URL, init?: RequestInit) {
     super(input, init);
@@ -22,12 +23,18 @@ export class ReplayableRequest extends Request {
   }
 }
 
-/** How `request` was built, when it is a ReplayableRequest with a string (or no) body. */
+/**
+ * How `request` was built, when it is a ReplayableRequest with a string (or no) body.
+ * @internal
+ */
 export function originOf(request: Request): Origin | undefined {
   return origins.get(request);
 }
 
-/** An unsent copy of `request`, or undefined when its body cannot be reproduced without a clone. */
+/**
+ * An unsent copy of `request`, or undefined when its body cannot be reproduced without a clone.
+ * @internal
+ */
 export function replayOf(request: Request): Request | undefined {
   const origin = origins.get(request);
   if (!origin) return undefined;

@@ -23,7 +23,10 @@ export interface TokenProviderOptions extends TransportOptions {
   now?: () => number;
 }
 
-/** What a token provider is built from: checked values, and the token client it sends its requests with. */
+/**
+ * What a token provider is built from: checked values, and the token client it sends its requests with.
+ * @internal
+ */
 export interface TokenProviderSettings {
   endpoint: TokenEndpoint;
   clientId: string;
@@ -71,6 +74,7 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
  * A token provider with a token client of its own, for the one host its endpoint needs; options are reported under
  * `factory`'s name (createTokenProvider, or createCarriersClient when it makes one), errors scrubbed with `secrets`.
  * `transport`: when the caller already resolved the transport options, so they are checked once.
+ * @internal
  */
 export function ownTokenProvider(factory: string, options: TokenProviderOptions, secrets: Secrets, transport = resolveTransport(factory, options)): TokenProvider {
   const checked = checkTokenProviderOptions(factory, options);
@@ -90,6 +94,7 @@ export function ownTokenProvider(factory: string, options: TokenProviderOptions,
 /**
  * The token-provider options checked under `factory`'s name (the endpoint's hosts are checked by whoever builds the token
  * client): createTokenProvider and createLogisticsClient share it, so both report a bad option the same way.
+ * @internal
  */
 export function checkTokenProviderOptions(
   factory: string,
@@ -113,6 +118,7 @@ export function checkTokenProviderOptions(
 /**
  * A token provider over an existing token client. Its client-credentials requests are retried like idempotent calls
  * (the token client treats that grant as safe to repeat), whatever `retry.retryNonIdempotent` says.
+ * @internal
  */
 export function buildTokenProvider(settings: TokenProviderSettings): TokenProvider {
   const { endpoint, clientId, clientSecret, skewMs, now, client, secrets } = settings;
