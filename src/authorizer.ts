@@ -20,6 +20,8 @@ export interface RequestAuthorizer {
 export interface TokenSource {
   getToken(): Promise<string>;
   invalidate(token?: string): void;
+  /** The cached token while it needs no renewal, else undefined: lets a call be authorized without waiting a turn. */
+  peekToken?(): string | undefined;
 }
 
 /** @internal */
@@ -37,14 +39,19 @@ export function authMiddleware(authorizer: RequestAuthorizer): Middleware {
  * @internal
  */
 export function bearerTokenAuthorizer(tokens: TokenSource, secrets: Secrets, subscriptionKey?: string): RequestAuthorizer {
+  const setCredentials = (request: Request, token: string) => {
+    secrets.addToken(token);
+    request.headers.set('Authorization', `Bearer ${token}`);
+    if (subscriptionKey) request.headers.set(SUBSCRIPTION_KEY_HEADER, subscriptionKey);
+  };
   return {
-    async authorize(request) {
+    // Not async: with a cached token (nearly every call) nothing is awaited.
+    authorize(request) {
+      const cached = tokens.peekToken?.();
+      if (cached !== undefined) return setCredentials(request, cached);
       // The caller's abort ends the wait for a token; the token request itself goes on for the other callers.
       const origin = originOf(request);
-      const token = await untilAborted(tokens.getToken(), origin ? origin.callerSignal : request.signal);
-      secrets.addToken(token);
-      request.headers.set('Authorization', `Bearer ${token}`);
-      if (subscriptionKey) request.headers.set(SUBSCRIPTION_KEY_HEADER, subscriptionKey);
+      return untilAborted(tokens.getToken(), origin ? origin.callerSignal : request.signal).then((token) => setCredentials(request, token));
     },
     renew(request) {
       const header = request.headers.get('Authorization') ?? '';

@@ -1,6 +1,7 @@
 // Client-credentials token source: asks the service or the identity provider for a token, caches it, renews it ahead
 // of expiry, and shares one in-flight request among concurrent callers (single flight).
 import { requireBaseUrl, requireString, resolveTransport, type TransportOptions } from './client-options.js';
+import type { TokenSource } from './authorizer.js';
 import { Secrets } from './secrets.js';
 import { buildTokenClient, requireAccessToken, type TokenClient } from './token-client.js';
 
@@ -182,13 +183,15 @@ export function buildTokenProvider(settings: TokenProviderSettings): TokenProvid
     return pending;
   }
 
-  return {
+  const provider: TokenProvider & TokenSource = {
     getTokenInfo,
     getToken: () => (cached && now() < cached.info.refreshAt ? cached.token : getTokenInfo().then(tokenOf)),
+    peekToken: () => (cached && now() < cached.info.refreshAt ? cached.info.accessToken : undefined),
     invalidate(token) {
       if (token === undefined || cached?.info.accessToken === token) cached = undefined;
     },
   };
+  return provider;
 }
 
 function tokenOf(info: TokenInfo): string {
