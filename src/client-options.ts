@@ -5,7 +5,10 @@ import { resolveRetryPolicy, type ResolvedRetryPolicy, type RetryOptions } from 
 import { DEFAULT_TIMEOUT_MS, timeoutFetch, type FetchFunction } from './timeout-fetch.js';
 
 export interface TransportOptions {
-  /** fetch to send requests with (default: globalThis.fetch). Called as fetch(request, init). */
+  /**
+   * fetch to send requests with (default: globalThis.fetch). Called as fetch(url, init), or fetch(request, init) for a
+   * Request a middleware of yours returned.
+   */
   fetch?: FetchFunction | typeof globalThis.fetch;
   /** Per-attempt timeout in ms (default 30000). A caller's own `signal` is honoured as well. */
   timeoutMs?: number;

@@ -54,8 +54,10 @@ export function callThroughRequest<Init>(client: ClientCalls<Init>): void {
   for (const method of HTTP_METHODS) client[method] = (path, init) => client.request(method, path, init);
 }
 
-// `paths` is an interface of the generated types; openapi-fetch constrains it to `{}`.
-/** @internal */
+/**
+ * `Paths` is an interface of the generated types; openapi-fetch constrains it to `{}`.
+ * @internal
+ */
 export function composeClient<Paths extends {}>(options: ComposeOptions): ApiClient<Paths> {
   const { transport } = options;
   const requests = requestMaker();
