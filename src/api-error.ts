@@ -94,7 +94,10 @@ function describe(init: ApiErrorInit): string {
   return `${init.operation} ${what}${detail} [${init.url}]${ids.length ? ` (${ids.join(', ')})` : ''}`;
 }
 
-/** The request id headers present on a response, redacted: a server may echo a credential in any header. */
+/**
+ * The request id headers present on a response, redacted: a server may echo a credential in any header.
+ * @internal
+ */
 export function requestIdsOf(headers: Headers, redactor: { redact(text: string): string }): Record<string, string> {
   const ids: Record<string, string> = {};
   for (const name of REQUEST_ID_HEADERS) {
@@ -104,7 +107,10 @@ export function requestIdsOf(headers: Headers, redactor: { redact(text: string):
   return ids;
 }
 
-/** A URL safe to show: user info removed. */
+/**
+ * A URL safe to show: user info removed.
+ * @internal
+ */
 export function displayUrl(url: string): string {
   try {
     const parsed = new URL(url);
@@ -116,7 +122,10 @@ export function displayUrl(url: string): string {
   }
 }
 
-/** A one-line summary of an error body, from the fields OAuth and gateway errors use. */
+/**
+ * A one-line summary of an error body, from the fields OAuth and gateway errors use.
+ * @internal
+ */
 export function summarizeBody(body: unknown): string | undefined {
   if (typeof body === 'string') return body.trim().slice(0, 200) || undefined;
   if (!body || typeof body !== 'object') return undefined;

@@ -6,6 +6,7 @@ import { requireBaseUrl, requireString, resolveTransport, type TransportOptions 
 import { Secrets } from './secrets.js';
 import { buildTokenClient, requireAccessToken } from './token-client.js';
 
+/** @internal */
 export const AUTHORIZE_PATH = '/oauth2/default/v1/authorize';
 
 export interface AuthorizationUrlOptions {

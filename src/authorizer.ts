@@ -5,6 +5,7 @@ import { SUBSCRIPTION_KEY_HEADER } from './headers.js';
 import { originOf } from './replayable-request.js';
 import type { Secrets } from './secrets.js';
 
+/** @internal */
 export interface RequestAuthorizer {
   authorize(request: Request): void | Promise<void>;
   /** Drop the credential `request` carried, after the server rejected it with 401; absent when nothing can be renewed. */
@@ -14,12 +15,16 @@ export interface RequestAuthorizer {
 /**
  * What a bearer authorizer needs of a token source; the token provider is one. Declared here, not imported, so that the
  * authorizers stay below the token provider (which builds on the clients that use them).
+ * @internal
  */
 export interface TokenSource {
   getToken(): Promise<string>;
   invalidate(token?: string): void;
+  /** The cached token while it needs no renewal, else undefined: lets a call be authorized without waiting a turn. */
+  peekToken?(): string | undefined;
 }
 
+/** @internal */
 export function authMiddleware(authorizer: RequestAuthorizer): Middleware {
   return {
     onRequest({ request }) {
@@ -29,16 +34,24 @@ export function authMiddleware(authorizer: RequestAuthorizer): Middleware {
   };
 }
 
-/** `Authorization: Bearer <token>` from a token provider, plus the subscription key when one is configured. */
+/**
+ * `Authorization: Bearer <token>` from a token provider, plus the subscription key when one is configured.
+ * @internal
+ */
 export function bearerTokenAuthorizer(tokens: TokenSource, secrets: Secrets, subscriptionKey?: string): RequestAuthorizer {
+  const setCredentials = (request: Request, token: string) => {
+    secrets.addToken(token);
+    request.headers.set('Authorization', `Bearer ${token}`);
+    if (subscriptionKey) request.headers.set(SUBSCRIPTION_KEY_HEADER, subscriptionKey);
+  };
   return {
-    async authorize(request) {
+    // Not async: with a cached token (nearly every call) nothing is awaited.
+    authorize(request) {
+      const cached = tokens.peekToken?.();
+      if (cached !== undefined) return setCredentials(request, cached);
       // The caller's abort ends the wait for a token; the token request itself goes on for the other callers.
       const origin = originOf(request);
-      const token = await untilAborted(tokens.getToken(), origin ? origin.callerSignal : request.signal);
-      secrets.addToken(token);
-      request.headers.set('Authorization', `Bearer ${token}`);
-      if (subscriptionKey) request.headers.set(SUBSCRIPTION_KEY_HEADER, subscriptionKey);
+      return untilAborted(tokens.getToken(), origin ? origin.callerSignal : request.signal).then((token) => setCredentials(request, token));
     },
     renew(request) {
       const header = request.headers.get('Authorization') ?? '';
@@ -68,7 +81,10 @@ function untilAborted<T>(pending: Promise<T>, signal: AbortSignal | undefined): 
   });
 }
 
-/** Fixed credential headers, such as the fleet `API-Key`. */
+/**
+ * Fixed credential headers, such as the fleet `API-Key`.
+ * @internal
+ */
 export function staticHeaderAuthorizer(headers: Record<string, string>): RequestAuthorizer {
   const entries = Object.entries(headers);
   return {

@@ -19,7 +19,10 @@ export interface CarriersClientOptions extends TransportOptions, Partial<Omit<To
   subscriptionKey?: string;
 }
 
-/** All the carriers client is given: its host, a token source, the subscription key and the transport. */
+/**
+ * All the carriers client is given: its host, a token source, the subscription key and the transport.
+ * @internal
+ */
 export interface CarriersClientSettings {
   baseUrl: string;
   tokens: TokenSource;
@@ -39,6 +42,7 @@ export function createCarriersClient(options: CarriersClientOptions): CarriersCl
   return buildCarriersClient({ baseUrl, tokens, subscriptionKey: options.subscriptionKey, transport, secrets });
 }
 
+/** @internal */
 export function buildCarriersClient(settings: CarriersClientSettings): CarriersClient {
   const { baseUrl, tokens, subscriptionKey, transport, secrets } = settings;
   return composeClient<paths>({ baseUrl, transport, secrets, authorizer: bearerTokenAuthorizer(tokens, secrets, subscriptionKey) });

@@ -5,7 +5,10 @@ import { resolveRetryPolicy, type ResolvedRetryPolicy, type RetryOptions } from 
 import { DEFAULT_TIMEOUT_MS, timeoutFetch, type FetchFunction } from './timeout-fetch.js';
 
 export interface TransportOptions {
-  /** fetch to send requests with (default: globalThis.fetch). Called as fetch(request, init). */
+  /**
+   * fetch to send requests with (default: globalThis.fetch). Called as fetch(url, init), or fetch(request, init) for a
+   * Request a middleware of yours returned.
+   */
   fetch?: FetchFunction | typeof globalThis.fetch;
   /** Per-attempt timeout in ms (default 30000). A caller's own `signal` is honoured as well. */
   timeoutMs?: number;
@@ -17,12 +20,16 @@ export interface TransportOptions {
   retry?: RetryOptions;
 }
 
+/** @internal */
 export function requireString(factory: string, name: string, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`${factory}: option "${name}" is required (a non-empty string)`);
   return value;
 }
 
-/** An absolute http(s) URL; any path prefix is kept, a trailing slash is dropped. */
+/**
+ * An absolute http(s) URL; any path prefix is kept, a trailing slash is dropped.
+ * @internal
+ */
 export function requireBaseUrl(factory: string, name: string, value: unknown): string {
   const text = requireString(factory, name, value);
   let url: URL;
@@ -36,7 +43,10 @@ export function requireBaseUrl(factory: string, name: string, value: unknown): s
   return text.replace(/\/+$/, '');
 }
 
-/** Transport options checked and defaulted once, then shared by every openapi-fetch client of one logistics client. */
+/**
+ * Transport options checked and defaulted once, then shared by every openapi-fetch client of one logistics client.
+ * @internal
+ */
 export interface ResolvedTransport {
   /** The caller's fetch (or the global one), with the per-attempt timeout. */
   fetch: FetchFunction;
@@ -45,7 +55,10 @@ export interface ResolvedTransport {
   retry: ResolvedRetryPolicy;
 }
 
-/** The transport options checked and defaulted; a bad one is reported under `factory`'s name, like every other option. */
+/**
+ * The transport options checked and defaulted; a bad one is reported under `factory`'s name, like every other option.
+ * @internal
+ */
 export function resolveTransport(factory: string, options: TransportOptions): ResolvedTransport {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   try {

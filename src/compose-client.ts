@@ -4,13 +4,16 @@ import type { ApiClient } from './api-client.js';
 import { authMiddleware, type RequestAuthorizer } from './authorizer.js';
 import type { ResolvedTransport } from './client-options.js';
 import { errorMiddleware, failureDescriber, type FailureDescriber } from './error-middleware.js';
-import { ReplayableRequest } from './replayable-request.js';
+import { requestMaker, type RequestMaker } from './replayable-request.js';
 import { InvalidJson, parseJsonResult } from './response-body.js';
 import { resendMiddleware } from './resend-middleware.js';
 import type { Secrets } from './secrets.js';
 import { settleTimeout, timeoutFetch, type FetchFunction } from './timeout-fetch.js';
 
-/** Already checked values only: the factories validate their options before they compose a client. */
+/**
+ * Already checked values only: the factories validate their options before they compose a client.
+ * @internal
+ */
 export interface ComposeOptions {
   baseUrl: string;
   transport: ResolvedTransport;
@@ -21,34 +24,49 @@ export interface ComposeOptions {
   safeToRepeat?: (request: Request) => boolean;
 }
 
+const QUERY_SERIALIZER = createQuerySerializer();
+
 /** The call methods of an openapi-fetch client. */
 const HTTP_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
 
 interface CallInit {
   baseUrl?: string;
+  middleware?: unknown[];
   params?: { path?: Record<string, unknown>; query?: Record<string, unknown> };
   signal?: AbortSignal | null;
   fetch?: FetchFunction;
   parseAs?: string;
 }
 
-/** The call surface of an openapi-fetch client: a method per HTTP verb, and `request(method, ...)` behind them. */
+/**
+ * The call surface of an openapi-fetch client: a method per HTTP verb, and `request(method, ...)` behind them.
+ * @internal
+ */
 export type ClientCalls<Init = CallInit> = Record<(typeof HTTP_METHODS)[number], (path: string, init?: Init) => Promise<unknown>> & {
   request(method: string, path: string, init?: Init): Promise<unknown>;
 };
 
-/** Points every verb method of `client` at its `request`, so that whatever `request` does, every call does. */
+/**
+ * Points every verb method of `client` at its `request`, so that whatever `request` does, every call does.
+ * @internal
+ */
 export function callThroughRequest<Init>(client: ClientCalls<Init>): void {
   for (const method of HTTP_METHODS) client[method] = (path, init) => client.request(method, path, init);
 }
 
-// `paths` is an interface of the generated types; openapi-fetch constrains it to `{}`.
+/**
+ * `Paths` is an interface of the generated types; openapi-fetch constrains it to `{}`.
+ * @internal
+ */
 export function composeClient<Paths extends {}>(options: ComposeOptions): ApiClient<Paths> {
   const { transport } = options;
+  const requests = requestMaker();
   const client = createClient<Paths>({
     baseUrl: options.baseUrl,
     fetch: transport.fetch,
-    Request: ReplayableRequest,
+    Request: requests.Request,
+    // A function is used as it is; options would make openapi-fetch build a serializer on every call.
+    querySerializer: QUERY_SERIALIZER,
     ...(options.headers ? { headers: options.headers } : {}),
   });
   // The one way this client turns a failure without a usable response into an ApiError, wherever it is caught.
@@ -57,7 +75,13 @@ export function composeClient<Paths extends {}>(options: ComposeOptions): ApiCli
   client.use(errorMiddleware(options.secrets, transport.maxResponseBytes, describe));
   if (options.authorizer) client.use(authMiddleware(options.authorizer));
   client.use(resendMiddleware(transport.retry, describe, options.authorizer, options.safeToRepeat));
-  guardCalls(client as unknown as ClientCalls, options.baseUrl, describe, transport.timeoutMs);
+  guardCalls(client as unknown as ClientCalls, options.baseUrl, describe, transport.timeoutMs, requests);
+  // A caller's middleware reads real Requests (the client's own middlewares, added above, do not need them).
+  const use = client.use;
+  client.use = (...middleware) => {
+    requests.useRealRequests();
+    use(...middleware);
+  };
   // The calls now throw ApiError on every outcome but a success: ApiClient types them so.
   return client as unknown as ApiClient<Paths>;
 }
@@ -68,7 +92,7 @@ export function composeClient<Paths extends {}>(options: ComposeOptions): ApiCli
  * the response body is read (a timeout or a dropped connection after the status line arrived, a body over the limit),
  * which no middleware sees, still surfaces as an ApiError.
  */
-function guardCalls(client: ClientCalls, baseUrl: string, describe: FailureDescriber, timeoutMs: number): void {
+function guardCalls(client: ClientCalls, baseUrl: string, describe: FailureDescriber, timeoutMs: number, requests: RequestMaker): void {
   const request = client.request;
   client.request = (method, path, init) => {
     const parseHere = init?.parseAs === undefined || init.parseAs === 'json';
@@ -76,7 +100,8 @@ function guardCalls(client: ClientCalls, baseUrl: string, describe: FailureDescr
     // 'stream' makes openapi-fetch hand over the unread body; parseJsonResult reads and parses it.
     if (parseHere) own.parseAs = 'stream';
     if (init?.fetch) own.fetch = timeoutFetch(init.fetch, timeoutMs);
-    const call = request(method, path, own);
+    // openapi-fetch builds the request before its first await, so only this call's request is a real one.
+    const call = init?.middleware?.length ? requests.whileReal(() => request(method, path, own)) : request(method, path, own);
     // A body openapi-fetch read (text, blob, arrayBuffer) is done with; a stream is read by the caller, under the timeout.
     const settled = parseHere ? call.then(parseJsonResult as (result: unknown) => unknown) : init?.parseAs === 'stream' ? call : call.then(settleResult);
     return settled.catch((error: unknown) => {
@@ -100,7 +125,7 @@ function describeLateFailure(describe: FailureDescriber, error: unknown, method:
   if (!transport) return error;
   let url: string;
   try {
-    url = createFinalURL(path, { baseUrl: init?.baseUrl ?? baseUrl, params: init?.params ?? {}, querySerializer: createQuerySerializer(), pathSerializer: defaultPathSerializer });
+    url = createFinalURL(path, { baseUrl: init?.baseUrl ?? baseUrl, params: init?.params ?? {}, querySerializer: QUERY_SERIALIZER, pathSerializer: defaultPathSerializer });
   } catch {
     url = `${baseUrl}${path}`;
   }

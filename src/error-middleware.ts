@@ -17,10 +17,16 @@ function redactedStart(secrets: Secrets, text: string, chars: number): string {
   return secrets.redact(text.slice(0, chars + REDACTION_MARGIN_CHARS)).slice(0, chars);
 }
 
-/** Turns a failure without a usable response into the client's error (see describeFailure). */
+/**
+ * Turns a failure without a usable response into the client's error (see describeFailure).
+ * @internal
+ */
 export type FailureDescriber = (error: unknown, request: RequestSummary, schemaPath: string) => unknown;
 
-/** describeFailure bound to one client's credentials: the single function every failure path of that client uses. */
+/**
+ * describeFailure bound to one client's credentials: the single function every failure path of that client uses.
+ * @internal
+ */
 export function failureDescriber(secrets: Secrets): FailureDescriber {
   return (error, request, schemaPath) => describeFailure(secrets, error, request, schemaPath);
 }
@@ -28,6 +34,7 @@ export function failureDescriber(secrets: Secrets): FailureDescriber {
 /**
  * `maxResponseBytes`: the size limit for the final response's body (0: none); see limitResponse.
  * `describe`: the client's failureDescriber, shared with the resend middleware and the call guard.
+ * @internal
  */
 export function errorMiddleware(secrets: Secrets, maxResponseBytes: number, describe: FailureDescriber): Middleware {
   return {
@@ -106,7 +113,10 @@ function locationHost(secrets: Secrets, response: Response, requestUrl: string):
   return secrets.redact(new URL(location, requestUrl).host) || undefined;
 }
 
-/** What describeFailure needs of a request: a Request, or the parts of one known when no Request is at hand. */
+/**
+ * What describeFailure needs of a request: a Request, or the parts of one known when no Request is at hand.
+ * @internal
+ */
 export interface RequestSummary {
   method: string;
   url: string;
@@ -143,6 +153,7 @@ function describeFailure(secrets: Secrets, error: unknown, request: RequestSumma
 /**
  * The caller's own signal aborted the call: surface the caller's reason unchanged, whatever it is (an AbortError, the
  * TimeoutError of the caller's AbortSignal.timeout, or a custom reason).
+ * @internal
  */
 export function isCallerAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   if (signal?.aborted && error === signal.reason) return true;

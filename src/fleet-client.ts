@@ -15,7 +15,10 @@ export interface FleetClientOptions extends TransportOptions {
   fleetApiKey: string;
 }
 
-/** All the fleet client is given: its host, its key and the transport. No other credential reaches it. */
+/**
+ * All the fleet client is given: its host, its key and the transport. No other credential reaches it.
+ * @internal
+ */
 export interface FleetClientSettings {
   baseUrl: string;
   fleetApiKey: string;
@@ -33,6 +36,7 @@ export function createFleetClient(options: FleetClientOptions): FleetClient {
   return buildFleetClient({ baseUrl, fleetApiKey, transport: resolveTransport(FACTORY, options), secrets });
 }
 
+/** @internal */
 export function buildFleetClient(settings: FleetClientSettings): FleetClient {
   const { baseUrl, fleetApiKey, transport, secrets } = settings;
   return composeClient<paths>({ baseUrl, transport, secrets, authorizer: staticHeaderAuthorizer({ [FLEET_API_KEY_HEADER]: fleetApiKey }) });

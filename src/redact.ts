@@ -2,12 +2,13 @@
 // A server or a log may echo a credential in any spelling a request carried it in, or in one it made up, so a known
 // credential is found
 // - as is, URL- or form-encoded (%XX in either case, + for a space), JSON- or JS-escaped (\/, \", \u002f, any \uXXXX or
-//   \xXX, escaped more than once), HTML-escaped (&#47;, &#x2F;, &amp;), and any mix of these;
+//   \xXX), HTML-escaped (&#47;, &#x2F;, &amp;), and any mix and nesting of these (encoded twice, JSON inside a query);
 // - in base64, standard or URL-safe, padded or not, alone or inside a longer value (Basic auth's base64 of
 //   user:password): the whole base64 value is hidden then;
 // - in hex, either case.
 // Bearer and Basic credentials that are not known are hidden too. Uses only what browsers have as well as Node.
 
+/** @internal */
 export const REDACTED = '[REDACTED]';
 
 // Very short values would redact ordinary words; real credentials are longer.
@@ -38,8 +39,10 @@ interface Spellings {
   base64: readonly string[];
 }
 
+/** @internal */
 export type HeaderSource = Headers | Iterable<readonly [string, string]> | Record<string, string | readonly string[] | undefined>;
 
+/** @internal */
 export class Redactor {
   readonly #credentials = new Map<string, Spellings>();
 
@@ -190,12 +193,28 @@ const HEX2 = /^[0-9a-fA-F]{2}$/;
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/y;
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
+// Layers of encoding decoded (a URL-encoded value inside a URL-encoded parameter, JSON inside a query string, ...).
+const MAX_DECODE_DEPTH = 4;
+
 /**
- * One spelling for every way of writing the same characters: escapes decoded (JSON and JS backslash escapes, at any
- * depth; %XX sequences as UTF-8; HTML character references) and + read as a space (as form encoding has it, so a
- * literal + and an encoded space become the same). Every spelling of a value then has the canonical form of the value.
+ * One spelling for every way of writing the same characters: escapes decoded (JSON and JS backslash escapes; %XX
+ * sequences as UTF-8; HTML character references), layer after layer as long as a layer decodes to something new, and +
+ * read as a space (as form encoding has it, so a literal + and an encoded space become the same). Every spelling of a
+ * value then has the canonical form of the value.
  */
 function canonicalize(text: string): Canonical {
+  let result = decodeLayer(text);
+  for (let depth = 1; depth < MAX_DECODE_DEPTH; depth += 1) {
+    const next = decodeLayer(result.text);
+    if (next.text === result.text) break;
+    const outer = result;
+    result = { text: next.text, original: (from, to) => outer.original(...next.original(from, to)) };
+  }
+  return result;
+}
+
+/** One layer of escapes decoded (backslash escapes at any depth already: escaped backslashes are skipped over). */
+function decodeLayer(text: string): Canonical {
   ESCAPE_CHARS.lastIndex = 0;
   if (!ESCAPE_CHARS.test(text)) return { text, original: (from, to) => [from, to] };
   // Decoding only shortens, so the canonical text is at most as long as the original.

@@ -1,41 +1,120 @@
-// The Request class the clients give openapi-fetch: it remembers the string body and the caller's signal it was built
-// with, so a request can be replayed (401, retries) and sent without cloning its body stream, which costs more per call
-// than the rest of the middleware together.
+// The requests the clients give openapi-fetch. Each remembers the string body and the caller's signal it was built
+// with, so that it can be replayed (401, retries) and sent as (url, init) without cloning a body stream.
+// Until a caller adds a middleware of their own, a request is not even a Request: building one costs more than the rest
+// of a call's overhead together (its headers list, its signal, a stream for its body), and fetch builds its own from
+// (url, init) anyway. Only the client's own middlewares and transport see such a light request, and they read only its
+// url, method, headers, signal and redirect mode, and its origin below.
 
 interface Origin {
   body: string | null;
   callerSignal: AbortSignal | undefined;
 }
 
-const origins = new WeakMap<Request, Origin>();
+const origins = new WeakMap<object, Origin>();
 
+/** The signal of a request whose caller gave none: a Request always has one, and this one never aborts. */
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * A real Request that records its origin: what a caller's middleware gets.
+ * @internal
+ */
 export class ReplayableRequest extends Request {
   constructor(input: RequestInfo | URL, init?: RequestInit) {
     super(input, init);
     const body = init?.body ?? null;
     if (body === null || typeof body === 'string') origins.set(this, { body, callerSignal: init?.signal ?? undefined });
   }
+}
 
-  // openapi-fetch checks middleware results with `instanceof` this class; any Request a middleware returns is fine.
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof Request;
+/** The parts of a Request the client's own code reads; its body is in its origin. */
+class LightRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly signal: AbortSignal;
+  readonly redirect: RequestRedirect;
+  readonly body = null;
+
+  constructor(url: string, init: RequestInit) {
+    // As a Request would have it: a URL that does not parse fails here, with fetch's TypeError.
+    this.url = new URL(url).href;
+    this.method = init.method ?? 'GET';
+    // openapi-fetch hands over a Headers of its own for each call; a replay passes a copy.
+    this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+    this.signal = init.signal ?? NEVER_ABORTED;
+    this.redirect = init.redirect ?? 'follow';
   }
 }
 
-/** How `request` was built, when it is a ReplayableRequest with a string (or no) body. */
+/**
+ * Whether `init` can be carried by a light request: a string body (or none), nothing that only a Request could hold.
+ * Anything else is built as a real Request.
+ */
+function fitsLight(init: RequestInit | undefined): init is RequestInit {
+  return init !== undefined && (init.body === undefined || init.body === null || typeof init.body === 'string');
+}
+
+/**
+ * The Request class of one client (openapi-fetch's `Request` option), and the switch to real Requests.
+ * @internal
+ */
+export interface RequestMaker {
+  Request: typeof Request;
+  /** From now on every request is a real Request: a caller's middleware reads it (and may read its body). */
+  useRealRequests(): void;
+  /** Runs `build` with real Requests: a call that brings its own middleware. */
+  whileReal<T>(build: () => T): T;
+}
+
+/** @internal */
+export function requestMaker(): RequestMaker {
+  let real = false;
+  let realCalls = 0;
+  // A constructor that returns the request it built: openapi-fetch calls `new Request(url, init)`.
+  const ClientRequest = function (input: string, init?: RequestInit) {
+    if (real || realCalls > 0 || typeof input !== 'string' || !fitsLight(init)) return new ReplayableRequest(input, init);
+    const request = new LightRequest(input, init);
+    origins.set(request, { body: (init.body as string | null | undefined) ?? null, callerSignal: init.signal ?? undefined });
+    return request;
+  } as unknown as typeof Request;
+  // openapi-fetch checks middleware results with `instanceof` this class; any Request a middleware returns is fine.
+  Object.defineProperty(ClientRequest, Symbol.hasInstance, { value: (value: unknown) => value instanceof Request || value instanceof LightRequest });
+  return {
+    Request: ClientRequest,
+    useRealRequests: () => {
+      real = true;
+    },
+    whileReal: (build) => {
+      realCalls += 1;
+      try {
+        return build();
+      } finally {
+        realCalls -= 1;
+      }
+    },
+  };
+}
+
+/**
+ * How `request` was built, when the client built it with a string (or no) body.
+ * @internal
+ */
 export function originOf(request: Request): Origin | undefined {
   return origins.get(request);
 }
 
-/** An unsent copy of `request`, or undefined when its body cannot be reproduced without a clone. */
+/**
+ * An unsent copy of `request`, or undefined when its body cannot be reproduced without a clone.
+ * @internal
+ */
 export function replayOf(request: Request): Request | undefined {
   const origin = origins.get(request);
   if (!origin) return undefined;
-  return new ReplayableRequest(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: origin.body,
-    redirect: request.redirect,
-    ...(origin.callerSignal ? { signal: origin.callerSignal } : {}),
-  });
+  // Only the client's own code sees a replay (openapi-fetch runs no middleware for it): a light request does.
+  const init: RequestInit = { method: request.method, headers: new Headers(request.headers), redirect: request.redirect };
+  if (origin.callerSignal) init.signal = origin.callerSignal;
+  const replay = new LightRequest(request.url, init);
+  origins.set(replay, origin);
+  return replay as unknown as Request;
 }

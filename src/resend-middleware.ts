@@ -13,6 +13,7 @@ type Outcome = { response: Response; error?: undefined } | { response?: undefine
 /**
  * `describeFailure`: the client's one failure-to-ApiError function (the error middleware's onError uses it too).
  * `safeToRepeat`: requests that may be retried although their method is not idempotent.
+ * @internal
  */
 export function resendMiddleware(
   policy: ResolvedRetryPolicy,

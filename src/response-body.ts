@@ -4,10 +4,16 @@
 // credentials to redact) turns it into an ApiError of kind 'invalid_response'.
 import { settleTimeout, transferTimeout } from './timeout-fetch.js';
 
-/** 32 MiB: far above any answer of these APIs, far below what would hurt a process. */
+/**
+ * 32 MiB: far above any answer of these APIs, far below what would hurt a process.
+ * @internal
+ */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
-/** Validates the maxResponseBytes option: a whole number of bytes, 0 for no limit. */
+/**
+ * Validates the maxResponseBytes option: a whole number of bytes, 0 for no limit.
+ * @internal
+ */
 export function resolveMaxResponseBytes(value: unknown): number {
   if (value === undefined) return DEFAULT_MAX_RESPONSE_BYTES;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
@@ -16,7 +22,10 @@ export function resolveMaxResponseBytes(value: unknown): number {
   return value;
 }
 
-/** The body is not JSON. Holds the whole text (unredacted, so not in the message): the ApiError shows a redacted excerpt. */
+/**
+ * The body is not JSON. Holds the whole text (unredacted, so not in the message): the ApiError shows a redacted excerpt.
+ * @internal
+ */
 export class InvalidJson extends Error {
   override readonly name = 'InvalidJson';
   readonly #text: string;
@@ -43,6 +52,7 @@ const NO_CONTENT_STATUSES = new Set([204, 205]);
  * `response`, or a copy whose body fails with `tooLarge()` past `maxBytes` (0: no limit), the download cancelled.
  * A body whose Content-Length is within the limit is returned as it is: fetch reads no more than that, so the common
  * case costs nothing. A compressed body is counted after decoding (a small gzip body can inflate without bound).
+ * @internal
  */
 export function limitResponse(response: Response, maxBytes: number, tooLarge: () => Error): Response {
   if (maxBytes === 0 || response.body === null || NULL_BODY_STATUSES.has(response.status)) return response;
@@ -96,6 +106,7 @@ function counted(response: Response, maxBytes: number, tooLarge: () => Error): R
  * The result of an openapi-fetch call made with parseAs 'stream' in place of 'json', with its data parsed here. A body
  * that is not JSON is InvalidJson rather than a bare SyntaxError; so is an empty one, except for 204 and 205 (no
  * content by definition): every success the specs document has a body, and the result's type says it is there.
+ * @internal
  */
 export function parseJsonResult(result: { data?: unknown; response: Response }): unknown {
   const response = result.response;

@@ -20,11 +20,14 @@ export interface RetryOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
+/** @internal */
 export type ResolvedRetryPolicy = Required<RetryOptions>;
 
+/** @internal */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
+/** @internal */
 export function resolveRetryPolicy(options: RetryOptions = {}): ResolvedRetryPolicy {
   const policy: ResolvedRetryPolicy = {
     attempts: options.attempts ?? 3,
@@ -42,11 +45,15 @@ export function resolveRetryPolicy(options: RetryOptions = {}): ResolvedRetryPol
   return policy;
 }
 
+/** @internal */
 export function mayRetry(method: string, policy: ResolvedRetryPolicy): boolean {
   return IDEMPOTENT_METHODS.has(method) || policy.retryNonIdempotent;
 }
 
-/** Backoff before retry number `retry` (1-based): a random wait up to min(cap, base * 2^(retry-1)). */
+/**
+ * Backoff before retry number `retry` (1-based): a random wait up to min(cap, base * 2^(retry-1)).
+ * @internal
+ */
 export function backoffMs(retry: number, policy: ResolvedRetryPolicy): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   return Math.floor(policy.random() * ceiling);
@@ -65,7 +72,10 @@ const HTTP_DATE = new RegExp(
   ].join('|'),
 );
 
-/** Retry-After in ms (delay-seconds or an HTTP-date), or undefined when absent or not in either form. */
+/**
+ * Retry-After in ms (delay-seconds or an HTTP-date), or undefined when absent or not in either form.
+ * @internal
+ */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   const value = header?.trim();
   if (!value) return undefined;

@@ -7,6 +7,7 @@ import { Redactor } from './redact.js';
 // (client secret, keys, codes) are few and never dropped.
 const MAX_TOKENS = 32;
 
+/** @internal */
 export class Secrets {
   readonly #redactor = new Redactor();
   readonly #fixed = new Set<string>();

@@ -8,6 +8,7 @@ import { originOf } from './replayable-request.js';
 
 export type FetchFunction = (input: Request | string, init?: RequestInit) => Promise<Response>;
 
+/** @internal */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** In Node (undici) the 3xx itself comes back, Location included; a browser gives an opaque redirect (status 0). */
@@ -19,6 +20,7 @@ const REDIRECT: RequestRedirect = 'manual';
 // signal, against under 1 µs here), while a timer left pending would keep the whole exchange in memory until it fires.
 const pendingTimers = new WeakMap<Response, unknown>();
 
+/** @internal */
 export function timeoutFetch(fetchImpl: FetchFunction, timeoutMs: number): FetchFunction {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError('option "timeoutMs" must be a positive number of milliseconds');
   return (input, init) => {
@@ -56,6 +58,7 @@ function send(fetchImpl: FetchFunction, input: Request | string, init: RequestIn
 /**
  * The body of `response` has been read or abandoned: its attempt's timeout is over. A response nobody settles (one a
  * caller reads as a stream) keeps its timeout running until it fires, which then ends a body still being read.
+ * @internal
  */
 export function settleTimeout(response: Response): void {
   const timer = pendingTimers.get(response);
@@ -64,14 +67,20 @@ export function settleTimeout(response: Response): void {
   pendingTimers.delete(response);
 }
 
-/** A response whose body is not wanted (a redirect, an answer sent again): the download stops, and its timeout with it. */
+/**
+ * A response whose body is not wanted (a redirect, an answer sent again): the download stops, and its timeout with it.
+ * @internal
+ */
 export async function discardResponse(response: Response): Promise<void> {
   // Its body may never end, and a failed cancel changes nothing for the caller.
   await response.body?.cancel().catch(() => undefined);
   settleTimeout(response);
 }
 
-/** `copy` (a wrapper around the body of `response`) now carries its timeout. */
+/**
+ * `copy` (a wrapper around the body of `response`) now carries its timeout.
+ * @internal
+ */
 export function transferTimeout(response: Response, copy: Response): void {
   const timer = pendingTimers.get(response);
   if (timer !== undefined) pendingTimers.set(copy, timer);

@@ -21,7 +21,10 @@ export interface TokenClientOptions extends TransportOptions {
   subscriptionKey?: string;
 }
 
-/** What the token client is built from: checked values (see createTokenClient and createLogisticsClient). */
+/**
+ * What the token client is built from: checked values (see createTokenClient and createLogisticsClient).
+ * @internal
+ */
 export interface TokenClientSettings {
   baseUrl: string | undefined;
   authUrl: string | undefined;
@@ -59,6 +62,7 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
 /**
  * One typed client over two hosts: paths under /oauth2/ go to the identity provider ({auth_url}), the others to the
  * service ({base_url}). Each host has its own openapi-fetch client, so each keeps its own base URL and path prefix.
+ * @internal
  */
 export function buildTokenClient(settings: TokenClientSettings): TokenClient {
   const { baseUrl, authUrl, subscriptionKey, transport, secrets, factory } = settings;
@@ -109,6 +113,7 @@ function isClientCredentialsGrant(request: Request): boolean {
 /**
  * A token answer without a usable access_token (valid JSON, but not a token) as the ApiError every other unusable
  * answer is; the client-credentials provider and the authorization-code exchange both check their answer with it.
+ * @internal
  */
 export function requireAccessToken(data: unknown, response: Response, operation: string): asserts data is { access_token: string } {
   const token = (data as { access_token?: unknown } | null)?.access_token;

@@ -1,6 +1,7 @@
 // Client-credentials token source: asks the service or the identity provider for a token, caches it, renews it ahead
 // of expiry, and shares one in-flight request among concurrent callers (single flight).
 import { requireBaseUrl, requireString, resolveTransport, type TransportOptions } from './client-options.js';
+import type { TokenSource } from './authorizer.js';
 import { Secrets } from './secrets.js';
 import { buildTokenClient, requireAccessToken, type TokenClient } from './token-client.js';
 
@@ -23,7 +24,10 @@ export interface TokenProviderOptions extends TransportOptions {
   now?: () => number;
 }
 
-/** What a token provider is built from: checked values, and the token client it sends its requests with. */
+/**
+ * What a token provider is built from: checked values, and the token client it sends its requests with.
+ * @internal
+ */
 export interface TokenProviderSettings {
   endpoint: TokenEndpoint;
   clientId: string;
@@ -71,6 +75,7 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
  * A token provider with a token client of its own, for the one host its endpoint needs; options are reported under
  * `factory`'s name (createTokenProvider, or createCarriersClient when it makes one), errors scrubbed with `secrets`.
  * `transport`: when the caller already resolved the transport options, so they are checked once.
+ * @internal
  */
 export function ownTokenProvider(factory: string, options: TokenProviderOptions, secrets: Secrets, transport = resolveTransport(factory, options)): TokenProvider {
   const checked = checkTokenProviderOptions(factory, options);
@@ -90,6 +95,7 @@ export function ownTokenProvider(factory: string, options: TokenProviderOptions,
 /**
  * The token-provider options checked under `factory`'s name (the endpoint's hosts are checked by whoever builds the token
  * client): createTokenProvider and createLogisticsClient share it, so both report a bad option the same way.
+ * @internal
  */
 export function checkTokenProviderOptions(
   factory: string,
@@ -113,6 +119,7 @@ export function checkTokenProviderOptions(
 /**
  * A token provider over an existing token client. Its client-credentials requests are retried like idempotent calls
  * (the token client treats that grant as safe to repeat), whatever `retry.retryNonIdempotent` says.
+ * @internal
  */
 export function buildTokenProvider(settings: TokenProviderSettings): TokenProvider {
   const { endpoint, clientId, clientSecret, skewMs, now, client, secrets } = settings;
@@ -176,13 +183,15 @@ export function buildTokenProvider(settings: TokenProviderSettings): TokenProvid
     return pending;
   }
 
-  return {
+  const provider: TokenProvider & TokenSource = {
     getTokenInfo,
     getToken: () => (cached && now() < cached.info.refreshAt ? cached.token : getTokenInfo().then(tokenOf)),
+    peekToken: () => (cached && now() < cached.info.refreshAt ? cached.info.accessToken : undefined),
     invalidate(token) {
       if (token === undefined || cached?.info.accessToken === token) cached = undefined;
     },
   };
+  return provider;
 }
 
 function tokenOf(info: TokenInfo): string {

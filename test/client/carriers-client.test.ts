@@ -163,4 +163,48 @@ describe('createCarriersClient', () => {
     expect(milestoneRequests(server).map((r) => JSON.parse(r.body))).toEqual([EVENT, EVENT]);
     expect(waits).toEqual([50]);
   });
+
+  // Without a middleware of the caller's, the client builds no Request of its own (fetch builds one); with one, the
+  // middleware gets a real Request, body included, and replays still carry the body.
+  it("gives a caller's middleware a real Request with its body, and still replays after a 401", async () => {
+    server = await service((request, response) => {
+      if (request.headers.authorization === 'Bearer token-1') sendJson(response, 401, { message: 'token expired' });
+      else sendJson(response, 200, { message: 'recorded' });
+    });
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    const seen: Array<{ isRequest: boolean; body: string; authorization: string | null }> = [];
+    carriers.use({
+      async onRequest({ request }) {
+        seen.push({ isRequest: request instanceof Request, body: await request.clone().text(), authorization: null });
+        return undefined;
+      },
+      onResponse({ request }) {
+        seen.at(-1)!.authorization = request.headers.get('authorization');
+        return undefined;
+      },
+    });
+    const { data } = await carriers.POST('/v1/load-milestone-events', { body: EVENT });
+    expect(data).toEqual({ message: 'recorded' });
+    // The middleware saw the call as sent first; the replay with the renewed token is the client's own.
+    expect(seen).toEqual([{ isRequest: true, body: JSON.stringify(EVENT), authorization: 'Bearer token-1' }]);
+    const sent = milestoneRequests(server);
+    expect(sent.map((r) => r.headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-2']);
+    expect(sent.map((r) => JSON.parse(r.body))).toEqual([EVENT, EVENT]);
+  });
+
+  it("gives a call's own middleware a real Request, and the calls after it none", async () => {
+    server = await service((_request, response) => sendJson(response, 200, { message: 'recorded' }));
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    const bodies: string[] = [];
+    const middleware = {
+      async onRequest({ request }: { request: Request }) {
+        bodies.push(request instanceof Request ? await request.clone().text() : 'not a Request');
+        return undefined;
+      },
+    };
+    await carriers.POST('/v1/load-milestone-events', { body: EVENT, middleware: [middleware] });
+    await carriers.POST('/v1/load-milestone-events', { body: { ...EVENT, load_id: 'L-2' } });
+    expect(bodies).toEqual([JSON.stringify(EVENT)]);
+    expect(milestoneRequests(server).map((r) => JSON.parse(r.body).load_id)).toEqual(['L-1', 'L-2']);
+  });
 });
