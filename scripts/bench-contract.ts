@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
-import { dreddAgainst } from './dredd.ts';
+import { dreddAgainst } from '../contract-tests/dredd/run-dredd.ts';
 import { runSuite, type SuiteRun } from '../contract-tests/runner/run-suite.ts';
 import { startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
 import { readLedger } from '../contract-tests/support/reports.ts';
@@ -49,7 +49,7 @@ async function main(): Promise<number> {
     async (server) => {
       rows.push(await suite('sandbox', server));
       const started = performance.now();
-      const results = await dreddAgainst('sandbox', server.env, false);
+      const { results } = await dreddAgainst('sandbox', server.env);
       const ran = results.reduce((n, r) => n + r.passing + r.failing, 0);
       const failed = results.reduce((n, r) => n + r.failing + r.errors, 0);
       rows.push({ tool: 'dredd (via prism proxy)', target: 'sandbox', seconds: (performance.now() - started) / 1000, checks: ran, failed });
