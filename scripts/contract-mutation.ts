@@ -157,7 +157,7 @@ async function main(): Promise<number> {
       console.error(`contract:mutation: the suite fails against the unmutated sandbox, so no mutation result means anything:\n${lines.join('\n')}`);
       return 1;
     }
-    console.log(`baseline (no mutation, strict): ${baseline.passed} passed, ${baseline.skipped} skipped, ${baseline.seconds.toFixed(1)} s`);
+    console.log(`baseline (no mutation, strict; the check of contract:sandbox less the self-checks): ${baseline.passed} passed, ${baseline.skipped} skipped, ${baseline.seconds.toFixed(1)} s`);
     const allFiles = first.files;
     const byOperation = opts.fullSuite ? new Map<string, Set<string>>() : targetedFiles(join(first.outputDir, '.ledger'), baseline.filesOfTest);
     if (!opts.fullSuite && byOperation.size === 0) console.log('contract:mutation: the baseline ledger names no operation; every mutant runs the whole suite');
