@@ -3,59 +3,55 @@
 // violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock
 // and the sandbox always are). Ends with one verdict line.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { join, resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { runSuite, strictByDefault } from '../contract-tests/runner/run-suite.ts';
 import { verdictOfRun } from '../contract-tests/runner/verdict.ts';
 import { MOCK_CREDENTIALS, startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
 import { TARGET_NAMES, type TargetName } from '../contract-tests/support/target.ts';
+import { integerOption, parseCommandLine, usageError } from '../tools/cli.ts';
 
-const usage =
-  'usage: tsx scripts/contract.ts [--target mock|sandbox|live] [--runs N] [--out DIR] [--mutation ID] [--strict-assumptions] [--fail-on-skip] [--min-coverage RATIO] [-- vitest args]';
+const CLI = {
+  command: 'npm run contract --',
+  summary:
+    'Runs the contract suite against a target. Exits 1 on any contract violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock and the sandbox always are).',
+  options: {
+    target: { type: 'string', value: 'mock|sandbox|live', default: 'mock', description: 'mock and sandbox are started here; live reads the LP_* variables (and .env).' },
+    runs: { type: 'string', value: 'N', description: 'Property-based runs per operation and kind (default 5).' },
+    out: { type: 'string', value: 'DIR', default: 'dist/contract', description: 'Where the reports go.' },
+    mutation: { type: 'string', value: 'ID', description: 'With --target sandbox: start it with this seeded contract violation.' },
+    'strict-assumptions': { type: 'boolean', description: 'Contradicted assumptions fail the run too (or LP_STRICT_ASSUMPTIONS=1).' },
+    'fail-on-skip': { type: 'boolean', description: 'Fail when any check was skipped (or LP_FAIL_ON_SKIP=1).' },
+    'min-coverage': { type: 'string', value: 'RATIO', description: 'Fail below this share (0 to 1) of exercised coverage rows (or LP_MIN_COVERAGE).' },
+  },
+  positionals: '[-- vitest args]',
+} as const;
 
 function options() {
-  try {
-    const { values, positionals } = parseArgs({
-      options: {
-        target: { type: 'string', default: 'mock' },
-        runs: { type: 'string' },
-        out: { type: 'string', default: join(repoRoot, 'dist/contract') },
-        mutation: { type: 'string' },
-        'strict-assumptions': { type: 'boolean' },
-        'fail-on-skip': { type: 'boolean' },
-        'min-coverage': { type: 'string' },
-      },
-      allowPositionals: true,
-    });
-    if (!(TARGET_NAMES as readonly string[]).includes(values.target)) throw new Error(`--target must be one of ${TARGET_NAMES.join(', ')}, got "${values.target}"`);
-    const runs = values.runs === undefined ? undefined : Number(values.runs);
-    if (runs !== undefined && !(Number.isInteger(runs) && runs > 0)) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
-    if (values.mutation && values.target !== 'sandbox') throw new Error('--mutation needs --target sandbox');
-    // Real environments are configured by LP_* variables; a .env file fills in what the environment lacks (the CI
-    // settings LP_STRICT_ASSUMPTIONS, LP_FAIL_ON_SKIP and LP_MIN_COVERAGE included, so it is read before them).
-    const dotenv = join(repoRoot, '.env');
-    if (values.target === 'live' && existsSync(dotenv)) process.loadEnvFile(dotenv);
-    const rawCoverage = values['min-coverage'] ?? (process.env.LP_MIN_COVERAGE?.trim() || undefined);
-    const minCoverage = rawCoverage === undefined ? undefined : Number(rawCoverage);
-    if (minCoverage !== undefined && !(rawCoverage!.trim() !== '' && minCoverage >= 0 && minCoverage <= 1)) {
-      throw new Error(`--min-coverage (or LP_MIN_COVERAGE) must be a ratio from 0 to 1, got "${rawCoverage}"`);
-    }
-    const target = values.target as TargetName;
-    return {
-      target,
-      runs,
-      out: values.out,
-      mutation: values.mutation,
-      vitestArgs: positionals,
-      strict: values['strict-assumptions'] === true || strictByDefault(target),
-      failOnSkip: values['fail-on-skip'] === true || process.env.LP_FAIL_ON_SKIP === '1',
-      minCoverage,
-    };
-  } catch (error) {
-    console.error(`contract: ${(error as Error).message}\n${usage}`);
-    process.exit(2);
+  const { values, positionals } = parseCommandLine(CLI);
+  const target = values.target ?? 'mock';
+  if (!(TARGET_NAMES as readonly string[]).includes(target)) usageError(CLI, `--target must be one of ${TARGET_NAMES.join(', ')}, got "${target}"`);
+  const runs = values.runs === undefined ? undefined : integerOption(CLI, 'runs', values.runs, 1, 10_000);
+  if (values.mutation && target !== 'sandbox') usageError(CLI, '--mutation needs --target sandbox');
+  // Real environments are configured by LP_* variables; a .env file fills in what the environment lacks (the CI
+  // settings LP_STRICT_ASSUMPTIONS, LP_FAIL_ON_SKIP and LP_MIN_COVERAGE included, so it is read before them).
+  const dotenv = join(repoRoot, '.env');
+  if (target === 'live' && existsSync(dotenv)) process.loadEnvFile(dotenv);
+  const rawCoverage = values['min-coverage'] ?? (process.env.LP_MIN_COVERAGE?.trim() || undefined);
+  const minCoverage = rawCoverage === undefined ? undefined : Number(rawCoverage);
+  if (minCoverage !== undefined && !(rawCoverage!.trim() !== '' && minCoverage >= 0 && minCoverage <= 1)) {
+    usageError(CLI, `--min-coverage (or LP_MIN_COVERAGE) must be a ratio from 0 to 1, got "${rawCoverage}"`);
   }
+  return {
+    target: target as TargetName,
+    runs,
+    out: resolve(repoRoot, values.out ?? 'dist/contract'),
+    mutation: values.mutation,
+    vitestArgs: positionals,
+    strict: values['strict-assumptions'] === true || strictByDefault(target as TargetName),
+    failOnSkip: values['fail-on-skip'] === true || process.env.LP_FAIL_ON_SKIP === '1',
+    minCoverage,
+  };
 }
 
 /** Is something answering at this URL (any HTTP status counts)? */
