@@ -128,7 +128,10 @@ class Lane {
     await this.switchTo(mutation);
     // The ledger keeps only the latest run (each run's workers append to new files).
     rmSync(join(this.outputDir, '.ledger'), { recursive: true, force: true });
-    return this.session.run(files);
+    const run = await this.session.run(files);
+    // Neither a pass nor a catch: a failure of the run itself (reported as an error, so never counted as caught).
+    if (run.notRun.length > 0) throw new Error(`no result from ${run.notRun.join(', ')}`);
+    return run;
   }
 
   async stop(): Promise<void> {

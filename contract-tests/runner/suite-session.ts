@@ -39,6 +39,8 @@ export interface SessionRun {
   skipped: number;
   seconds: number;
   failures: SessionFailure[];
+  /** Files of a run without failures that never reported: the run proves nothing (exit code 1). */
+  notRun: string[];
   /** Each test of the run (its full name, as the ledger records it) and the files it is in. */
   filesOfTest: Map<string, Set<string>>;
 }
@@ -111,17 +113,23 @@ export class SuiteSession {
     const started = performance.now();
     const wanted = new Set(files.map((file) => join(repoRoot, file)));
     const specifications = (await this.vitest.globTestSpecifications()).filter((s) => wanted.has(s.moduleId));
+    // Vitest's state keeps each file's result from the run before until the file reports again: start them blank, so a
+    // file that does not report this time shows as not run rather than with an old result.
+    for (const specification of specifications) this.vitest.state.clearFiles(specification.project, [specification.moduleId]);
     const result = await this.vitest.runTestSpecifications(specifications);
-    // The state keeps the modules of earlier runs too: only this run's count.
+    // The state keeps the modules of the files outside this run too: only this run's count.
     const modules = result.testModules.filter((m) => wanted.has(m.moduleId));
     const run = summarize(modules, this.redactor);
     const unhandled = result.unhandledErrors.map((error) => ({ name: '(unhandled error)', file: '', message: this.firstLine(error) }));
     const failures = [...run.failures, ...unhandled];
-    const incomplete = modules.length !== wanted.size || modules.some((m) => m.state() === 'pending' || m.state() === 'queued');
+    // A file that never reported (and was not cut short by a failure elsewhere) cannot count as passed or failed.
+    const reported = new Set(modules.filter((m) => m.state() !== 'pending' && m.state() !== 'queued').map((m) => relative(repoRoot, m.moduleId)));
+    const notRun = failures.length > 0 ? [] : files.filter((file) => !reported.has(file));
     return {
       ...run,
       failures,
-      exitCode: failures.length > 0 || incomplete ? 1 : 0,
+      notRun,
+      exitCode: failures.length > 0 || notRun.length > 0 ? 1 : 0,
       seconds: (performance.now() - started) / 1000,
     };
   }
@@ -136,7 +144,7 @@ export class SuiteSession {
   }
 }
 
-function summarize(modules: TestModule[], redactor: Redactor): Omit<SessionRun, 'exitCode' | 'seconds'> {
+function summarize(modules: TestModule[], redactor: Redactor): Omit<SessionRun, 'exitCode' | 'seconds' | 'notRun'> {
   let passed = 0;
   let skipped = 0;
   const failures: SessionFailure[] = [];
