@@ -8,6 +8,7 @@ import { runSuite, type SuiteRun } from '../contract-tests/runner/run-suite.ts';
 import { startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
 import { readLedger } from '../contract-tests/support/reports.ts';
 import type { TargetName } from '../contract-tests/support/target.ts';
+import { parseCommandLine } from '../tools/cli.ts';
 
 const SANDBOX_GOAL_SECONDS = 30;
 
@@ -39,7 +40,15 @@ async function suite(target: TargetName, server: RunningServer): Promise<Row> {
   return { tool: 'vitest suite', target, seconds: run.seconds, checks: run.passed + run.failed, responses, failed: run.failed };
 }
 
+const CLI = {
+  command: 'npm run bench:contract --',
+  summary:
+    'Benchmark, not a test: wall time of the contract suite against the mock and the sandbox, and of dredd against the same sandbox, with checks per second of each.',
+  options: {},
+} as const;
+
 async function main(): Promise<number> {
+  parseCommandLine(CLI);
   const rows: Row[] = [];
   console.log('mock:');
   rows.push(await withServer(startMock, (server) => suite('mock', server)));
