@@ -22,7 +22,7 @@ async function dreddOnSandbox(mutation?: MutationId, without: string[] = []) {
   try {
     const lines = dotenvLines(sandbox.origin, readCredentials({}), { vehicleNumber: sandbox.foreignVehicleNumber, customerNumber: sandbox.foreignCustomerNumber });
     const env = Object.fromEntries(lines.filter((line) => !without.includes(line.name)).map((line) => [line.name, line.value]));
-    return { env, run: await dreddAgainst('sandbox', env, outDir) };
+    return { env, run: await dreddAgainst('sandbox', env, join(outDir, mutation ?? 'correct')) };
   } finally {
     await sandbox.close();
   }
