@@ -3,11 +3,12 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
-import { dreddAgainst } from './dredd.ts';
+import { dreddAgainst } from '../contract-tests/dredd/run-dredd.ts';
 import { runSuite, type SuiteRun } from '../contract-tests/runner/run-suite.ts';
 import { startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
 import { readLedger } from '../contract-tests/support/reports.ts';
 import type { TargetName } from '../contract-tests/support/target.ts';
+import { parseCommandLine } from '../tools/cli.ts';
 
 const SANDBOX_GOAL_SECONDS = 30;
 
@@ -39,7 +40,15 @@ async function suite(target: TargetName, server: RunningServer): Promise<Row> {
   return { tool: 'vitest suite', target, seconds: run.seconds, checks: run.passed + run.failed, responses, failed: run.failed };
 }
 
+const CLI = {
+  command: 'npm run bench:contract --',
+  summary:
+    'Benchmark, not a test: wall time of the contract suite against the mock and the sandbox, and of dredd against the same sandbox, with checks per second of each.',
+  options: {},
+} as const;
+
 async function main(): Promise<number> {
+  parseCommandLine(CLI);
   const rows: Row[] = [];
   console.log('mock:');
   rows.push(await withServer(startMock, (server) => suite('mock', server)));
@@ -49,7 +58,7 @@ async function main(): Promise<number> {
     async (server) => {
       rows.push(await suite('sandbox', server));
       const started = performance.now();
-      const results = await dreddAgainst('sandbox', server.env, false);
+      const { results } = await dreddAgainst('sandbox', server.env);
       const ran = results.reduce((n, r) => n + r.passing + r.failing, 0);
       const failed = results.reduce((n, r) => n + r.failing + r.errors, 0);
       rows.push({ tool: 'dredd (via prism proxy)', target: 'sandbox', seconds: (performance.now() - started) / 1000, checks: ran, failed });

@@ -2,57 +2,58 @@
 // `sandbox` (starts the sandbox), or `live` (LP_* variables, also read from .env). Exits non-zero on any contract
 // violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock
 // and the sandbox always are). Ends with one verdict line.
-import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { join, resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { runSuite, strictByDefault } from '../contract-tests/runner/run-suite.ts';
 import { verdictOfRun } from '../contract-tests/runner/verdict.ts';
+import { integerOption, parseCommandLine, usageError } from '../tools/cli.ts';
 import { flagVariable, loadDotenv, parseTargetName, readVariable } from '../tools/environment.ts';
 import { resolveTarget, type ResolvedTarget } from '../tools/targets.ts';
 
-const usage =
-  'usage: tsx scripts/contract.ts [--target mock|sandbox|live] [--runs N] [--out DIR] [--mutation ID] [--strict-assumptions] [--fail-on-skip] [--min-coverage RATIO] [-- vitest args]';
+const CLI = {
+  command: 'npm run contract --',
+  summary:
+    'Runs the contract suite against a target. Exits 1 on any contract violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock and the sandbox always are).',
+  options: {
+    target: { type: 'string', value: 'mock|sandbox|live', default: 'mock', description: 'mock and sandbox are started here; live reads the LP_* variables (and .env).' },
+    runs: { type: 'string', value: 'N', description: 'Property-based runs per operation and kind (default 5).' },
+    out: { type: 'string', value: 'DIR', default: 'dist/contract', description: 'Where the reports go.' },
+    mutation: { type: 'string', value: 'ID', description: 'With --target sandbox: start it with this seeded contract violation.' },
+    'strict-assumptions': { type: 'boolean', description: 'Contradicted assumptions fail the run too (or LP_STRICT_ASSUMPTIONS=1).' },
+    'fail-on-skip': { type: 'boolean', description: 'Fail when any check was skipped (or LP_FAIL_ON_SKIP=1).' },
+    'min-coverage': { type: 'string', value: 'RATIO', description: 'Fail below this share (0 to 1) of exercised coverage rows (or LP_MIN_COVERAGE).' },
+  },
+  positionals: '[-- vitest args]',
+} as const;
 
 function options() {
+  const { values, positionals } = parseCommandLine(CLI);
+  let target;
   try {
-    const { values, positionals } = parseArgs({
-      options: {
-        target: { type: 'string', default: 'mock' },
-        runs: { type: 'string' },
-        out: { type: 'string', default: join(repoRoot, 'dist/contract') },
-        mutation: { type: 'string' },
-        'strict-assumptions': { type: 'boolean' },
-        'fail-on-skip': { type: 'boolean' },
-        'min-coverage': { type: 'string' },
-      },
-      allowPositionals: true,
-    });
-    const target = parseTargetName(values.target, '--target');
-    const runs = values.runs === undefined ? undefined : Number(values.runs);
-    if (runs !== undefined && !(Number.isInteger(runs) && runs > 0)) throw new Error(`--runs must be a positive integer, got "${values.runs}"`);
-    if (values.mutation && values.target !== 'sandbox') throw new Error('--mutation needs --target sandbox');
-    // Real environments are configured by LP_* variables; a .env file fills in what the environment lacks (the CI
-    // settings LP_STRICT_ASSUMPTIONS, LP_FAIL_ON_SKIP and LP_MIN_COVERAGE included, so it is read before them).
-    if (target === 'live') loadDotenv();
-    const rawCoverage = values['min-coverage'] ?? readVariable('LP_MIN_COVERAGE');
-    const minCoverage = rawCoverage === undefined ? undefined : Number(rawCoverage);
-    if (minCoverage !== undefined && !(rawCoverage!.trim() !== '' && minCoverage >= 0 && minCoverage <= 1)) {
-      throw new Error(`--min-coverage (or LP_MIN_COVERAGE) must be a ratio from 0 to 1, got "${rawCoverage}"`);
-    }
-    return {
-      target,
-      runs,
-      out: values.out,
-      mutation: values.mutation,
-      vitestArgs: positionals,
-      strict: values['strict-assumptions'] === true || strictByDefault(target),
-      failOnSkip: values['fail-on-skip'] === true || flagVariable('LP_FAIL_ON_SKIP'),
-      minCoverage,
-    };
+    target = parseTargetName(values.target ?? 'mock', '--target');
   } catch (error) {
-    console.error(`contract: ${(error as Error).message}\n${usage}`);
-    process.exit(2);
+    usageError(CLI, (error as Error).message);
   }
+  const runs = values.runs === undefined ? undefined : integerOption(CLI, 'runs', values.runs, 1, 10_000);
+  if (values.mutation && target !== 'sandbox') usageError(CLI, '--mutation needs --target sandbox');
+  // Real environments are configured by LP_* variables; a .env file fills in what the environment lacks (the CI
+  // settings LP_STRICT_ASSUMPTIONS, LP_FAIL_ON_SKIP and LP_MIN_COVERAGE included, so it is read before them).
+  if (target === 'live') loadDotenv();
+  const rawCoverage = values['min-coverage'] ?? readVariable('LP_MIN_COVERAGE');
+  const minCoverage = rawCoverage === undefined ? undefined : Number(rawCoverage);
+  if (minCoverage !== undefined && !(rawCoverage!.trim() !== '' && minCoverage >= 0 && minCoverage <= 1)) {
+    usageError(CLI, `--min-coverage (or LP_MIN_COVERAGE) must be a ratio from 0 to 1, got "${rawCoverage}"`);
+  }
+  return {
+    target,
+    runs,
+    out: resolve(repoRoot, values.out ?? 'dist/contract'),
+    mutation: values.mutation,
+    vitestArgs: positionals,
+    strict: values['strict-assumptions'] === true || strictByDefault(target),
+    failOnSkip: values['fail-on-skip'] === true || flagVariable('LP_FAIL_ON_SKIP'),
+    minCoverage,
+  };
 }
 
 async function main(): Promise<number> {

@@ -8,10 +8,11 @@
 // Steps share files, so not every pair may overlap:
 // - generate:check, test:docs and pack:check rebuild dist/openapi (`npm run bundle` deletes and rewrites it), which
 //   nearly every other step reads; they never overlap a step that reads or rebuilds it;
-// - contract and contract:sandbox both write dist/contract; dredd and dredd:sandbox both write dist/contract/dredd.
+// - contract and contract:sandbox both write dist/contract; dredd and dredd:sandbox both write dist/contract/dredd
+//   (only contract and dredd are steps now; the rules stay for whoever adds the others back).
 // Steps start in the order listed whenever those rules allow, so the early checks still fail first.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { parseArgs } from 'node:util';
+import { integerOption, parseCommandLine } from '../tools/cli.ts';
 
 type Step = {
   name: string;
@@ -54,29 +55,31 @@ const STEPS: Step[] = [
   // The bundles as partners' tools read them (four consumers), and the generated Postman collection run by newman.
   { name: 'test:interop', reads: [BUNDLES] },
   { name: 'test:postman', reads: [BUNDLES] },
-  // The servers, the contract suite against each local target, and dredd (pairs that may overlap are adjacent).
+  // The servers, the contract suite and dredd against each local target. Against the sandbox they are parts of other
+  // steps rather than steps of their own: test:sandbox runs dredd against it (sandbox/test/dredd.test.ts, what
+  // dredd:sandbox runs), and contract:mutation's baseline is the whole suite, strict, against the unmutated sandbox
+  // (what contract:sandbox runs, less the self-checks, which the contract step runs).
+  // The two longest first, so that the shorter ones fill in beside them rather than one of them ending the run alone.
   { name: 'test:sandbox', reads: [BUNDLES] },
+  // The proof that the contract suite catches violations (two lanes, a sandbox and a loaded suite each).
+  { name: 'contract:mutation', reads: [BUNDLES] },
   { name: 'dredd', reads: [BUNDLES], writes: [DREDD_REPORTS] },
   { name: 'contract', reads: [BUNDLES], writes: [CONTRACT_REPORTS] },
-  { name: 'dredd:sandbox', reads: [BUNDLES], writes: [DREDD_REPORTS] },
-  { name: 'contract:sandbox', reads: [BUNDLES], writes: [CONTRACT_REPORTS] },
-  // The proof that the contract suite catches violations comes last: it runs two suites at a time itself, so it keeps
-  // both cores busy once the other steps are done.
-  { name: 'contract:mutation', reads: [BUNDLES] },
 ];
 /** Every step but lint and the steps before it needs the bundles generate:check builds. */
 const NEEDS_BUNDLES_FIRST = new Set(STEPS.slice(STEPS.findIndex((s) => s.name === 'generate:check') + 1).filter((s) => s.reads).map((s) => s.name));
 
+const CLI = {
+  command: 'npm test --',
+  summary: 'Runs every check of the kit, a few steps at a time; stops at the first failure and prints the wall time of each step.',
+  options: {
+    jobs: { type: 'string', value: 'N', description: 'Steps running side by side, 1 to 8 (default: LP_TEST_JOBS, else 3); 1 streams each step\'s output live.' },
+  },
+} as const;
+
 function jobs(): number {
-  try {
-    const { values } = parseArgs({ options: { jobs: { type: 'string', default: process.env.LP_TEST_JOBS ?? '3' } } });
-    const n = Number(values.jobs);
-    if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`--jobs (or LP_TEST_JOBS) must be 1..8, got "${values.jobs}"`);
-    return n;
-  } catch (error) {
-    console.error(`npm test: ${(error as Error).message}\nusage: npm test [-- --jobs N]`);
-    process.exit(2);
-  }
+  const { values } = parseCommandLine(CLI);
+  return integerOption(CLI, 'jobs', values.jobs ?? process.env.LP_TEST_JOBS ?? '3', 1, 8);
 }
 
 const touches = (these: string[] | undefined, those: string[] | undefined) => (these ?? []).some((name) => (those ?? []).includes(name));

@@ -51,8 +51,10 @@ export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   };
   const args = [
     'run',
-    '--project',
-    'contract',
+    // The contract project's own config as the root: the repository's root config would load every project's config
+    // first, only to pick this one (about a quarter of a CPU-second per run).
+    '--config',
+    join(repoRoot, 'contract-tests/vitest.config.ts'),
     '--reporter=default',
     '--reporter=junit',
     `--outputFile.junit=${join(options.outputDir, 'junit.xml')}`,

@@ -4,13 +4,16 @@
 // cost little more than their tests. Each run still gets a fresh worker (vitest ends a run's workers with the run),
 // so no module state (tokens, ledger files) leaks from one run into the next.
 import { join, relative } from 'node:path';
+import { Writable } from 'node:stream';
+import { configDefaults } from 'vitest/config';
 import type { TestModule, TestSequencer, TestSpecification } from 'vitest/node';
 import { createVitest, type Vitest } from 'vitest/node';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { Redactor } from '../support/redact.ts';
-import { SECRET_VARIABLES } from '../support/target.ts';
+import { SECRET_VARIABLES, type TargetName } from '../support/target.ts';
 
 export interface SessionOptions {
+  target: TargetName;
   /** The target's LP_* settings. */
   env: Record<string, string>;
   /** LP_CONTRACT_OUT of every run (the ledger goes below it). */
@@ -36,6 +39,8 @@ export interface SessionRun {
   skipped: number;
   seconds: number;
   failures: SessionFailure[];
+  /** Files of a run without failures that never reported: the run proves nothing (exit code 1). */
+  notRun: string[];
   /** Each test of the run (its full name, as the ledger records it) and the files it is in. */
   filesOfTest: Map<string, Set<string>>;
 }
@@ -59,6 +64,14 @@ export class SuiteSession {
   ) {}
 
   static async open(options: SessionOptions): Promise<SuiteSession> {
+    const redactor = new Redactor(SECRET_VARIABLES.map((name) => options.env[name]));
+    // Whatever vitest itself prints (an unhandled error, say) passes the redactor, as `npm run contract`'s output does.
+    const redacted = (stream: NodeJS.WriteStream) =>
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          stream.write(redactor.redact(chunk.toString()), () => done());
+        },
+      });
     const vitest = await createVitest(
       'test',
       {
@@ -70,10 +83,10 @@ export class SuiteSession {
         // The session's own caller reads the ledger; the global setup would clear and report LP_CONTRACT_OUT of this
         // process instead (dist/contract, which `npm run contract` owns).
         globalSetup: [],
-        exclude: options.exclude ?? [],
+        exclude: [...configDefaults.exclude, ...(options.exclude ?? [])],
         env: {
           ...options.env,
-          LP_CONTRACT_TARGET: 'sandbox',
+          LP_CONTRACT_TARGET: options.target,
           LP_CONTRACT_OUT: options.outputDir,
           LP_STRICT_ASSUMPTIONS: options.strict ? '1' : '',
           FORCE_COLOR: '0',
@@ -84,16 +97,13 @@ export class SuiteSession {
         // The same files in the same order on every run: the default order puts the last run's failures first, and
         // an exchange made in a file's beforeAll is recorded under the test that ran just before it.
         sequence: { sequencer: ByPath },
-        // Worker threads start cheaper than processes, and every run starts one (about 20 CPU-s less over the 50 runs
-        // of contract:mutation).
-        pool: 'threads',
       },
       {},
-      { stdout: process.stdout, stderr: process.stderr },
+      { stdout: redacted(process.stdout), stderr: redacted(process.stderr) },
     );
     const specifications = await vitest.globTestSpecifications();
     const files = [...new Set(specifications.map((s) => relative(repoRoot, s.moduleId)))].sort();
-    return new SuiteSession(vitest, new Redactor(SECRET_VARIABLES.map((name) => options.env[name])), files);
+    return new SuiteSession(vitest, redactor, files);
   }
 
   /** Runs `files` (default: every file of the session) and stops at the first failing test. */
@@ -103,17 +113,23 @@ export class SuiteSession {
     const started = performance.now();
     const wanted = new Set(files.map((file) => join(repoRoot, file)));
     const specifications = (await this.vitest.globTestSpecifications()).filter((s) => wanted.has(s.moduleId));
+    // Vitest's state keeps each file's result from the run before until the file reports again: start them blank, so a
+    // file that does not report this time shows as not run rather than with an old result.
+    for (const specification of specifications) this.vitest.state.clearFiles(specification.project, [specification.moduleId]);
     const result = await this.vitest.runTestSpecifications(specifications);
-    // The state keeps the modules of earlier runs too: only this run's count.
+    // The state keeps the modules of the files outside this run too: only this run's count.
     const modules = result.testModules.filter((m) => wanted.has(m.moduleId));
     const run = summarize(modules, this.redactor);
     const unhandled = result.unhandledErrors.map((error) => ({ name: '(unhandled error)', file: '', message: this.firstLine(error) }));
     const failures = [...run.failures, ...unhandled];
-    const incomplete = modules.length !== wanted.size || modules.some((m) => m.state() === 'pending' || m.state() === 'queued');
+    // A file that never reported (and was not cut short by a failure elsewhere) cannot count as passed or failed.
+    const reported = new Set(modules.filter((m) => m.state() !== 'pending' && m.state() !== 'queued').map((m) => relative(repoRoot, m.moduleId)));
+    const notRun = failures.length > 0 ? [] : files.filter((file) => !reported.has(file));
     return {
       ...run,
       failures,
-      exitCode: failures.length > 0 || incomplete ? 1 : 0,
+      notRun,
+      exitCode: failures.length > 0 || notRun.length > 0 ? 1 : 0,
       seconds: (performance.now() - started) / 1000,
     };
   }
@@ -128,7 +144,7 @@ export class SuiteSession {
   }
 }
 
-function summarize(modules: TestModule[], redactor: Redactor): Omit<SessionRun, 'exitCode' | 'seconds'> {
+function summarize(modules: TestModule[], redactor: Redactor): Omit<SessionRun, 'exitCode' | 'seconds' | 'notRun'> {
   let passed = 0;
   let skipped = 0;
   const failures: SessionFailure[] = [];

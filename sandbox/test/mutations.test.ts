@@ -132,10 +132,11 @@ const PROBES: Record<MutationId, Probe> = {
 };
 
 describe('--list-mutations', () => {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--list-mutations'], { cwd: repoRoot, encoding: 'utf8' });
+  // Through npm, as a user runs it: this also proves the npm script passes the flag on.
+  const run = spawnSync('npm', ['run', '--silent', 'sandbox', '--', '--list-mutations'], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
   const listed = JSON.parse(run.stdout) as { id: string; operation: string; description: string }[];
 
-  it('prints a JSON array of at least 22 mutations with unique ids and exits 0', () => {
+  it('prints a JSON array of at least 22 mutations with unique ids and exits 0, also through npm run sandbox', () => {
     expect(run.status).toBe(0);
     expect(listed.length).toBeGreaterThanOrEqual(22);
     expect(new Set(listed.map((m) => m.id)).size).toBe(listed.length);
