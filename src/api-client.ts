@@ -13,7 +13,7 @@ type Operation<Paths, Path, Method extends HttpMethod> = Path extends keyof Path
 export type CallOptions<Op, As extends ParseAs = 'json'> = Omit<FetchOptions<Op>, 'parseAs'> & { parseAs?: As };
 
 /** The options argument: required when the operation has a required parameter or body. */
-type CallArgs<Op, As extends ParseAs> = {} extends FetchOptions<Op> ? [options?: CallOptions<Op, As>] : [options: CallOptions<Op, As>];
+type CallArgs<Op, As extends ParseAs> = Record<string, never> extends FetchOptions<Op> ? [options?: CallOptions<Op, As>] : [options: CallOptions<Op, As>];
 
 /** The success body of `Op`, as `parseAs` reads it. */
 export type SuccessData<Op extends Record<string, any>, As extends ParseAs = 'json'> =

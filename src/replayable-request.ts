@@ -72,6 +72,7 @@ export function requestMaker(): RequestMaker {
   let real = false;
   let realCalls = 0;
   // A constructor that returns the request it built: openapi-fetch calls `new Request(url, init)`.
+  // biome-ignore lint/complexity/useArrowFunction: called with `new`, which an arrow function cannot be
   const ClientRequest = function (input: string, init?: RequestInit) {
     if (real || realCalls > 0 || typeof input !== 'string' || !fitsLight(init)) return new ReplayableRequest(input, init);
     const request = new LightRequest(input, init);

@@ -94,8 +94,12 @@ export function buildTokenClient(settings: TokenClientSettings): TokenClient {
         return Promise.reject(error);
       }
     },
-    use: (...middleware: Middleware[]) => clients.forEach((client) => client.use(...middleware)),
-    eject: (...middleware: Middleware[]) => clients.forEach((client) => client.eject(...middleware)),
+    use: (...middleware: Middleware[]) => {
+      for (const client of clients) client.use(...middleware);
+    },
+    eject: (...middleware: Middleware[]) => {
+      for (const client of clients) client.eject(...middleware);
+    },
   } as AnyClient;
   callThroughRequest(facade);
   return facade as unknown as TokenClient;
