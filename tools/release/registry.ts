@@ -34,6 +34,9 @@ export function offlineNpmEnv(registry: LocalRegistry): NodeJS.ProcessEnv {
     npm_config_proxy: DEAD_END,
     npm_config_https_proxy: DEAD_END,
     npm_config_noproxy: '127.0.0.1',
+    // `npm run -s` passes loglevel=silent down to every npm it starts; the round trip reads npm's error text (a refused
+    // second publish must say why), so its npm always speaks at the default level.
+    npm_config_loglevel: 'notice',
   };
 }
 
