@@ -61,13 +61,15 @@ export async function dreddAgainst(target: TargetName, env: Record<string, strin
     env: { ...process.env, ...env, LP_CONTRACT_TARGET: target },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const collect = (chunk: Buffer) => (output += redactor.redact(chunk.toString()));
+  let raw = '';
+  const collect = (chunk: Buffer) => (raw += chunk.toString());
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const timer = setTimeout(() => child.kill('SIGKILL'), DREDD_TIMEOUT_MS);
   await new Promise<void>((resolve) => child.once('close', () => resolve()));
   clearTimeout(timer);
+  // Redacted as a whole, so a credential split between two chunks of the pipe is still found.
+  const output = redactor.redact(raw);
   const results = parseResults(output, plan.map((item) => item.name));
   return { results, output: output.split('\n').filter((line) => !line.startsWith(RESULT_PREFIX)).join('\n'), notRun };
 }
