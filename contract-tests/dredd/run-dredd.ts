@@ -14,6 +14,7 @@ import { writeDreddDocuments } from './dredd-documents.ts';
 import { RESULT_PREFIX, type DreddPlanItem } from './dredd-process.ts';
 
 const DREDD_TIMEOUT_MS = 300_000;
+const MAX_OUTPUT_CHARS = 4_000_000;
 export const DREDD_OUT_DIR = join(repoRoot, 'dist/contract/dredd');
 
 export interface DreddResult {
@@ -62,7 +63,11 @@ export async function dreddAgainst(target: TargetName, env: Record<string, strin
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let raw = '';
-  const collect = (chunk: Buffer) => (raw += chunk.toString());
+  const collect = (chunk: Buffer) => {
+    raw += chunk.toString();
+    // Bounded: the latest lines (the result lines come last), cut at a line start so no partial credential remains.
+    if (raw.length > MAX_OUTPUT_CHARS) raw = raw.slice(raw.indexOf('\n', raw.length - MAX_OUTPUT_CHARS) + 1);
+  };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const timer = setTimeout(() => child.kill('SIGKILL'), DREDD_TIMEOUT_MS);
