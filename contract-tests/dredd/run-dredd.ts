@@ -14,6 +14,7 @@ import { writeDreddDocuments } from './dredd-documents.ts';
 import { RESULT_PREFIX, type DreddPlanItem } from './dredd-process.ts';
 
 const DREDD_TIMEOUT_MS = 300_000;
+const MAX_OUTPUT_CHARS = 4_000_000;
 export const DREDD_OUT_DIR = join(repoRoot, 'dist/contract/dredd');
 
 export interface DreddResult {
@@ -61,13 +62,19 @@ export async function dreddAgainst(target: TargetName, env: Record<string, strin
     env: { ...process.env, ...env, LP_CONTRACT_TARGET: target },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const collect = (chunk: Buffer) => (output += redactor.redact(chunk.toString()));
+  let raw = '';
+  const collect = (chunk: Buffer) => {
+    raw += chunk.toString();
+    // Bounded: the latest lines (the result lines come last), cut at a line start so no partial credential remains.
+    if (raw.length > MAX_OUTPUT_CHARS) raw = raw.slice(raw.indexOf('\n', raw.length - MAX_OUTPUT_CHARS) + 1);
+  };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const timer = setTimeout(() => child.kill('SIGKILL'), DREDD_TIMEOUT_MS);
   await new Promise<void>((resolve) => child.once('close', () => resolve()));
   clearTimeout(timer);
+  // Redacted as a whole, so a credential split between two chunks of the pipe is still found.
+  const output = redactor.redact(raw);
   const results = parseResults(output, plan.map((item) => item.name));
   return { results, output: output.split('\n').filter((line) => !line.startsWith(RESULT_PREFIX)).join('\n'), notRun };
 }
