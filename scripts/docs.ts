@@ -1,6 +1,7 @@
 // `npm run docs`: builds the partner docs into dist/docs/ (see tools/docs/build.ts) and names the pages it wrote.
 import { relative, resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
+import { ensureBundles } from '../spec-core/bundles.ts';
 import { buildDocs, docsDir } from '../tools/docs/build.ts';
 import { DEFAULT_DOCS_CONFIG } from '../tools/docs/support.ts';
 import { parseCommandLine } from '../tools/cli.ts';
@@ -16,6 +17,7 @@ const { values } = parseCommandLine({
 });
 
 try {
+  ensureBundles((line) => console.log(`npm run docs: ${line}`));
   // npm runs scripts in the package folder, so relative paths are read from there.
   const pages = await buildDocs({ configFile: resolve(repoRoot, values.config ?? DEFAULT_DOCS_CONFIG), outDir: resolve(repoRoot, values.out ?? docsDir) });
   for (const page of pages) console.log(`wrote ${relative(repoRoot, page)}`);

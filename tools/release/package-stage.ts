@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ensureBundles } from '../../spec-core/bundles.ts';
 
 export const STAGE_DIR = join('dist', 'package');
 /** The consumer README, shipped as the package's README.md. */
@@ -33,12 +34,13 @@ function runNpm(repoRoot: string, script: string): void {
 }
 
 /**
- * Builds (the specs' bundles and the client) and writes dist/package/. Every entry of the root's `files` is copied from
+ * Builds (the specs' bundles unless they are fresh, and the client) and writes dist/package/. Every entry of the root's `files` is copied from
  * the repo, except README.md, which comes from package/README.md. Returns the folder and its manifest.
  */
 export function stagePackage(repoRoot: string, options: { build?: boolean } = {}): { dir: string; manifest: Manifest } {
   if (options.build !== false) {
-    runNpm(repoRoot, 'bundle');
+    // The bundles are rebuilt only when openapi/ changed since they were built (a release never ships stale specs).
+    ensureBundles((line) => console.log(`release:stage: ${line}`));
     runNpm(repoRoot, 'build');
   }
   const manifest = deriveManifest(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest);
