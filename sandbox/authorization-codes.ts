@@ -20,9 +20,7 @@ export type CodeGrant = {
   used: boolean;
 };
 
-export type Redemption =
-  | { ok: true; grant: CodeGrant }
-  | { ok: false; reason: 'unknown' | 'expired' | 'replayed'; grant?: CodeGrant };
+export type Redemption = { ok: true; grant: CodeGrant } | { ok: false; reason: 'unknown' | 'expired' | 'replayed'; grant?: CodeGrant };
 
 /** issue() refused: maxCodes are outstanding and none has expired; the oldest expires in retryAfterSeconds. */
 export type CodesFull = { full: true; retryAfterSeconds: number };

@@ -61,7 +61,7 @@ export function readCredentials(env: NodeJS.ProcessEnv): SandboxCredentials {
     throw new Error('LP_REDIRECT_URI must be an absolute URL');
   }
   if (credentials.fleetApiKey === OTHER_LESSEE_API_KEY) {
-    throw new Error('LP_FLEET_API_KEY must differ from the sandbox\'s second-lessee key');
+    throw new Error("LP_FLEET_API_KEY must differ from the sandbox's second-lessee key");
   }
   return credentials;
 }

@@ -58,7 +58,7 @@ export class EventStore {
   }
 
   private load(dataFile: string): void {
-    let result;
+    let result: ReturnType<typeof readJsonlFile>;
     try {
       result = readJsonlFile(dataFile, MAX_LINE_BYTES, (line, lineNumber) => {
         let event: unknown;

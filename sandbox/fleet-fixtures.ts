@@ -36,7 +36,12 @@ function seededRandom(seed: number): () => number {
 
 export function buildLessees(callerApiKey: string, otherApiKey: string): Lessee[] {
   return [
-    { lesseeNumber: 'L-4100', name: 'Sandbox Freight (your lessee)', apiKey: callerApiKey, customerNumbers: ['C-100234', 'C-100235', 'C-100236'] },
+    {
+      lesseeNumber: 'L-4100',
+      name: 'Sandbox Freight (your lessee)',
+      apiKey: callerApiKey,
+      customerNumbers: ['C-100234', 'C-100235', 'C-100236'],
+    },
     { lesseeNumber: 'L-4200', name: 'Other Haulage (another lessee)', apiKey: otherApiKey, customerNumbers: ['C-200410', 'C-200411'] },
   ];
 }
@@ -53,8 +58,11 @@ export function buildVehicles(count: number, lessees: Lessee[], seed = 20261122)
   const [first, second] = lessees;
   if (!first || !second) throw new Error('two lessees are required');
   const rotation = [
-    first.customerNumbers[0], second.customerNumbers[0], first.customerNumbers[1],
-    second.customerNumbers[1], first.customerNumbers[2],
+    first.customerNumbers[0],
+    second.customerNumbers[0],
+    first.customerNumbers[1],
+    second.customerNumbers[1],
+    first.customerNumbers[2],
   ].filter((customer): customer is string => customer !== undefined);
   const random = seededRandom(seed);
   const pick = (alphabet: string, length: number) =>

@@ -5,8 +5,14 @@ import type { Lessee, Vehicle } from './fleet-fixtures.ts';
 export const FILTER_FIELDS = ['customerNumber', 'vehicleNumber', 'vin', 'customerVehicleNumber', 'licensePlate'] as const;
 export type FilterField = (typeof FILTER_FIELDS)[number];
 export const SORT_FIELDS = [
-  'customerNumber', 'vehicleNumber', 'vin', 'customerVehicleNumber',
-  'licensePlate', 'domicileLocationNumber', 'domicileLocationName', 'vehicleType',
+  'customerNumber',
+  'vehicleNumber',
+  'vin',
+  'customerVehicleNumber',
+  'licensePlate',
+  'domicileLocationNumber',
+  'domicileLocationName',
+  'vehicleType',
 ] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
@@ -109,7 +115,7 @@ export class FleetIndex {
     const lesseeOfCustomer = new Map<string, string>();
     for (const lessee of lessees) for (const customer of lessee.customerNumbers) lesseeOfCustomer.set(customer, lessee.apiKey);
     const idsByKey = new Map<string, number[]>(lessees.map((lessee) => [lessee.apiKey, []]));
-    vehicles.forEach((vehicle, id) => idsByKey.get(lesseeOfCustomer.get(vehicle.customerNumber)!)!.push(id));
+    for (const [id, vehicle] of vehicles.entries()) idsByKey.get(lesseeOfCustomer.get(vehicle.customerNumber)!)!.push(id);
     for (const [apiKey, ids] of idsByKey) this.visible.set(apiKey, new VisibleFleet(this, Uint32Array.from(ids)));
   }
 
@@ -133,7 +139,7 @@ export class FleetIndex {
       // Code-unit order, as the spec's sort assumption says (not locale order).
       order.sort((a, b) => (values[a]! < values[b]! ? -1 : values[a]! > values[b]! ? 1 : a - b));
       rank = new Uint32Array(order.length);
-      order.forEach((id, position) => (rank![id] = position));
+      for (const [position, id] of order.entries()) rank[id] = position;
       this.ranks.set(field, rank);
     }
     return rank;

@@ -12,18 +12,21 @@ export function closeIdleConnections(server: Server, idleMs: number): void {
     socket.once('close', () => seen.delete(socket));
   });
   // Checked four times per idle period (at most once a second): a connection is closed between idleMs and 1.25 idleMs after its last byte.
-  const timer = setInterval(() => {
-    const now = Date.now();
-    for (const [socket, last] of seen) {
-      const bytes = socket.bytesRead + socket.bytesWritten;
-      if (bytes !== last.bytes) {
-        last.bytes = bytes;
-        last.since = now;
-      } else if (now - last.since >= idleMs) {
-        socket.destroy();
+  const timer = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [socket, last] of seen) {
+        const bytes = socket.bytesRead + socket.bytesWritten;
+        if (bytes !== last.bytes) {
+          last.bytes = bytes;
+          last.since = now;
+        } else if (now - last.since >= idleMs) {
+          socket.destroy();
+        }
       }
-    }
-  }, Math.max(50, Math.min(1000, idleMs / 4)));
+    },
+    Math.max(50, Math.min(1000, idleMs / 4)),
+  );
   timer.unref();
   server.once('close', () => clearInterval(timer));
 }

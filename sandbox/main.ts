@@ -24,18 +24,46 @@ const CLI = {
     'from your environment masked) followed by "sandbox ready"; logs go to stderr.',
   options: {
     ...listenOptions('LP_SANDBOX_PORT', 4020),
-    'env-file': { type: 'string', value: 'PATH', description: 'Also write the LP_* settings, credentials in full, to this file (mode 0600).' },
+    'env-file': {
+      type: 'string',
+      value: 'PATH',
+      description: 'Also write the LP_* settings, credentials in full, to this file (mode 0600).',
+    },
     data: { type: 'string', value: 'FILE', description: 'Keep milestone events in this JSON-lines file across restarts.' },
     vehicles: { type: 'string', value: 'N', description: `Vehicles in the fleet data (default ${DEFAULT_VEHICLE_COUNT}).` },
     'max-events': { type: 'string', value: 'N', description: `Milestone events kept (default ${DEFAULT_MAX_EVENTS}).` },
     'max-codes': { type: 'string', value: 'N', description: `Authorization codes kept (default ${DEFAULT_MAX_CODES}).` },
     'max-tokens': { type: 'string', value: 'N', description: `Tokens kept (default ${DEFAULT_MAX_TOKENS}).` },
-    'headers-timeout': { type: 'string', value: 'S', description: `Seconds to receive a request's headers (default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000}).` },
-    'request-timeout': { type: 'string', value: 'S', description: `Seconds to receive a whole request (default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs / 1000}).` },
-    'idle-timeout': { type: 'string', value: 'S', description: `Seconds an idle connection stays open (default ${DEFAULT_CONNECTION_LIMITS.idleTimeoutMs / 1000}).` },
-    'max-connections': { type: 'string', value: 'N', description: `Open connections at most (default ${DEFAULT_CONNECTION_LIMITS.maxConnections}).` },
-    'clock-offset': { type: 'string', value: 'SECONDS', description: `Start with the clock moved by this many seconds (within +/- ${MAX_OFFSET_SECONDS}).` },
-    mutation: { type: 'string', value: 'ID', description: 'Seed one contract violation (see --list-mutations), to prove the contract suite catches it.' },
+    'headers-timeout': {
+      type: 'string',
+      value: 'S',
+      description: `Seconds to receive a request's headers (default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000}).`,
+    },
+    'request-timeout': {
+      type: 'string',
+      value: 'S',
+      description: `Seconds to receive a whole request (default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs / 1000}).`,
+    },
+    'idle-timeout': {
+      type: 'string',
+      value: 'S',
+      description: `Seconds an idle connection stays open (default ${DEFAULT_CONNECTION_LIMITS.idleTimeoutMs / 1000}).`,
+    },
+    'max-connections': {
+      type: 'string',
+      value: 'N',
+      description: `Open connections at most (default ${DEFAULT_CONNECTION_LIMITS.maxConnections}).`,
+    },
+    'clock-offset': {
+      type: 'string',
+      value: 'SECONDS',
+      description: `Start with the clock moved by this many seconds (within +/- ${MAX_OFFSET_SECONDS}).`,
+    },
+    mutation: {
+      type: 'string',
+      value: 'ID',
+      description: 'Seed one contract violation (see --list-mutations), to prove the contract suite catches it.',
+    },
     'mutations-switchable': { type: 'boolean', description: 'POST /_sandbox/mutation switches the mutation (npm run contract:mutation).' },
     'list-mutations': { type: 'boolean', description: 'Print the mutations as JSON and exit.' },
     'log-level': { type: 'string', value: 'LEVEL', description: `One of ${LOG_LEVELS.join(', ')}.`, default: 'info' },
@@ -64,7 +92,8 @@ async function main(): Promise<void> {
   const port = integerOption('port', options.port ?? readVariable('LP_SANDBOX_PORT'), 4020, 0, 65535);
   const vehicleCount = integerOption('vehicles', options.vehicles, DEFAULT_VEHICLE_COUNT, 2, 1_000_000);
   const clockOffset = options['clock-offset'] === undefined ? 0 : Number(options['clock-offset']);
-  if (!Number.isFinite(clockOffset) || Math.abs(clockOffset) > MAX_OFFSET_SECONDS) fail(`--clock-offset must be a number of seconds within +/- ${MAX_OFFSET_SECONDS}, got "${options['clock-offset']}"`);
+  if (!Number.isFinite(clockOffset) || Math.abs(clockOffset) > MAX_OFFSET_SECONDS)
+    fail(`--clock-offset must be a number of seconds within +/- ${MAX_OFFSET_SECONDS}, got "${options['clock-offset']}"`);
   const logLevel = options['log-level'] ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) fail(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -85,7 +114,9 @@ async function main(): Promise<void> {
     fail((error as Error).message);
   }
   if (options['mutations-switchable'] && options.data) {
-    fail('--data cannot be combined with --mutations-switchable: every switch starts a sandbox from empty state, which a data file would refill');
+    fail(
+      '--data cannot be combined with --mutations-switchable: every switch starts a sandbox from empty state, which a data file would refill',
+    );
   }
   // Everything but the mutation: a sandbox rebuilt by a switch gets the same settings as the first one.
   const settings = {
@@ -99,7 +130,7 @@ async function main(): Promise<void> {
     logLevel,
     connections,
   };
-  let sandbox;
+  let sandbox: ReturnType<typeof buildSandbox>;
   try {
     sandbox = buildSandbox({ ...settings, mutation: parseMutation(options.mutation) });
   } catch (error) {
@@ -111,7 +142,9 @@ async function main(): Promise<void> {
   // built with the same settings and credentials, seeded with another mutation.
   // The spec validators are compiled once: they depend on the bundles only.
   const rebuild = (mutation: MutationId | undefined) => buildSandbox({ ...settings, validators: context.validators, mutation });
-  const switchable = options['mutations-switchable'] ? await serveSwitchable(rebuild, sandbox, { ...DEFAULT_CONNECTION_LIMITS, ...connections }) : undefined;
+  const switchable = options['mutations-switchable']
+    ? await serveSwitchable(rebuild, sandbox, { ...DEFAULT_CONNECTION_LIMITS, ...connections })
+    : undefined;
 
   let closing = false;
   const shutdown = (signal: string) => {

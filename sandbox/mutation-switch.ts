@@ -28,7 +28,11 @@ type BuildSandbox = (mutation: MutationId | undefined) => Sandbox;
  * `limits` are the sandbox's own connection limits (--headers-timeout and the rest): the inner Fastify app has no server
  * of its own here, so the outer server applies them, idle sweep included.
  */
-export async function serveSwitchable(build: BuildSandbox, initial: Sandbox, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): Promise<SwitchableSandbox> {
+export async function serveSwitchable(
+  build: BuildSandbox,
+  initial: Sandbox,
+  limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS,
+): Promise<SwitchableSandbox> {
   await initial.app.ready();
   let current = initial;
   // Switches run one after another; a request that arrives meanwhile is answered by the sandbox still in place.
@@ -115,7 +119,8 @@ async function handleSwitch(
   try {
     for await (const chunk of request as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > MAX_SWITCH_BODY_BYTES) return refuse(response, 413, `The body must be at most ${MAX_SWITCH_BODY_BYTES} bytes.`, { connection: 'close' });
+      if (size > MAX_SWITCH_BODY_BYTES)
+        return refuse(response, 413, `The body must be at most ${MAX_SWITCH_BODY_BYTES} bytes.`, { connection: 'close' });
       chunks.push(chunk);
     }
   } catch {
@@ -126,7 +131,8 @@ async function handleSwitch(
   try {
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
     const requested = body !== null && typeof body === 'object' && 'mutation' in body ? body.mutation : undefined;
-    if (requested !== null && typeof requested !== 'string') throw new Error('Send a JSON body {"mutation": "<id>"} or {"mutation": null}.');
+    if (requested !== null && typeof requested !== 'string')
+      throw new Error('Send a JSON body {"mutation": "<id>"} or {"mutation": null}.');
     mutation = parseMutation(requested ?? undefined);
   } catch (error) {
     const message = error instanceof SyntaxError ? 'The body is not valid JSON.' : (error as Error).message;

@@ -9,8 +9,22 @@ import { Secrets } from '../src/secrets.ts';
  * and `.`, after percent-decoding: `API-Key`, `api_key`, `API%2DKey` and `apikey` are one name.
  */
 const SECRET_PARAMETERS = new Set([
-  'code', 'clientsecret', 'codeverifier', 'accesstoken', 'refreshtoken', 'idtoken', 'token', 'assertion', 'clientassertion',
-  'apikey', 'key', 'subscriptionkey', 'ocpapimsubscriptionkey', 'authorization', 'password', 'secret',
+  'code',
+  'clientsecret',
+  'codeverifier',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'token',
+  'assertion',
+  'clientassertion',
+  'apikey',
+  'key',
+  'subscriptionkey',
+  'ocpapimsubscriptionkey',
+  'authorization',
+  'password',
+  'secret',
 ]);
 
 /** Any query that could name one of SECRET_PARAMETERS matches this (the full check then decides). */

@@ -107,14 +107,23 @@ function errorHandler(shape: 'oauth' | 'api', context: SandboxContext) {
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       status = 400;
       message = `Unsupported Content-Type ${request.headers['content-type'] ?? '(none)'}.`;
-    } else if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+    } else if (
+      error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      error instanceof SyntaxError
+    ) {
       status = 400;
       message = `The body is not valid JSON: ${error.message}`;
       if (context.mutation === 'milestone-malformed-json-500') status = 500;
     }
     if (status >= 500) request.log.error({ err: error }, 'unexpected error');
     if (shape === 'oauth' && status < 500) return sendOAuthError(reply, status, 'invalid_request', message);
-    return sendApiError(reply, status, status >= 500 ? 'internal_error' : 'invalid_request', status >= 500 ? 'Internal server error.' : message);
+    return sendApiError(
+      reply,
+      status,
+      status >= 500 ? 'internal_error' : 'invalid_request',
+      status >= 500 ? 'Internal server error.' : message,
+    );
   };
 }
 
@@ -130,7 +139,10 @@ function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionL
     logger: {
       level: logLevel,
       stream: context.logStream,
-      redact: { paths: ['req.headers.authorization', 'req.headers["api-key"]', 'req.headers["ocp-apim-subscription-key"]'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers["api-key"]', 'req.headers["ocp-apim-subscription-key"]'],
+        censor: '[redacted]',
+      },
     },
     // One log line per request (in onResponse below) instead of Fastify's two: half the cost under load.
     logController: new LogController({ disableRequestLogging: true }),
@@ -154,22 +166,41 @@ function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionL
   app.server.maxConnections = limits.maxConnections;
   closeIdleConnections(app.server, limits.idleTimeoutMs);
   const { credentials } = context;
-  app.addHook('onResponse', requestLogHook(app.log, context.logStream, [credentials.clientSecret, credentials.subscriptionKey, credentials.fleetApiKey, OTHER_LESSEE_API_KEY]));
+  app.addHook(
+    'onResponse',
+    requestLogHook(app.log, context.logStream, [
+      credentials.clientSecret,
+      credentials.subscriptionKey,
+      credentials.fleetApiKey,
+      OTHER_LESSEE_API_KEY,
+    ]),
+  );
 
   app.setNotFoundHandler((request, reply) =>
-    sendApiError(reply, 404, 'not_found', `Resource not found: ${request.method} ${request.url.split('?')[0]} (the API lives under /svc, /idp and /fleet).`),
+    sendApiError(
+      reply,
+      404,
+      'not_found',
+      `Resource not found: ${request.method} ${request.url.split('?')[0]} (the API lives under /svc, /idp and /fleet).`,
+    ),
   );
   app.setErrorHandler(errorHandler('api', context));
 
-  app.register(async (scope) => {
-    scope.setErrorHandler(errorHandler('oauth', context));
-    serviceTokenRoutes(scope, context);
-  }, { prefix: '/svc' });
+  app.register(
+    async (scope) => {
+      scope.setErrorHandler(errorHandler('oauth', context));
+      serviceTokenRoutes(scope, context);
+    },
+    { prefix: '/svc' },
+  );
   app.register(async (scope) => milestoneRoutes(scope, context), { prefix: '/svc' });
-  app.register(async (scope) => {
-    scope.setErrorHandler(errorHandler('oauth', context));
-    identityProviderRoutes(scope, context);
-  }, { prefix: '/idp' });
+  app.register(
+    async (scope) => {
+      scope.setErrorHandler(errorHandler('oauth', context));
+      identityProviderRoutes(scope, context);
+    },
+    { prefix: '/idp' },
+  );
   app.register(async (scope) => fleetRoutes(scope, context), { prefix: '/fleet' });
   app.register(async (scope) => inspectionRoutes(scope, context), { prefix: '/_sandbox' });
   return app;

@@ -30,9 +30,7 @@ function describe(errors: ErrorObject[] | null | undefined, where: string): stri
   return (errors ?? [])
     .filter((error) => error.keyword !== 'if' && error.keyword !== 'oneOf')
     .map((error) => {
-      const path = error.instancePath
-        ? `${where} ${error.instancePath.slice(1).replace(/\//g, '.')}`
-        : where;
+      const path = error.instancePath ? `${where} ${error.instancePath.slice(1).replace(/\//g, '.')}` : where;
       if (error.keyword === 'additionalProperties') {
         return `${where}: unknown ${String(error.params.additionalProperty)}`;
       }
@@ -72,7 +70,9 @@ export function loadSpecValidators(): SpecValidators {
       if (!check) {
         const validate = ajv.compile({ $ref: `${spec}.json#/components/schemas/${schemaName}` });
         check = (value) =>
-          validate(value) ? { ok: true, value: value as Record<string, unknown> } : { ok: false, problems: describe(validate.errors, 'body') };
+          validate(value)
+            ? { ok: true, value: value as Record<string, unknown> }
+            : { ok: false, problems: describe(validate.errors, 'body') };
         components.set(key, check);
       }
       return check;
@@ -96,7 +96,9 @@ function compileOperation(ajv: Ajv2020, pointer: string, operation: Operation): 
   const validatePathSchema = ajv.compile({
     type: 'object',
     properties: Object.fromEntries(
-      parameters.flatMap((parameter, index) => (parameter.in === 'path' ? [[parameter.name, { $ref: `${pointer}/parameters/${index}/schema` }]] : [])),
+      parameters.flatMap((parameter, index) =>
+        parameter.in === 'path' ? [[parameter.name, { $ref: `${pointer}/parameters/${index}/schema` }]] : [],
+      ),
     ),
   });
 
@@ -118,7 +120,9 @@ function compileOperation(ajv: Ajv2020, pointer: string, operation: Operation): 
       return validateQuery(value) ? { ok: true, value } : { ok: false, problems: describe(validateQuery.errors, 'query parameter') };
     },
     validatePath(params) {
-      return validatePathSchema(params) ? { ok: true, value: params } : { ok: false, problems: describe(validatePathSchema.errors, 'path parameter') };
+      return validatePathSchema(params)
+        ? { ok: true, value: params }
+        : { ok: false, problems: describe(validatePathSchema.errors, 'path parameter') };
     },
     validateBody(body) {
       if (!validateBodySchema) return { ok: true, value: {} };

@@ -40,7 +40,10 @@ export class TokenStore {
     const lifetimeMs = grant.lifetimeSeconds * 1000;
     this.tokens.set(token, { clientId: grant.clientId, scope: grant.scope, expiresAt: this.clock.now() + lifetimeMs, code: grant.code });
     let queue = this.queues.get(lifetimeMs);
-    if (!queue) this.queues.set(lifetimeMs, (queue = new Fifo()));
+    if (!queue) {
+      queue = new Fifo();
+      this.queues.set(lifetimeMs, queue);
+    }
     queue.push(token);
     if (grant.code !== undefined) {
       const issued = this.fromCode.get(grant.code);

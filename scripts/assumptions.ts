@@ -5,7 +5,8 @@ import { parseCommandLine } from '../tools/cli.ts';
 
 parseCommandLine({
   command: 'npm run assumptions --',
-  summary: 'Prints, as a Markdown table, every x-assumption of the bundled specs: what the specs assume where the published documentation shows nothing.',
+  summary:
+    'Prints, as a Markdown table, every x-assumption of the bundled specs: what the specs assume where the published documentation shows nothing.',
   options: {},
 });
 process.stdout.write(assumptionsMarkdown());

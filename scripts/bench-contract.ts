@@ -68,13 +68,21 @@ async function main(): Promise<number> {
   console.log('\n| Tool | Target | Wall time | Checks run | Responses validated | Checks/s | Failed |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.tool} | ${r.target} | ${r.seconds.toFixed(1)} s | ${r.checks} | ${r.responses ?? r.checks} | ${(r.checks / r.seconds).toFixed(1)} | ${r.failed} |`);
+    console.log(
+      `| ${r.tool} | ${r.target} | ${r.seconds.toFixed(1)} s | ${r.checks} | ${r.responses ?? r.checks} | ${(r.checks / r.seconds).toFixed(1)} | ${r.failed} |`,
+    );
   }
   const sandboxSuite = rows.find((r) => r.tool === 'vitest suite' && r.target === 'sandbox')!;
   const dredd = rows.find((r) => r.tool.startsWith('dredd'))!;
-  console.log(`\nsandbox suite: ${sandboxSuite.seconds.toFixed(1)} s (goal < ${SANDBOX_GOAL_SECONDS} s: ${sandboxSuite.seconds < SANDBOX_GOAL_SECONDS ? 'met' : 'NOT met'})`);
-  console.log(`checks per second, suite / dredd on the same sandbox: ${(sandboxSuite.checks / sandboxSuite.seconds / (dredd.checks / dredd.seconds)).toFixed(2)}x`);
-  console.log(`responses validated per second, suite / dredd: ${((sandboxSuite.responses ?? 0) / sandboxSuite.seconds / (dredd.checks / dredd.seconds)).toFixed(2)}x`);
+  console.log(
+    `\nsandbox suite: ${sandboxSuite.seconds.toFixed(1)} s (goal < ${SANDBOX_GOAL_SECONDS} s: ${sandboxSuite.seconds < SANDBOX_GOAL_SECONDS ? 'met' : 'NOT met'})`,
+  );
+  console.log(
+    `checks per second, suite / dredd on the same sandbox: ${(sandboxSuite.checks / sandboxSuite.seconds / (dredd.checks / dredd.seconds)).toFixed(2)}x`,
+  );
+  console.log(
+    `responses validated per second, suite / dredd: ${((sandboxSuite.responses ?? 0) / sandboxSuite.seconds / (dredd.checks / dredd.seconds)).toFixed(2)}x`,
+  );
   return rows.some((r) => r.failed) ? 1 : 0;
 }
 

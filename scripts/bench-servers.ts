@@ -7,7 +7,7 @@ import { autocannon, CONNECTIONS_OPTION, cpuSeconds, rssMiB, start, stopAll, sto
 const CLI = {
   command: 'npm run bench:servers --',
   summary:
-    'Benchmarks GET /vehicles with a filter on the sandbox vs the Prism mock (req/s, p99, ratio), then the sandbox\'s ' +
+    "Benchmarks GET /vehicles with a filter on the sandbox vs the Prism mock (req/s, p99, ratio), then the sandbox's " +
     'list latency and RSS at 100,000 vehicles.',
   options: {
     duration: { type: 'string', value: 'S', description: 'Seconds per measurement, 1-60.', default: '3' },
@@ -71,9 +71,24 @@ async function main(): Promise<void> {
   ]);
   const filter = '/vehicles?customerNumber=C-100234';
   const targets = [
-    { label: `sandbox  GET ${filter}`, url: `${sandbox.env.LP_FLEET_BASE_URL}${filter}`, headers: { 'api-key': sandbox.env.LP_FLEET_API_KEY! }, pid: sandbox.child.pid! },
-    { label: `sandbox --log-level warn`, url: `${quietSandbox.env.LP_FLEET_BASE_URL}${filter}`, headers: { 'api-key': quietSandbox.env.LP_FLEET_API_KEY! }, pid: quietSandbox.child.pid! },
-    { label: `prism    GET ${filter}`, url: `${mock.env.LP_FLEET_BASE_URL}${filter}`, headers: { 'api-key': 'any' }, pid: childPid(mock.child.pid!) },
+    {
+      label: `sandbox  GET ${filter}`,
+      url: `${sandbox.env.LP_FLEET_BASE_URL}${filter}`,
+      headers: { 'api-key': sandbox.env.LP_FLEET_API_KEY! },
+      pid: sandbox.child.pid!,
+    },
+    {
+      label: `sandbox --log-level warn`,
+      url: `${quietSandbox.env.LP_FLEET_BASE_URL}${filter}`,
+      headers: { 'api-key': quietSandbox.env.LP_FLEET_API_KEY! },
+      pid: quietSandbox.child.pid!,
+    },
+    {
+      label: `prism    GET ${filter}`,
+      url: `${mock.env.LP_FLEET_BASE_URL}${filter}`,
+      headers: { 'api-key': 'any' },
+      pid: childPid(mock.child.pid!),
+    },
   ];
   // Rounds alternate the servers (never two at once: two cores), so load from other work on
   // the machine hits all alike; every other round runs them in reverse order, so none is always
@@ -94,12 +109,16 @@ async function main(): Promise<void> {
     );
   }
   const [sandboxResult, quietResult, mockResult] = targets.map((_, index) => median(rounds.map((results) => results[index]!))) as [
-    Measurement, Measurement, Measurement,
+    Measurement,
+    Measurement,
+    Measurement,
   ];
   console.log(`\nmedian of ${ROUNDS} rounds:`);
   for (const result of [sandboxResult, quietResult, mockResult]) console.log(row(result));
   const ratio = sandboxResult.rps / mockResult.rps;
-  console.log(`ratio sandbox/prism throughput: ${ratio.toFixed(1)}x (goal >= 10x: ${ratio >= 10 ? 'met' : 'NOT met'}); with --log-level warn: ${(quietResult.rps / mockResult.rps).toFixed(1)}x`);
+  console.log(
+    `ratio sandbox/prism throughput: ${ratio.toFixed(1)}x (goal >= 10x: ${ratio >= 10 ? 'met' : 'NOT met'}); with --log-level warn: ${(quietResult.rps / mockResult.rps).toFixed(1)}x`,
+  );
   console.log(
     `requests per server CPU second: sandbox ${sandboxResult.perCpuSecond.toFixed(0)} (quiet ${quietResult.perCpuSecond.toFixed(0)}), prism ${mockResult.perCpuSecond.toFixed(0)}, ` +
       `ratio ${(sandboxResult.perCpuSecond / mockResult.perCpuSecond).toFixed(1)}x (quiet ${(quietResult.perCpuSecond / mockResult.perCpuSecond).toFixed(1)}x)`,
@@ -121,7 +140,12 @@ async function main(): Promise<void> {
   const results = [
     await load('100k  GET /vehicles?vin=<one vin>', `${base}/vehicles?vin=${oneVehicle[500]!.vin}`, key),
     // Multi-megabyte answers: one connection, so the figure is the latency of one list, not queueing.
-    await load('100k  GET /vehicles?customerNumber=C-100235&sort=vin desc (20,000)', `${base}/vehicles?customerNumber=C-100235&sort=vin%20desc`, key, { connections: 1, duration }),
+    await load(
+      '100k  GET /vehicles?customerNumber=C-100235&sort=vin desc (20,000)',
+      `${base}/vehicles?customerNumber=C-100235&sort=vin%20desc`,
+      key,
+      { connections: 1, duration },
+    ),
     await load('100k  GET /vehicles (all 60,000 of the lessee)', `${base}/vehicles`, key, { connections: 1, duration }),
     await load('100k  GET /vehicles/{vehicleNumber}', `${base}/vehicles/V-0000001`, key),
   ];

@@ -19,7 +19,6 @@ import { startSandbox, type RunningServer } from '../contract-tests/runner/targe
 import { MUTATIONS } from '../sandbox/mutations.ts';
 import { integerOption, parseCommandLine, usageError } from '../tools/cli.ts';
 
-
 const MIN_MUTATIONS = 20;
 const OUTPUT_ROOT = join(repoRoot, 'dist/contract/mutations');
 /** The suite's own self-checks do not talk to the target. */
@@ -32,8 +31,16 @@ const CLI = {
     'Proves the contract suite can fail: runs it (strict about assumptions) against the sandbox switched to each seeded contract violation of sandbox/mutations.ts; every one must be caught.',
   options: {
     only: { type: 'string', value: 'ID,ID', description: 'Run only these mutation ids (npm run sandbox -- --list-mutations lists them).' },
-    concurrency: { type: 'string', value: 'N', default: '2', description: 'Lanes (a sandbox and a loaded suite each) running side by side, 1 to 8.' },
-    'full-suite': { type: 'boolean', description: 'Run the whole suite for every mutant, not first the files that exercise its operation.' },
+    concurrency: {
+      type: 'string',
+      value: 'N',
+      default: '2',
+      description: 'Lanes (a sandbox and a loaded suite each) running side by side, 1 to 8.',
+    },
+    'full-suite': {
+      type: 'boolean',
+      description: 'Run the whole suite for every mutant, not first the files that exercise its operation.',
+    },
   },
 } as const;
 
@@ -119,7 +126,10 @@ class Lane {
       body: JSON.stringify({ mutation }),
       signal: AbortSignal.timeout(SWITCH_TIMEOUT_MS),
     });
-    if (response.status !== 200) throw new Error(`switching the sandbox to ${mutation ?? 'no mutation'} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+    if (response.status !== 200)
+      throw new Error(
+        `switching the sandbox to ${mutation ?? 'no mutation'} answered ${response.status}: ${(await response.text()).slice(0, 300)}`,
+      );
   }
 
   /** Runs the suite (or only `files`) against the sandbox switched to `mutation`, with fresh sandbox state. */
@@ -158,13 +168,20 @@ async function main(): Promise<number> {
     const baseline = await first.run(null);
     if (baseline.exitCode !== 0) {
       const lines = baseline.failures.map((f) => `${f.name}: ${f.message}`);
-      console.error(`contract:mutation: the suite fails against the unmutated sandbox, so no mutation result means anything:\n${lines.join('\n')}`);
+      console.error(
+        `contract:mutation: the suite fails against the unmutated sandbox, so no mutation result means anything:\n${lines.join('\n')}`,
+      );
       return 1;
     }
-    console.log(`baseline (no mutation, strict; the check of contract:sandbox less the self-checks): ${baseline.passed} passed, ${baseline.skipped} skipped, ${baseline.seconds.toFixed(1)} s`);
+    console.log(
+      `baseline (no mutation, strict; the check of contract:sandbox less the self-checks): ${baseline.passed} passed, ${baseline.skipped} skipped, ${baseline.seconds.toFixed(1)} s`,
+    );
     const allFiles = first.files;
-    const byOperation = opts.fullSuite ? new Map<string, Set<string>>() : targetedFiles(join(first.outputDir, '.ledger'), baseline.filesOfTest);
-    if (!opts.fullSuite && byOperation.size === 0) console.log('contract:mutation: the baseline ledger names no operation; every mutant runs the whole suite');
+    const byOperation = opts.fullSuite
+      ? new Map<string, Set<string>>()
+      : targetedFiles(join(first.outputDir, '.ledger'), baseline.filesOfTest);
+    if (!opts.fullSuite && byOperation.size === 0)
+      console.log('contract:mutation: the baseline ledger names no operation; every mutant runs the whole suite');
 
     // Each distinct set of targeted files passes against the unmutated sandbox once before its failures count.
     const verified = new Map<string, Promise<boolean>>();
@@ -173,7 +190,13 @@ async function main(): Promise<number> {
       let check = verified.get(key);
       if (!check) {
         check = lane.run(null, files).then((run) => {
-          if (run.exitCode !== 0) console.log(`note: ${files.join(', ')} fail(s) on their own against the unmutated sandbox; their mutants run the whole suite\n${run.failures.slice(0, 3).map((f) => f.name).join('\n')}`);
+          if (run.exitCode !== 0)
+            console.log(
+              `note: ${files.join(', ')} fail(s) on their own against the unmutated sandbox; their mutants run the whole suite\n${run.failures
+                .slice(0, 3)
+                .map((f) => f.name)
+                .join('\n')}`,
+            );
           return run.exitCode === 0;
         });
         verified.set(key, check);
@@ -186,10 +209,16 @@ async function main(): Promise<number> {
       const targeted = files.length > 0 && files.length < allFiles.length;
       if (targeted && (await verify(lane, files))) {
         const run = await lane.run(mutation.id, files);
-        if (run.exitCode !== 0) return { mutation, caught: true, failures: run.failures.map((f) => f.name), how: `${files.length} of ${allFiles.length} files` };
+        if (run.exitCode !== 0)
+          return { mutation, caught: true, failures: run.failures.map((f) => f.name), how: `${files.length} of ${allFiles.length} files` };
       }
       const run = await lane.run(mutation.id);
-      return { mutation, caught: run.exitCode !== 0, failures: run.failures.map((f) => f.name), how: targeted ? 'whole suite, after the targeted files missed' : 'whole suite' };
+      return {
+        mutation,
+        caught: run.exitCode !== 0,
+        failures: run.failures.map((f) => f.name),
+        how: targeted ? 'whole suite, after the targeted files missed' : 'whole suite',
+      };
     };
 
     const results: Result[] = [];
@@ -205,7 +234,9 @@ async function main(): Promise<number> {
           }
           const last = results.at(-1)!;
           const seconds = ((performance.now() - begin) / 1000).toFixed(1);
-          console.log(`${last.caught ? 'caught  ' : 'MISSED  '} ${mutation.id.padEnd(40)} [${last.how}, ${seconds} s] ${last.error ?? last.failures[0] ?? '(no failing test)'}`);
+          console.log(
+            `${last.caught ? 'caught  ' : 'MISSED  '} ${mutation.id.padEnd(40)} [${last.how}, ${seconds} s] ${last.error ?? last.failures[0] ?? '(no failing test)'}`,
+          );
         }
       }),
     );
@@ -217,7 +248,8 @@ async function main(): Promise<number> {
       `\ncontract:mutation: ${caught.length} of ${results.length} seeded contract violations caught (strict; ${viaTargeted} by the targeted files, ` +
         `${caught.length - viaTargeted} by the whole suite) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-    for (const r of missed) console.log(`  missed: ${r.mutation.id} (${r.mutation.operation}): ${r.mutation.description}${r.error ? ` [${r.error}]` : ''}`);
+    for (const r of missed)
+      console.log(`  missed: ${r.mutation.id} (${r.mutation.operation}): ${r.mutation.description}${r.error ? ` [${r.error}]` : ''}`);
     if (!opts.only && results.length < MIN_MUTATIONS) {
       console.error(`contract:mutation: only ${results.length} mutations; at least ${MIN_MUTATIONS} are needed`);
       return 1;

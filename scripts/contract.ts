@@ -2,12 +2,12 @@
 // `sandbox` (starts the sandbox), or `live` (LP_* variables, also read from .env). Exits non-zero on any contract
 // violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock
 // and the sandbox always are). Ends with one verdict line.
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { runSuite, strictByDefault } from '../contract-tests/runner/run-suite.ts';
 import { verdictOfRun } from '../contract-tests/runner/verdict.ts';
 import { integerOption, parseCommandLine, usageError } from '../tools/cli.ts';
-import { flagVariable, loadDotenv, parseTargetName, readVariable } from '../tools/environment.ts';
+import { flagVariable, loadDotenv, parseTargetName, readVariable, type TargetName } from '../tools/environment.ts';
 import { resolveTarget, type ResolvedTarget } from '../tools/targets.ts';
 
 const CLI = {
@@ -15,20 +15,29 @@ const CLI = {
   summary:
     'Runs the contract suite against a target. Exits 1 on any contract violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock and the sandbox always are).',
   options: {
-    target: { type: 'string', value: 'mock|sandbox|live', default: 'mock', description: 'mock and sandbox are started here; live reads the LP_* variables (and .env).' },
+    target: {
+      type: 'string',
+      value: 'mock|sandbox|live',
+      default: 'mock',
+      description: 'mock and sandbox are started here; live reads the LP_* variables (and .env).',
+    },
     runs: { type: 'string', value: 'N', description: 'Property-based runs per operation and kind (default 5).' },
     out: { type: 'string', value: 'DIR', default: 'dist/contract', description: 'Where the reports go.' },
     mutation: { type: 'string', value: 'ID', description: 'With --target sandbox: start it with this seeded contract violation.' },
     'strict-assumptions': { type: 'boolean', description: 'Contradicted assumptions fail the run too (or LP_STRICT_ASSUMPTIONS=1).' },
     'fail-on-skip': { type: 'boolean', description: 'Fail when any check was skipped (or LP_FAIL_ON_SKIP=1).' },
-    'min-coverage': { type: 'string', value: 'RATIO', description: 'Fail below this share (0 to 1) of exercised coverage rows (or LP_MIN_COVERAGE).' },
+    'min-coverage': {
+      type: 'string',
+      value: 'RATIO',
+      description: 'Fail below this share (0 to 1) of exercised coverage rows (or LP_MIN_COVERAGE).',
+    },
   },
   positionals: '[-- vitest args]',
 } as const;
 
 function options() {
   const { values, positionals } = parseCommandLine(CLI);
-  let target;
+  let target: TargetName;
   try {
     target = parseTargetName(values.target ?? 'mock', '--target');
   } catch (error) {
@@ -77,11 +86,23 @@ async function main(): Promise<number> {
     }
     const env: Record<string, string | undefined> = opts.target === 'live' ? {} : server.env;
     if (opts.target === 'mock') console.log(`contract: ${server.source}`);
-    console.log(`contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${opts.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`);
-    const run = await runSuite({ target: opts.target, env, outputDir: opts.out, runs: opts.runs, echo: true, vitestArgs: opts.vitestArgs, strict: opts.strict });
+    console.log(
+      `contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${opts.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`,
+    );
+    const run = await runSuite({
+      target: opts.target,
+      env,
+      outputDir: opts.out,
+      runs: opts.runs,
+      echo: true,
+      vitestArgs: opts.vitestArgs,
+      strict: opts.strict,
+    });
     const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
     if (verdict.contradictions) console.log(`\n${verdict.contradictions}`);
-    console.log(`contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (assumptions.md, coverage.md, junit.xml)`);
+    console.log(
+      `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (assumptions.md, coverage.md, junit.xml)`,
+    );
     console.log(verdict.line);
     return verdict.exitCode;
   } finally {

@@ -10,7 +10,12 @@ const { values } = parseCommandLine({
   command: 'npm run docs --',
   summary: 'Builds the partner docs (landing page, one Redoc page per API, spec downloads, 404 page) into a folder, fully offline.',
   options: {
-    config: { type: 'string', value: 'FILE', description: 'Docs config with the support contact.', default: relative(repoRoot, DEFAULT_DOCS_CONFIG) },
+    config: {
+      type: 'string',
+      value: 'FILE',
+      description: 'Docs config with the support contact.',
+      default: relative(repoRoot, DEFAULT_DOCS_CONFIG),
+    },
     out: { type: 'string', value: 'DIR', description: 'Where the site goes.', default: relative(repoRoot, docsDir) },
   },
   notes: ['Environment: DOCS_SUPPORT_EMAIL and DOCS_SUPPORT_URL override the contact of the config file.'],
@@ -19,7 +24,10 @@ const { values } = parseCommandLine({
 try {
   ensureBundles((line) => console.log(`npm run docs: ${line}`));
   // npm runs scripts in the package folder, so relative paths are read from there.
-  const pages = await buildDocs({ configFile: resolve(repoRoot, values.config ?? DEFAULT_DOCS_CONFIG), outDir: resolve(repoRoot, values.out ?? docsDir) });
+  const pages = await buildDocs({
+    configFile: resolve(repoRoot, values.config ?? DEFAULT_DOCS_CONFIG),
+    outDir: resolve(repoRoot, values.out ?? docsDir),
+  });
   for (const page of pages) console.log(`wrote ${relative(repoRoot, page)}`);
 } catch (error) {
   console.error(`npm run docs: ${(error as Error).message}`);

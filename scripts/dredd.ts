@@ -6,10 +6,19 @@ import { parseTargetName, type TargetName } from '../tools/environment.ts';
 const CLI = {
   command: 'npm run dredd --',
   summary:
-    'Runs dredd over every operation of the specs against a target, through Prism\'s validating proxy (any response that breaks the schema fails). Exits 1 on any failing transaction or error.',
+    "Runs dredd over every operation of the specs against a target, through Prism's validating proxy (any response that breaks the schema fails). Exits 1 on any failing transaction or error.",
   options: {
-    target: { type: 'string', value: 'mock|sandbox|live', default: 'mock', description: 'mock and sandbox are started here; live reads the LP_* variables (and .env).' },
-    mutation: { type: 'string', value: 'ID', description: 'With --target sandbox: start it with this seeded contract violation (npm run sandbox -- --list-mutations).' },
+    target: {
+      type: 'string',
+      value: 'mock|sandbox|live',
+      default: 'mock',
+      description: 'mock and sandbox are started here; live reads the LP_* variables (and .env).',
+    },
+    mutation: {
+      type: 'string',
+      value: 'ID',
+      description: 'With --target sandbox: start it with this seeded contract violation (npm run sandbox -- --list-mutations).',
+    },
   },
 } as const;
 

@@ -9,8 +9,11 @@ import { parseCommandLine } from '../tools/cli.ts';
 
 const { values } = parseCommandLine({
   command: 'tsx scripts/generate.ts',
-  summary: 'Writes generated/<api>.ts (openapi-typescript types) and generated/assumptions.md from the bundles (npm run generate bundles first).',
-  options: { check: { type: 'boolean', description: 'Write nothing; fail when the committed files differ from the specs (npm run generate:check).' } },
+  summary:
+    'Writes generated/<api>.ts (openapi-typescript types) and generated/assumptions.md from the bundles (npm run generate bundles first).',
+  options: {
+    check: { type: 'boolean', description: 'Write nothing; fail when the committed files differ from the specs (npm run generate:check).' },
+  },
 });
 const check = values.check === true;
 
@@ -43,7 +46,9 @@ for (const [file, content] of files) {
 }
 if (check) {
   if (drifted.length > 0) {
-    console.error(`Generated files are out of date with the specs: ${drifted.join(', ')}.\nRun \`npm run generate\` and commit the result.`);
+    console.error(
+      `Generated files are out of date with the specs: ${drifted.join(', ')}.\nRun \`npm run generate\` and commit the result.`,
+    );
     process.exit(1);
   }
   console.log(`generate:check: ${files.size} generated files match the specs.`);

@@ -12,7 +12,12 @@ const { positionals } = parseCommandLine({
   positionals: '[workflow.yml ...]',
 });
 const dir = join(repoRoot, '.github', 'workflows');
-const files = positionals.length > 0 ? positionals : readdirSync(dir).filter((name) => /\.ya?ml$/.test(name)).map((name) => join(dir, name));
+const files =
+  positionals.length > 0
+    ? positionals
+    : readdirSync(dir)
+        .filter((name) => /\.ya?ml$/.test(name))
+        .map((name) => join(dir, name));
 const validator = join(repoRoot, 'node_modules', '.bin', 'action-validator');
 let failed = 0;
 for (const file of files) {

@@ -39,7 +39,8 @@ const settings = {
 const redirect = loopbackRedirect(settings.redirectUri);
 if (!redirect) usageError(CLI, 'LP_REDIRECT_URI must be a loopback http address with a port, e.g. http://127.0.0.1:8765/callback');
 const timeoutSeconds = Number(flags.timeout);
-if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) usageError(CLI, `--timeout must be a positive number of seconds, got "${flags.timeout}"`);
+if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
+  usageError(CLI, `--timeout must be a positive number of seconds, got "${flags.timeout}"`);
 
 const result = await signIn(settings, {
   timeoutSeconds,
@@ -54,7 +55,9 @@ if ('error' in result) {
   process.exit(1);
 }
 const { token } = result;
-console.log(`Signed in: ${token.token_type} token, expires in ${token.expires_in ?? 'an unstated number of'} s${token.scope ? `, scope "${token.scope}"` : ''}.`);
+console.log(
+  `Signed in: ${token.token_type} token, expires in ${token.expires_in ?? 'an unstated number of'} s${token.scope ? `, scope "${token.scope}"` : ''}.`,
+);
 if (flags['show-token']) console.log(`access_token: ${token.access_token}`);
 else console.log('The token is not printed; pass --show-token to print it.');
 

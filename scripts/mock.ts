@@ -34,7 +34,13 @@ async function main(): Promise<void> {
   }
   let mock: RunningMock;
   try {
-    mock = await startPrismMock({ host, port, dynamic: values.dynamic === true, seed: values.seed, log: (line) => process.stderr.write(`${line}\n`) });
+    mock = await startPrismMock({
+      host,
+      port,
+      dynamic: values.dynamic === true,
+      seed: values.seed,
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
   } catch (error) {
     const failure = error as NodeJS.ErrnoException;
     // A busy port (or another listen error) is one line that says what to do; anything else names Prism's failure.

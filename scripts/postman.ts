@@ -8,9 +8,15 @@ import { DEFAULT_OUT_DIR, writePostmanCollection } from '../tools/postman/build-
 
 const { values } = parseCommandLine({
   command: 'npm run postman --',
-  summary: 'Generates the Postman collection of the three APIs and its sandbox and live environments from dist/openapi/ (bundled first when missing).',
+  summary:
+    'Generates the Postman collection of the three APIs and its sandbox and live environments from dist/openapi/ (bundled first when missing).',
   options: {
-    out: { type: 'string', value: 'DIR', description: 'Directory to write the three files to.', default: relative(repoRoot, DEFAULT_OUT_DIR) },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      description: 'Directory to write the three files to.',
+      default: relative(repoRoot, DEFAULT_OUT_DIR),
+    },
   },
   notes: ['The sandbox environment works as is against `npm run sandbox` (port 4020); fill in the live one with your onboarding values.'],
 });

@@ -9,7 +9,8 @@ import { compareWithRef, gitTopLevel } from '../tools/spec-diff.ts';
 
 const spec = {
   command: 'npm run release:check --',
-  summary: 'Fails when the specs break compatibility with <base-ref> (spec:diff) and no major version is declared, or when a spec\'s info.version is not the package version.',
+  summary:
+    "Fails when the specs break compatibility with <base-ref> (spec:diff) and no major version is declared, or when a spec's info.version is not the package version.",
   options: {},
   positionals: '<base-ref>',
 };
@@ -19,9 +20,16 @@ const ref = positionals[0]!;
 const root = gitTopLevel(process.cwd());
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
 try {
-  const base = JSON.parse(execFileSync('git', ['show', `${ref}:package.json`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as { version: string };
+  const base = JSON.parse(
+    execFileSync('git', ['show', `${ref}:package.json`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+  ) as { version: string };
   const breaking = (await compareWithRef(root, ref)).flatMap((r) => r.changes).filter((c) => c.severity === 'breaking');
-  const verdict = releaseVerdict({ breaking, baseVersion: base.version, version: manifest.version, bumps: pendingBumps(join(root, '.changeset'), manifest.name) });
+  const verdict = releaseVerdict({
+    breaking,
+    baseVersion: base.version,
+    version: manifest.version,
+    bumps: pendingBumps(join(root, '.changeset'), manifest.name),
+  });
   const unlinked = specVersionProblems(root, manifest.version);
   console.log(`release:check ${ref}..work tree: ${verdict.message}`);
   for (const problem of unlinked) console.error(`release:check: ${problem} (npm run release:version writes it)`);

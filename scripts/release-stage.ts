@@ -6,7 +6,8 @@ import { repoRoot } from '../spec-core/apis.ts';
 
 parseCommandLine({
   command: 'npm run release:stage --',
-  summary: 'Bundles the specs, builds the client and writes the package as it ships to dist/package/ (published by npm run release:publish).',
+  summary:
+    'Bundles the specs, builds the client and writes the package as it ships to dist/package/ (published by npm run release:publish).',
   options: {},
 });
 const { dir, manifest } = stagePackage(repoRoot);

@@ -6,7 +6,13 @@ import { repoRoot } from '../spec-core/apis.ts';
 import { parseCommandLine } from '../tools/cli.ts';
 import { writeSpecVersions } from '../tools/release/versioning.ts';
 
-parseCommandLine({ command: 'npm run release:version --', summary: "Runs after `changeset version`: writes the package version into the specs' info.version.", options: {} });
+parseCommandLine({
+  command: 'npm run release:version --',
+  summary: "Runs after `changeset version`: writes the package version into the specs' info.version.",
+  options: {},
+});
 const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
 const changed = writeSpecVersions(repoRoot, version);
-console.log(`release:version: ${version}; ${changed.length ? `info.version written in ${changed.join(', ')}` : 'the specs already carry it'}`);
+console.log(
+  `release:version: ${version}; ${changed.length ? `info.version written in ${changed.join(', ')}` : 'the specs already carry it'}`,
+);

@@ -7,7 +7,7 @@ import { rssMiB, start, stopAll, stopAllOnSignals, type Server } from '../tools/
 parseCommandLine({
   command: 'npx tsx scripts/sandbox-memory.ts',
   summary:
-    'Measures the sandbox\'s memory per 100,000 vehicles, authorization codes, tokens and events: the RSS growth of a ' +
+    "Measures the sandbox's memory per 100,000 vehicles, authorization codes, tokens and events: the RSS growth of a " +
     'fresh sandbox process after creating that many (about 90 s; figures for sandbox/README.md).',
   options: {},
 });
@@ -17,14 +17,16 @@ const PARALLEL = 32;
 
 async function flood(count: number, call: () => Promise<Response>): Promise<void> {
   let sent = 0;
-  await Promise.all(Array.from({ length: PARALLEL }, async () => {
-    while (sent < count) {
-      sent += 1;
-      const response = await call();
-      await response.arrayBuffer();
-      if (response.status >= 400) throw new Error(`answered ${response.status}`);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      while (sent < count) {
+        sent += 1;
+        const response = await call();
+        await response.arrayBuffer();
+        if (response.status >= 400) throw new Error(`answered ${response.status}`);
+      }
+    }),
+  );
 }
 
 const originOf = (server: Server) => server.env.LP_BASE_URL!.replace(/\/svc$/, '');
@@ -49,21 +51,33 @@ async function main(): Promise<void> {
   const bigRss = rssMiB(big.child.pid!);
   // Sort orders are built on first use: ask for each once.
   for (const field of ['vin', 'licensePlate', 'customerVehicleNumber', 'domicileLocationName']) {
-    await (await fetch(`${big.env.LP_FLEET_BASE_URL}/vehicles?sort=${field}%20asc`, { headers: { 'api-key': big.env.LP_FLEET_API_KEY! } })).arrayBuffer();
+    await (
+      await fetch(`${big.env.LP_FLEET_BASE_URL}/vehicles?sort=${field}%20asc`, { headers: { 'api-key': big.env.LP_FLEET_API_KEY! } })
+    ).arrayBuffer();
   }
   const sortedRss = rssMiB(big.child.pid!);
   await big.stop();
-  console.log(`${'vehicles'.padEnd(24)} +${bigRss - smallRss} MiB per 100k at start (RSS ${smallRss} -> ${bigRss} MiB), ${sortedRss} MiB after four sorted lists`);
+  console.log(
+    `${'vehicles'.padEnd(24)} +${bigRss - smallRss} MiB per 100k at start (RSS ${smallRss} -> ${bigRss} MiB), ${sortedRss} MiB after four sorted lists`,
+  );
 
   await growth('authorization codes', (server) => {
     const url = `${originOf(server)}/idp/oauth2/default/v1/authorize?${form({
-      client_id: server.env.LP_CLIENT_ID!, response_type: 'code', redirect_uri: server.env.LP_REDIRECT_URI!, scope: server.env.LP_SCOPE!,
+      client_id: server.env.LP_CLIENT_ID!,
+      response_type: 'code',
+      redirect_uri: server.env.LP_REDIRECT_URI!,
+      scope: server.env.LP_SCOPE!,
     })}`;
     return () => fetch(url, { redirect: 'manual' });
   });
   await growth('tokens', (server) => {
-    const body = form({ grant_type: 'client_credentials', client_id: server.env.LP_CLIENT_ID!, client_secret: server.env.LP_CLIENT_SECRET! });
-    return () => fetch(`${server.env.LP_BASE_URL}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const body = form({
+      grant_type: 'client_credentials',
+      client_id: server.env.LP_CLIENT_ID!,
+      client_secret: server.env.LP_CLIENT_SECRET!,
+    });
+    return () =>
+      fetch(`${server.env.LP_BASE_URL}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
   });
   await growth('events (in memory)', (server) => {
     let token: Promise<string> | undefined;
@@ -74,7 +88,8 @@ async function main(): Promise<void> {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: form({ grant_type: 'client_credentials', client_id: server.env.LP_CLIENT_ID!, client_secret: server.env.LP_CLIENT_SECRET! }),
       }).then(async (response) => ((await response.json()) as { access_token: string }).access_token);
-      const event = { load_id: `LD-MEMORY-${(index += 1)}`, milestone_type: 'PICKED_UP', event_time: '2026-11-22T14:30:00Z' };
+      index += 1;
+      const event = { load_id: `LD-MEMORY-${index}`, milestone_type: 'PICKED_UP', event_time: '2026-11-22T14:30:00Z' };
       return fetch(`${server.env.LP_BASE_URL}/v1/load-milestone-events`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${await token}` },

@@ -13,7 +13,12 @@ const CLI = {
   options: {
     minutes: { type: 'string', value: 'M', description: 'How long to soak, 0-1440 (decimals allowed).', default: '10' },
     connections: CONNECTIONS_OPTION,
-    'flood-rate': { type: 'string', value: 'R', description: 'Authorize requests and token requests per second, each, on the side (0-5000).', default: '200' },
+    'flood-rate': {
+      type: 'string',
+      value: 'R',
+      description: 'Authorize requests and token requests per second, each, on the side (0-5000).',
+      default: '200',
+    },
     'max-codes': { type: 'string', value: 'N', description: 'Passed to the sandbox (a smaller cap lets a short soak reach it).' },
     'max-tokens': { type: 'string', value: 'N', description: 'Passed to the sandbox (a smaller cap lets a short soak reach it).' },
   },
@@ -52,10 +57,17 @@ function flood(server: Server, rate: number) {
   const statuses = new Map<number, number>();
   const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
   const authorizeUrl = `${origin}/idp/oauth2/default/v1/authorize?${new URLSearchParams({
-    client_id: server.env.LP_CLIENT_ID!, response_type: 'code', redirect_uri: server.env.LP_REDIRECT_URI!, scope: server.env.LP_SCOPE!, state: 'soak',
+    client_id: server.env.LP_CLIENT_ID!,
+    response_type: 'code',
+    redirect_uri: server.env.LP_REDIRECT_URI!,
+    scope: server.env.LP_SCOPE!,
+    state: 'soak',
   })}`;
   const tokenBody = new URLSearchParams({
-    grant_type: 'client_credentials', client_id: server.env.LP_CLIENT_ID!, client_secret: server.env.LP_CLIENT_SECRET!, scope: server.env.LP_SCOPE!,
+    grant_type: 'client_credentials',
+    client_id: server.env.LP_CLIENT_ID!,
+    client_secret: server.env.LP_CLIENT_SECRET!,
+    scope: server.env.LP_SCOPE!,
   }).toString();
   let running = true;
   let inFlight = 0;
@@ -105,7 +117,9 @@ async function stored(server: Server): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  console.log(`soak: ${minutes} min of GET ${FILTER} (${connections} connections) with ${floodRate} authorize + ${floodRate} token requests/s on the side\n`);
+  console.log(
+    `soak: ${minutes} min of GET ${FILTER} (${connections} connections) with ${floodRate} authorize + ${floodRate} token requests/s on the side\n`,
+  );
   const soaked = await start('sandbox/main.ts', sandboxArgs, 'sandbox ready');
   const pid = soaked.child.pid!;
   await throughput(soaked, 1); // warm-up
@@ -126,7 +140,10 @@ async function main(): Promise<void> {
   }
   await side.stop();
   const endRss = rssMiB(pid);
-  const flooded = [...side.statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status === 0 ? 'failed' : status}: ${n}`).join(', ');
+  const flooded = [...side.statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${status === 0 ? 'failed' : status}: ${n}`)
+    .join(', ');
   console.log(`flood answers: ${flooded}`);
 
   // The soaked sandbox against a fresh one, alternately.
@@ -141,8 +158,12 @@ async function main(): Promise<void> {
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const ratio = median(soakedRps) / median(freshRps);
-  console.log(`\nRSS: start ${startRss} MiB, end ${endRss} MiB (during the soak: min ${Math.min(...rssSeries)}, max ${Math.max(...rssSeries)} MiB; last half max ${Math.max(...rssSeries.slice(Math.floor(rssSeries.length / 2)))} MiB)`);
-  console.log(`throughput after the soak ${median(soakedRps).toFixed(0)} req/s vs a fresh sandbox ${median(freshRps).toFixed(0)} req/s: ${(ratio * 100).toFixed(0)}% (goal >= 90%: ${ratio >= 0.9 ? 'met' : 'NOT met'})`);
+  console.log(
+    `\nRSS: start ${startRss} MiB, end ${endRss} MiB (during the soak: min ${Math.min(...rssSeries)}, max ${Math.max(...rssSeries)} MiB; last half max ${Math.max(...rssSeries.slice(Math.floor(rssSeries.length / 2)))} MiB)`,
+  );
+  console.log(
+    `throughput after the soak ${median(soakedRps).toFixed(0)} req/s vs a fresh sandbox ${median(freshRps).toFixed(0)} req/s: ${(ratio * 100).toFixed(0)}% (goal >= 90%: ${ratio >= 0.9 ? 'met' : 'NOT met'})`,
+  );
   console.log(`stores after the soak: ${await stored(soaked)}`);
 }
 

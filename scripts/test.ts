@@ -6,8 +6,9 @@
 // after another and stream their output live.
 //
 // Steps share files, so not every pair may overlap:
-// - generate:check, test:docs and pack:check rebuild dist/openapi (`npm run bundle` deletes and rewrites it), which
-//   nearly every other step reads; they never overlap a step that reads or rebuilds it;
+// - generate:check rebuilds dist/openapi (`npm run bundle` deletes and rewrites it), which nearly every other step
+//   reads; it never overlaps a step that reads it. The readers rebuild the bundles only when openapi/ changed since
+//   they were built (spec-core/bundles.ts), which never happens after generate:check;
 // - contract and contract:sandbox both write dist/contract; dredd and dredd:sandbox both write dist/contract/dredd
 //   (only contract and dredd are steps now; the rules stay for whoever adds the others back).
 // Steps start in the order listed whenever those rules allow, so the early checks still fail first.
@@ -32,48 +33,56 @@ const CONTRACT_REPORTS = 'contract reports';
 const DREDD_REPORTS = 'dredd reports';
 
 const STEPS: Step[] = [
-  // The specs and what is derived from them (generate:check bundles first, so the bundles exist for every reader).
+  // The specs and the code, statically (generate:check bundles, so the bundles exist for every reader after it).
   { name: 'lint' },
   // The direction of the imports: nothing imports scripts/, spec-core imports nothing of the kit, src/ stays self-contained.
   { name: 'lint:deps' },
-  { name: 'generate:check', writes: [BUNDLES] },
-  // The GitHub workflows (schema and least privilege), and the release rules: package README, manifest, versions.
+  // Biome: the formatting and the recommended lint rules of the TypeScript (biome.json).
+  { name: 'lint:code' },
+  // The GitHub workflows: their schema, and write permissions only on the jobs that need them.
   { name: 'lint:workflows' },
-  { name: 'test:package' },
+  { name: 'generate:check', writes: [BUNDLES] },
+  // The two longest next (they wait for the bundles), so that the shorter steps fill in beside them rather than one of
+  // them ending the run alone. The sandbox's tests include dredd against it (sandbox/test/dredd.test.ts, what
+  // dredd:sandbox runs); contract:mutation's baseline is the whole suite, strict, against the unmutated sandbox (what
+  // contract:sandbox runs, less the self-checks, which the contract step runs), then every mutation must be caught.
+  { name: 'test:sandbox', reads: [BUNDLES] },
+  { name: 'contract:mutation', reads: [BUNDLES] },
   { name: 'typecheck' },
   // The package as another repo installs it: staged as the release stages it, published to a local Verdaccio, installed
-  // by name in ESM and CommonJS projects and run against the sandbox (rebundles; meanwhile only the steps that do not
-  // read the bundles run).
-  { name: 'pack:check', writes: [BUNDLES] },
-  // The command-line helpers and spec-diff's breaking-change rules.
-  { name: 'test:tools' },
+  // by name in ESM and CommonJS projects and run against the sandbox.
+  { name: 'pack:check', reads: [BUNDLES] },
+  // The release rules: package README, manifest, versions, the release workflow.
+  { name: 'test:package' },
   // Its type tests (*.test-d.ts) are compiled by the typecheck step too (the root tsconfig includes test/, and a failed
   // expectTypeOf or an unused @ts-expect-error is a compile error there); vitest would run a second tsc over them.
   { name: 'test:client', env: { LP_TYPE_TESTS_IN_TYPECHECK: '1' } },
-  { name: 'test:docs', writes: [BUNDLES] },
+  { name: 'contract', reads: [BUNDLES], writes: [CONTRACT_REPORTS] },
+  { name: 'test:docs', reads: [BUNDLES] },
+  // The command-line helpers and spec-diff's breaking-change rules.
+  { name: 'test:tools' },
   { name: 'test:spec', reads: [BUNDLES] },
   // The bundles as partners' tools read them (four consumers), and the generated Postman collection run by newman.
   { name: 'test:interop', reads: [BUNDLES] },
   { name: 'test:postman', reads: [BUNDLES] },
-  // The servers, the contract suite and dredd against each local target. Against the sandbox they are parts of other
-  // steps rather than steps of their own: test:sandbox runs dredd against it (sandbox/test/dredd.test.ts, what
-  // dredd:sandbox runs), and contract:mutation's baseline is the whole suite, strict, against the unmutated sandbox
-  // (what contract:sandbox runs, less the self-checks, which the contract step runs).
-  // The two longest first, so that the shorter ones fill in beside them rather than one of them ending the run alone.
-  { name: 'test:sandbox', reads: [BUNDLES] },
-  // The proof that the contract suite catches violations (two lanes, a sandbox and a loaded suite each).
-  { name: 'contract:mutation', reads: [BUNDLES] },
   { name: 'dredd', reads: [BUNDLES], writes: [DREDD_REPORTS] },
-  { name: 'contract', reads: [BUNDLES], writes: [CONTRACT_REPORTS] },
 ];
 /** Every step but lint and the steps before it needs the bundles generate:check builds. */
-const NEEDS_BUNDLES_FIRST = new Set(STEPS.slice(STEPS.findIndex((s) => s.name === 'generate:check') + 1).filter((s) => s.reads).map((s) => s.name));
+const NEEDS_BUNDLES_FIRST = new Set(
+  STEPS.slice(STEPS.findIndex((s) => s.name === 'generate:check') + 1)
+    .filter((s) => s.reads)
+    .map((s) => s.name),
+);
 
 const CLI = {
   command: 'npm test --',
   summary: 'Runs every check of the kit, a few steps at a time; stops at the first failure and prints the wall time of each step.',
   options: {
-    jobs: { type: 'string', value: 'N', description: 'Steps running side by side, 1 to 8 (default: LP_TEST_JOBS, else 3); 1 streams each step\'s output live.' },
+    jobs: {
+      type: 'string',
+      value: 'N',
+      description: "Steps running side by side, 1 to 8 (default: LP_TEST_JOBS, else 3); 1 streams each step's output live.",
+    },
   },
 } as const;
 
@@ -90,7 +99,11 @@ function conflicts(step: Step, running: Step): boolean {
 
 type Outcome = { step: Step; seconds: number; status: 'ok' | 'FAILED' | 'stopped' };
 
-function runStep(step: Step, live: boolean, started: (child: ChildProcess) => void): Promise<{ code: number; output: string; seconds: number }> {
+function runStep(
+  step: Step,
+  live: boolean,
+  started: (child: ChildProcess) => void,
+): Promise<{ code: number; output: string; seconds: number }> {
   const begin = performance.now();
   // Own process group, so a failure elsewhere can stop the step with everything it started.
   const child = spawn('npm', ['run', step.name], {
@@ -149,7 +162,8 @@ async function main(): Promise<number> {
   const startable = () =>
     pending.find(
       (step) =>
-        !(NEEDS_BUNDLES_FIRST.has(step.name) && !done.has('generate:check')) && [...running.keys()].every((other) => !conflicts(step, other)),
+        !(NEEDS_BUNDLES_FIRST.has(step.name) && !done.has('generate:check')) &&
+        [...running.keys()].every((other) => !conflicts(step, other)),
     );
 
   // The steps run in their own process groups, which a Ctrl-C in the terminal does not reach: pass it on.
@@ -170,13 +184,16 @@ async function main(): Promise<number> {
         pending.splice(pending.indexOf(step), 1);
         const current = step;
         running.set(current, undefined);
-        const command = `${Object.entries(current.env ?? {}).map(([name, value]) => `${name}=${value} `).join('')}npm run ${current.name}`;
+        const command = `${Object.entries(current.env ?? {})
+          .map(([name, value]) => `${name}=${value} `)
+          .join('')}npm run ${current.name}`;
         console.log(live ? `\n=== ${command}` : `started  ${command}`);
         void runStep(current, live, (child) => running.set(current, child)).then(({ code, output, seconds }) => {
           running.delete(current);
           const stopped = failed !== undefined && code !== 0;
           outcomes.push({ step: current, seconds, status: code === 0 ? 'ok' : stopped ? 'stopped' : 'FAILED' });
-          if (!live && !stopped) console.log(`\n----- ${command}: ${code === 0 ? 'ok' : 'FAILED'}, ${seconds.toFixed(1)} s -----\n${output.trimEnd()}\n`);
+          if (!live && !stopped)
+            console.log(`\n----- ${command}: ${code === 0 ? 'ok' : 'FAILED'}, ${seconds.toFixed(1)} s -----\n${output.trimEnd()}\n`);
           if (code === 0) done.add(current.name);
           else if (!failed) {
             failed = current;
@@ -199,7 +216,9 @@ async function main(): Promise<number> {
     return 1;
   }
   if (failed) {
-    console.error(`${summary}\n\nnpm test: step "${failed.name}" failed.\nsteps: ${outcomes.filter((o) => o.status === 'ok').length} passed, 1 failed, ${STEPS.length - outcomes.filter((o) => o.status === 'ok').length - 1} not run or stopped`);
+    console.error(
+      `${summary}\n\nnpm test: step "${failed.name}" failed.\nsteps: ${outcomes.filter((o) => o.status === 'ok').length} passed, 1 failed, ${STEPS.length - outcomes.filter((o) => o.status === 'ok').length - 1} not run or stopped`,
+    );
     return 1;
   }
   console.log(`${summary}\nsteps: ${STEPS.length} passed, 0 failed`);

@@ -45,7 +45,9 @@ export function collectAssumptions(api: ApiName, doc: unknown): Assumption[] {
         }
       }
       if (!Array.isArray(covers) || covers.some((c) => typeof c !== 'string' || !/^(#?\/|$)/.test(c))) {
-        throw new Error(`x-assumption at ${api}#${pointer}: "covers" must be a list of JSON pointers ("/..." relative to the node, "#/..." from the root, "" for the whole node).`);
+        throw new Error(
+          `x-assumption at ${api}#${pointer}: "covers" must be a list of JSON pointers ("/..." relative to the node, "#/..." from the root, "" for the whole node).`,
+        );
       }
       if (untestable !== undefined && (typeof untestable !== 'string' || untestable.trim() === '')) {
         throw new Error(`x-assumption at ${api}#${pointer}: "untestable" must say why no request can test it.`);

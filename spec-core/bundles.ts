@@ -48,7 +48,11 @@ export function sourcesDigest(): string {
   };
   walk(join(repoRoot, 'openapi'));
   files.push(join(repoRoot, 'redocly.yaml'));
-  for (const file of files.sort()) hash.update(`${relative(repoRoot, file)}\0`).update(readFileSync(file)).update('\0');
+  for (const file of files.sort())
+    hash
+      .update(`${relative(repoRoot, file)}\0`)
+      .update(readFileSync(file))
+      .update('\0');
   return hash.digest('hex');
 }
 

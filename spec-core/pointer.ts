@@ -21,7 +21,8 @@ const MAX_HOPS = 20;
 export function resolveRef<T = any>(doc: unknown, node: unknown): T {
   let current: any = node;
   for (let hops = 0; current !== null && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
-    if (hops >= MAX_HOPS) throw new Error(`$ref chain longer than ${MAX_HOPS} hops (a loop?) from ${String((node as { $ref: string }).$ref)}`);
+    if (hops >= MAX_HOPS)
+      throw new Error(`$ref chain longer than ${MAX_HOPS} hops (a loop?) from ${String((node as { $ref: string }).$ref)}`);
     current = nodeAt(doc, current.$ref);
   }
   return current as T;

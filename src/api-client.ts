@@ -7,13 +7,16 @@ import type { Client, ClientPathsWithMethod, FetchOptions, FetchResponse, Middle
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 type MediaType = `${string}/${string}`;
 
-type Operation<Paths, Path, Method extends HttpMethod> = Path extends keyof Paths ? Paths[Path][Method & keyof Paths[Path]] & Record<string, any> : never;
+type Operation<Paths, Path, Method extends HttpMethod> = Path extends keyof Paths
+  ? Paths[Path][Method & keyof Paths[Path]] & Record<string, any>
+  : never;
 
 /** The options of one call of `Op`: openapi-fetch's (params, body, headers, signal, ...), `parseAs` 'json' by default. */
 export type CallOptions<Op, As extends ParseAs = 'json'> = Omit<FetchOptions<Op>, 'parseAs'> & { parseAs?: As };
 
 /** The options argument: required when the operation has a required parameter or body. */
-type CallArgs<Op, As extends ParseAs> = Record<string, never> extends FetchOptions<Op> ? [options?: CallOptions<Op, As>] : [options: CallOptions<Op, As>];
+type CallArgs<Op, As extends ParseAs> =
+  Record<string, never> extends FetchOptions<Op> ? [options?: CallOptions<Op, As>] : [options: CallOptions<Op, As>];
 
 /** The success body of `Op`, as `parseAs` reads it. */
 export type SuccessData<Op extends Record<string, any>, As extends ParseAs = 'json'> =
@@ -25,7 +28,10 @@ export interface CallResult<Data> {
   response: Response;
 }
 
-type CallMethod<Paths extends {}, Method extends HttpMethod> = <Path extends ClientPathsWithMethod<Client<Paths>, Method>, As extends ParseAs = 'json'>(
+type CallMethod<Paths extends {}, Method extends HttpMethod> = <
+  Path extends ClientPathsWithMethod<Client<Paths>, Method>,
+  As extends ParseAs = 'json',
+>(
   path: Path,
   ...options: CallArgs<Operation<Paths, Path, Method>, As>
 ) => Promise<CallResult<SuccessData<Operation<Paths, Path, Method>, As>>>;

@@ -73,12 +73,19 @@ export function parseAuthorizationCallback(callbackUrl: string | URL, expected: 
   const state = url.searchParams.get('state') ?? '';
   // State first: an error redirect that is not ours must not be reported as the provider's answer.
   if (!expected.state || !constantTimeEqual(state, expected.state)) {
-    throw new AuthorizationError('The authorization callback state does not match the state sent: possible cross-site request forgery; start again.', 'state_mismatch');
+    throw new AuthorizationError(
+      'The authorization callback state does not match the state sent: possible cross-site request forgery; start again.',
+      'state_mismatch',
+    );
   }
   const error = url.searchParams.get('error');
   if (error) {
     const description = url.searchParams.get('error_description') ?? undefined;
-    throw new AuthorizationError(`The identity provider refused the authorization: ${error}${description ? ` (${description})` : ''}`, error, description);
+    throw new AuthorizationError(
+      `The identity provider refused the authorization: ${error}${description ? ` (${description})` : ''}`,
+      error,
+      description,
+    );
   }
   const code = url.searchParams.get('code');
   if (!code) throw new AuthorizationError('The authorization callback carries no code.', 'missing_code');

@@ -22,7 +22,8 @@ export interface TransportOptions {
 
 /** @internal */
 export function requireString(factory: string, name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`${factory}: option "${name}" is required (a non-empty string)`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new TypeError(`${factory}: option "${name}" is required (a non-empty string)`);
   return value;
 }
 

@@ -103,7 +103,11 @@ function guardCalls(client: ClientCalls, baseUrl: string, describe: FailureDescr
     // openapi-fetch builds the request before its first await, so only this call's request is a real one.
     const call = init?.middleware?.length ? requests.whileReal(() => request(method, path, own)) : request(method, path, own);
     // A body openapi-fetch read (text, blob, arrayBuffer) is done with; a stream is read by the caller, under the timeout.
-    const settled = parseHere ? call.then(parseJsonResult as (result: unknown) => unknown) : init?.parseAs === 'stream' ? call : call.then(settleResult);
+    const settled = parseHere
+      ? call.then(parseJsonResult as (result: unknown) => unknown)
+      : init?.parseAs === 'stream'
+        ? call
+        : call.then(settleResult);
     return settled.catch((error: unknown) => {
       throw describeLateFailure(describe, error, method.toUpperCase(), path, baseUrl, init);
     });
@@ -116,7 +120,14 @@ function settleResult(result: unknown): unknown {
   return result;
 }
 
-function describeLateFailure(describe: FailureDescriber, error: unknown, method: string, path: string, baseUrl: string, init: CallInit | undefined): unknown {
+function describeLateFailure(
+  describe: FailureDescriber,
+  error: unknown,
+  method: string,
+  path: string,
+  baseUrl: string,
+  init: CallInit | undefined,
+): unknown {
   // Only transport failures: a timeout, fetch's TypeError with a cause (undici's "terminated", "fetch failed"), a body
   // that is not JSON. Anything else (bad configuration, a caller's own error) passes through unchanged.
   const transport =
@@ -125,7 +136,12 @@ function describeLateFailure(describe: FailureDescriber, error: unknown, method:
   if (!transport) return error;
   let url: string;
   try {
-    url = createFinalURL(path, { baseUrl: init?.baseUrl ?? baseUrl, params: init?.params ?? {}, querySerializer: QUERY_SERIALIZER, pathSerializer: defaultPathSerializer });
+    url = createFinalURL(path, {
+      baseUrl: init?.baseUrl ?? baseUrl,
+      params: init?.params ?? {},
+      querySerializer: QUERY_SERIALIZER,
+      pathSerializer: defaultPathSerializer,
+    });
   } catch {
     url = `${baseUrl}${path}`;
   }

@@ -41,7 +41,9 @@ export function errorMiddleware(secrets: Secrets, maxResponseBytes: number, desc
     // Not async: the happy path returns at once instead of allocating a promise per call.
     // It sees only the final response (after retries and replays), so only that one gets the size limit.
     onResponse({ request, response, schemaPath }) {
-      const limited = limitResponse(response, maxResponseBytes, () => tooLargeError(request, response.status, schemaPath, maxResponseBytes));
+      const limited = limitResponse(response, maxResponseBytes, () =>
+        tooLargeError(request, response.status, schemaPath, maxResponseBytes),
+      );
       if (response.ok) return limited === response ? undefined : limited;
       return toApiError(secrets, request, limited, schemaPath);
     },
@@ -98,7 +100,13 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
 /** What a body over the limit fails with, wherever it is read (by the client, or by a caller who asked for a stream). */
 function tooLargeError(request: Request, status: number, schemaPath: string, limit: number): ApiError {
   const detail = `${limit} bytes; the download was stopped`;
-  return new ApiError({ kind: 'response_too_large', status, operation: `${request.method} ${schemaPath}`, url: displayUrl(request.url), detail });
+  return new ApiError({
+    kind: 'response_too_large',
+    status,
+    operation: `${request.method} ${schemaPath}`,
+    url: displayUrl(request.url),
+    detail,
+  });
 }
 
 /** A 3xx, or what a browser gives for one under redirect: 'manual' (an opaque redirect, status 0, no headers). */
@@ -135,7 +143,14 @@ function describeFailure(secrets: Secrets, error: unknown, request: RequestSumma
     // Redacted before it is cut, so that no part of a credential survives the cut.
     const excerpt = redactedStart(secrets, error.text, EXCERPT_CHARS);
     const detail = excerpt === '' ? 'the body is empty' : excerpt.replace(/\s+/g, ' ');
-    return new ApiError({ kind: 'invalid_response', status: error.status, operation, url: displayUrl(request.url), body: excerpt || undefined, detail });
+    return new ApiError({
+      kind: 'invalid_response',
+      status: error.status,
+      operation,
+      url: displayUrl(request.url),
+      body: excerpt || undefined,
+      detail,
+    });
   }
   const timedOut = error instanceof Error && error.name === 'TimeoutError';
   const cause = error instanceof Error ? (error.cause ?? error) : error;

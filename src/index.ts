@@ -4,7 +4,13 @@ export { createLogisticsClient, type LogisticsClient, type LogisticsClientOption
 export { createTokenClient, type TokenClient, type TokenClientOptions } from './token-client.js';
 export { createCarriersClient, type CarriersClient, type CarriersClientOptions } from './carriers-client.js';
 export { createFleetClient, type FleetClient, type FleetClientOptions } from './fleet-client.js';
-export { createTokenProvider, type TokenEndpoint, type TokenInfo, type TokenProvider, type TokenProviderOptions } from './token-provider.js';
+export {
+  createTokenProvider,
+  type TokenEndpoint,
+  type TokenInfo,
+  type TokenProvider,
+  type TokenProviderOptions,
+} from './token-provider.js';
 export {
   AuthorizationError,
   buildAuthorizationUrl,

@@ -18,7 +18,15 @@ const MIN_BASE64_FRAGMENT = 6;
 const UNKNOWN_BEARER = /(Bearer\s+)[A-Za-z0-9\-._~+/]{16,}=*/g;
 const UNKNOWN_BASIC = /(Basic\s+)([A-Za-z0-9+/]{4,}=*)/g;
 /** Headers whose value is a credential whatever it is. */
-const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'api-key', 'x-api-key', 'ocp-apim-subscription-key']);
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'api-key',
+  'x-api-key',
+  'ocp-apim-subscription-key',
+]);
 
 interface Spellings {
   /**
@@ -63,14 +71,17 @@ export class Redactor {
 
   redact(text: string): string {
     const known = this.#credentials.size ? this.#redactKnown(text) : text;
-    return known.replace(UNKNOWN_BEARER, `$1${REDACTED}`).replace(UNKNOWN_BASIC, (whole, prefix: string, value: string) => (isBasicCredential(value) ? `${prefix}${REDACTED}` : whole));
+    return known
+      .replace(UNKNOWN_BEARER, `$1${REDACTED}`)
+      .replace(UNKNOWN_BASIC, (whole, prefix: string, value: string) => (isBasicCredential(value) ? `${prefix}${REDACTED}` : whole));
   }
 
   /** A deep copy of a JSON-like value with every string (keys too) redacted. */
   redactValue<T>(value: T): T {
     return JSON.parse(JSON.stringify(value ?? null), (_key, item: unknown) => {
       if (typeof item === 'string') return this.redact(item);
-      if (item && typeof item === 'object' && !Array.isArray(item)) return Object.fromEntries(Object.entries(item).map(([key, v]) => [this.redact(key), v]));
+      if (item && typeof item === 'object' && !Array.isArray(item))
+        return Object.fromEntries(Object.entries(item).map(([key, v]) => [this.redact(key), v]));
       return item;
     }) as T;
   }
@@ -96,13 +107,16 @@ export class Redactor {
     const ranges: Array<[number, number]> = [];
     const canonical = canonicalize(text);
     const find = (needle: string, onFound: (from: number, to: number) => void) => {
-      for (let at = canonical.text.indexOf(needle); at !== -1; at = canonical.text.indexOf(needle, at + 1)) onFound(...canonical.original(at, at + needle.length));
+      for (let at = canonical.text.indexOf(needle); at !== -1; at = canonical.text.indexOf(needle, at + 1))
+        onFound(...canonical.original(at, at + needle.length));
     };
     // A credential in hex is at least 8 hex digits long; most texts have no such run.
     const mayHaveHex = HEX_RUN.test(text);
     for (const spellings of this.#credentials.values()) {
       if (spellings.canonical !== undefined) find(spellings.canonical, (from, to) => ranges.push([from, to]));
-      else for (let at = text.indexOf(spellings.value); at !== -1; at = text.indexOf(spellings.value, at + 1)) ranges.push([at, at + spellings.value.length]);
+      else
+        for (let at = text.indexOf(spellings.value); at !== -1; at = text.indexOf(spellings.value, at + 1))
+          ranges.push([at, at + spellings.value.length]);
       if (spellings.literal) find(spellings.literal, (from, to) => ranges.push([from, to]));
       for (const fragment of spellings.base64) find(fragment, (from, to) => ranges.push(wholeBase64Value(text, from, to)));
       if (mayHaveHex) for (const match of text.matchAll(spellings.hex)) ranges.push([match.index, match.index + match[0].length]);
@@ -262,8 +276,10 @@ function decodeAt(text: string, at: number): { chars: string; next: number } | u
     let after = at;
     while (text[after] === '\\') after += 1;
     const kind = text[after];
-    if (kind === 'u' && HEX4.test(text.slice(after + 1, after + 5))) return { chars: String.fromCharCode(parseInt(text.slice(after + 1, after + 5), 16)), next: after + 5 };
-    if (kind === 'x' && HEX2.test(text.slice(after + 1, after + 3))) return { chars: String.fromCharCode(parseInt(text.slice(after + 1, after + 3), 16)), next: after + 3 };
+    if (kind === 'u' && HEX4.test(text.slice(after + 1, after + 5)))
+      return { chars: String.fromCharCode(parseInt(text.slice(after + 1, after + 5), 16)), next: after + 5 };
+    if (kind === 'x' && HEX2.test(text.slice(after + 1, after + 3)))
+      return { chars: String.fromCharCode(parseInt(text.slice(after + 1, after + 3), 16)), next: after + 3 };
     if (kind === '/' || kind === '"' || kind === "'") return { chars: kind, next: after + 1 };
     // Escaped backslashes (\\, \\\\) are one backslash; what follows is read on its own.
     return { chars: '\\', next: after };
@@ -283,7 +299,8 @@ function decodeAt(text: string, at: number): { chars: string; next: number } | u
 
 /** One character as %XX UTF-8 bytes (1 to 4 of them). */
 function decodePercent(text: string, at: number): { chars: string; next: number } | undefined {
-  const byteAt = (offset: number) => (text[offset] === '%' && HEX2.test(text.slice(offset + 1, offset + 3)) ? parseInt(text.slice(offset + 1, offset + 3), 16) : -1);
+  const byteAt = (offset: number) =>
+    text[offset] === '%' && HEX2.test(text.slice(offset + 1, offset + 3)) ? parseInt(text.slice(offset + 1, offset + 3), 16) : -1;
   const lead = byteAt(at);
   if (lead < 0) return undefined;
   const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;

@@ -80,7 +80,9 @@ export function requestMaker(): RequestMaker {
     return request;
   } as unknown as typeof Request;
   // openapi-fetch checks middleware results with `instanceof` this class; any Request a middleware returns is fine.
-  Object.defineProperty(ClientRequest, Symbol.hasInstance, { value: (value: unknown) => value instanceof Request || value instanceof LightRequest });
+  Object.defineProperty(ClientRequest, Symbol.hasInstance, {
+    value: (value: unknown) => value instanceof Request || value instanceof LightRequest,
+  });
   return {
     Request: ClientRequest,
     useRealRequests: () => {

@@ -38,7 +38,8 @@ export function resolveRetryPolicy(options: RetryOptions = {}): ResolvedRetryPol
     random: options.random ?? Math.random,
     sleep: options.sleep ?? abortableSleep,
   };
-  if (!Number.isInteger(policy.attempts) || policy.attempts < 1) throw new TypeError('option "retry.attempts" must be an integer of at least 1');
+  if (!Number.isInteger(policy.attempts) || policy.attempts < 1)
+    throw new TypeError('option "retry.attempts" must be an integer of at least 1');
   for (const name of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
     if (!Number.isFinite(policy[name]) || policy[name] < 0) throw new TypeError(`option "retry.${name}" must be a non-negative number`);
   }

@@ -77,7 +77,12 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
  * `transport`: when the caller already resolved the transport options, so they are checked once.
  * @internal
  */
-export function ownTokenProvider(factory: string, options: TokenProviderOptions, secrets: Secrets, transport = resolveTransport(factory, options)): TokenProvider {
+export function ownTokenProvider(
+  factory: string,
+  options: TokenProviderOptions,
+  secrets: Secrets,
+  transport = resolveTransport(factory, options),
+): TokenProvider {
   const checked = checkTokenProviderOptions(factory, options);
   secrets.add(options.subscriptionKey);
   const service = checked.endpoint === 'service';
@@ -102,7 +107,8 @@ export function checkTokenProviderOptions(
   options: Partial<Omit<TokenProviderOptions, keyof TransportOptions>>,
 ): Omit<TokenProviderSettings, 'client' | 'secrets'> {
   const endpoint = options.tokenEndpoint ?? 'service';
-  if (endpoint !== 'service' && endpoint !== 'identity-provider') throw new TypeError(`${factory}: option "tokenEndpoint" must be 'service' or 'identity-provider'`);
+  if (endpoint !== 'service' && endpoint !== 'identity-provider')
+    throw new TypeError(`${factory}: option "tokenEndpoint" must be 'service' or 'identity-provider'`);
   const clientId = requireString(factory, 'clientId', options.clientId);
   const clientSecret = requireString(factory, 'clientSecret', options.clientSecret);
   if (endpoint === 'service') requireString(factory, 'baseUrl', options.baseUrl);

@@ -29,8 +29,12 @@ export type CliSpec<O extends Record<string, CliOption>> = {
 
 type Values<O extends Record<string, CliOption>> = {
   [K in keyof O]: O[K]['type'] extends 'boolean'
-    ? O[K]['multiple'] extends true ? boolean[] : boolean | undefined
-    : O[K]['multiple'] extends true ? string[] | undefined : string | undefined;
+    ? O[K]['multiple'] extends true
+      ? boolean[]
+      : boolean | undefined
+    : O[K]['multiple'] extends true
+      ? string[] | undefined
+      : string | undefined;
 };
 
 export function usage<O extends Record<string, CliOption>>(spec: CliSpec<O>): string {
@@ -83,9 +87,14 @@ export function parseCommandLine<O extends Record<string, CliOption>>(
       { type, ...(short ? { short } : {}), ...(multiple ? { multiple } : {}), ...(fallback === undefined ? {} : { default: fallback }) },
     ]),
   );
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: Boolean(spec.positionals), strict: true });
+    parsed = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: Boolean(spec.positionals),
+      strict: true,
+    });
   } catch (error) {
     usageError(spec, ((error as Error).message.split('\n')[0] ?? '').replace(/\.\s*To specify a positional argument.*$/, '.'));
   }
@@ -98,7 +107,13 @@ export function parseCommandLine<O extends Record<string, CliOption>>(
 }
 
 /** Reads an integer option (or its fallback), refusing anything else with a message that names the option. */
-export function integerOption(spec: Pick<CliSpec<Record<string, CliOption>>, 'command'>, name: string, raw: string, min: number, max: number): number {
+export function integerOption(
+  spec: Pick<CliSpec<Record<string, CliOption>>, 'command'>,
+  name: string,
+  raw: string,
+  min: number,
+  max: number,
+): number {
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
     usageError(spec, `--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
@@ -117,8 +132,10 @@ export function isMainModule(moduleUrl: string): boolean {
  * address. Meant for `server.on('error')` and the like; never a stack trace.
  */
 export function listenFailure(what: string, host: string, port: number, error: NodeJS.ErrnoException): string {
-  if (error.code === 'EADDRINUSE') return `${what}: port ${port} on ${host} is already in use. Stop the other process, or pass --port N (--port 0 picks a free port).`;
-  if (error.code === 'EACCES') return `${what}: not allowed to listen on port ${port} on ${host}. Pass --port N with N above 1023 (--port 0 picks a free port).`;
+  if (error.code === 'EADDRINUSE')
+    return `${what}: port ${port} on ${host} is already in use. Stop the other process, or pass --port N (--port 0 picks a free port).`;
+  if (error.code === 'EACCES')
+    return `${what}: not allowed to listen on port ${port} on ${host}. Pass --port N with N above 1023 (--port 0 picks a free port).`;
   if (error.code === 'EADDRNOTAVAIL') return `${what}: ${host} is not an address of this machine. Pass --host 127.0.0.1.`;
   return `${what}: could not listen on ${host}:${port} (${error.code ?? error.message}).`;
 }

@@ -50,7 +50,8 @@ export type TargetName = (typeof TARGET_NAMES)[number];
 
 /** The target name, or an error naming `what` (the option or variable it came from) and the allowed names. */
 export function parseTargetName(raw: string, what: string): TargetName {
-  if (!(TARGET_NAMES as readonly string[]).includes(raw)) throw new Error(`${what} must be one of ${TARGET_NAMES.join(', ')}, got "${raw}"`);
+  if (!(TARGET_NAMES as readonly string[]).includes(raw))
+    throw new Error(`${what} must be one of ${TARGET_NAMES.join(', ')}, got "${raw}"`);
   return raw as TargetName;
 }
 

@@ -95,7 +95,10 @@ export async function signIn(settings: LoginSettings, options: LoginOptions): Pr
     server.requestTimeout = 30_000;
     server.keepAliveTimeout = 5_000;
     server.maxConnections = 64;
-    const timer = setTimeout(() => finish({ error: new Error(`no callback within ${options.timeoutSeconds} s`) }), options.timeoutSeconds * 1000);
+    const timer = setTimeout(
+      () => finish({ error: new Error(`no callback within ${options.timeoutSeconds} s`) }),
+      options.timeoutSeconds * 1000,
+    );
     function finish(outcome: LoginOutcome) {
       clearTimeout(timer);
       // Let the answer reach the browser before the connections go.
@@ -104,9 +107,10 @@ export async function signIn(settings: LoginSettings, options: LoginOptions): Pr
       resolve(outcome);
     }
     server.on('error', (error: NodeJS.ErrnoException) => {
-      const why = error.code === 'EADDRINUSE'
-        ? `port ${redirect.port} of LP_REDIRECT_URI is already in use: stop the other process (another npm run login?) or use another registered redirect URI.`
-        : `could not listen on LP_REDIRECT_URI ${redirect.origin} (${error.code ?? error.message}).`;
+      const why =
+        error.code === 'EADDRINUSE'
+          ? `port ${redirect.port} of LP_REDIRECT_URI is already in use: stop the other process (another npm run login?) or use another registered redirect URI.`
+          : `could not listen on LP_REDIRECT_URI ${redirect.origin} (${error.code ?? error.message}).`;
       finish({ error: new Error(why) });
     });
     server.listen(Number(redirect.port), redirect.hostname.replace(/^\[|\]$/g, ''), () => {

@@ -74,7 +74,8 @@ export function joinBundles(documents: OpenApiDocument[]): OpenApiDocument {
       joined.paths[path] = copy;
     }
     for (const [section, entries] of Object.entries(document.components ?? {})) {
-      const target = (joined.components![section] ??= {});
+      joined.components![section] ??= {};
+      const target = joined.components![section];
       for (const [name, value] of Object.entries(entries)) {
         // Shared components (Error, SubscriptionKey) are bundled into each spec identically.
         if (target[name] && JSON.stringify(target[name]) !== JSON.stringify(value)) {
@@ -94,7 +95,10 @@ export function joinBundles(documents: OpenApiDocument[]): OpenApiDocument {
 function untilListening(prism: ChildProcess, log: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let ready = false;
-    const timer = setTimeout(() => reject(new Error(`Prism did not start listening within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`Prism did not start listening within ${READY_TIMEOUT_MS / 1000} s`)),
+      READY_TIMEOUT_MS,
+    );
     for (const stream of [prism.stdout!, prism.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => {
         log(line);
@@ -131,7 +135,8 @@ export async function startPrismMock(options: MockOptions): Promise<RunningMock>
   const documentPath = join(workDir, 'logistics-partner-api.yaml');
   const prismArgs = ['mock', documentPath, '--port', String(prismPort), '--host', '127.0.0.1'];
   // Generated data keeps to the declared properties, so it reads like the real thing.
-  if (options.dynamic) prismArgs.push('--dynamic', '--seed', options.seed ?? 'logistics-partner', '--json-schema-faker-fillProperties=false');
+  if (options.dynamic)
+    prismArgs.push('--dynamic', '--seed', options.seed ?? 'logistics-partner', '--json-schema-faker-fillProperties=false');
   else if (options.seed) prismArgs.push('--seed', options.seed);
 
   let prism: ChildProcess | undefined;

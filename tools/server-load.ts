@@ -12,7 +12,12 @@ export type AutocannonResult = {
   errors: number;
   timeouts: number;
 };
-type Autocannon = (options: { url: string; connections: number; duration: number; headers?: Record<string, string> }) => Promise<AutocannonResult>;
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+}) => Promise<AutocannonResult>;
 // autocannon ships no types; this is the part of its API we use.
 export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
@@ -36,7 +41,9 @@ export function stopAllOnSignals(): void {
 }
 
 export function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Math.round(Number(line?.match(/\d+/)?.[0] ?? 0) / 1024);
 }
 

@@ -224,5 +224,9 @@ export function specDiffReport(ref: string, results: ApiComparison[], allowBreak
     output.push('Breaking changes accepted (--allow-breaking): release them as a new major version of the specs and the client.');
     return { output, errors: [], exitCode: 0 };
   }
-  return { output, errors: ['Breaking changes found. If they are intended, rerun with --allow-breaking and plan a major release.'], exitCode: 1 };
+  return {
+    output,
+    errors: ['Breaking changes found. If they are intended, rerun with --allow-breaking and plan a major release.'],
+    exitCode: 1,
+  };
 }

@@ -43,14 +43,18 @@ function asTargetServer(server: RunningServer): TargetServer {
 /** `npm run mock` on a free port; its env holds the base URLs and the placeholder credentials it prints. */
 export async function startMock(options: Pick<TargetOptions, 'mockArgs' | 'readyTimeoutMs'> = {}): Promise<TargetServer> {
   const args = ['--port', '0', ...(options.mockArgs ?? [])];
-  return asTargetServer(await startServer({ script: 'scripts/mock.ts', args, ready: 'mock ready', readyTimeoutMs: options.readyTimeoutMs }));
+  return asTargetServer(
+    await startServer({ script: 'scripts/mock.ts', args, ready: 'mock ready', readyTimeoutMs: options.readyTimeoutMs }),
+  );
 }
 
 /**
  * `npm run sandbox` on a free port with its default credentials. Its env is read from the env file it writes (stdout
  * masks credentials that came from the environment), kept in a private temp dir that is removed on stop.
  */
-export function startSandbox(options: Pick<TargetOptions, 'mutation' | 'switchable' | 'sandboxArgs' | 'readyTimeoutMs'> = {}): Promise<TargetServer> {
+export function startSandbox(
+  options: Pick<TargetOptions, 'mutation' | 'switchable' | 'sandboxArgs' | 'readyTimeoutMs'> = {},
+): Promise<TargetServer> {
   const dir = mkdtempSync(join(tmpdir(), 'lp-sandbox-'));
   const envFile = join(dir, 'sandbox.env');
   // Node 20 takes "--env-file" anywhere on its command line for its own option and fails when the file does not
@@ -60,7 +64,13 @@ export function startSandbox(options: Pick<TargetOptions, 'mutation' | 'switchab
   if (options.switchable) args.push('--mutations-switchable');
   args.push(...(options.sandboxArgs ?? []));
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
-  return startServer({ script: 'sandbox/main.ts', args, ready: 'sandbox ready', readyTimeoutMs: options.readyTimeoutMs, onStopped: removeDir }).then(
+  return startServer({
+    script: 'sandbox/main.ts',
+    args,
+    ready: 'sandbox ready',
+    readyTimeoutMs: options.readyTimeoutMs,
+    onStopped: removeDir,
+  }).then(
     (server) => {
       server.env = parseEnv(readFileSync(envFile, 'utf8')) as Record<string, string>;
       return asTargetServer(server);
@@ -93,7 +103,9 @@ export async function resolveTarget(name: TargetName, options: TargetOptions = {
     const fromFile = loadDotenv();
     const env = readTargetVariables();
     if (!env.LP_BASE_URL && !env.LP_AUTH_URL && !env.LP_FLEET_BASE_URL) {
-      throw new Error('target live needs at least one of LP_BASE_URL, LP_AUTH_URL, LP_FLEET_BASE_URL (in the environment or .env; see .env.example)');
+      throw new Error(
+        'target live needs at least one of LP_BASE_URL, LP_AUTH_URL, LP_FLEET_BASE_URL (in the environment or .env; see .env.example)',
+      );
     }
     return { name, env, source: fromFile ? 'LP_* from the environment and .env' : 'LP_* from the environment', stop: async () => {} };
   }

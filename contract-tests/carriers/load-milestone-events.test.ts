@@ -18,7 +18,11 @@ const tokenSettingsUnset = () => reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT
 
 // Invalid events name the test load when there is one, so that even a broken server records nothing elsewhere.
 const loadId = () => target.env.LP_TEST_LOAD_ID ?? 'LD-CONTRACT-TEST-REJECTED';
-const validEvent = () => ({ load_id: loadId(), milestone_type: 'ARRIVED_AT_PICKUP', event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z') });
+const validEvent = () => ({
+  load_id: loadId(),
+  milestone_type: 'ARRIVED_AT_PICKUP',
+  event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+});
 
 let token = '';
 beforeAll(async () => {
@@ -26,7 +30,8 @@ beforeAll(async () => {
 });
 // Seed 5.2: gateway-protected APIs also take the subscription key, so requests send it as the client does; only the
 // check of the bearer token alone leaves it out.
-const keyHeader = (): Record<string, string> => (target.env.LP_SUBSCRIPTION_KEY ? { 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY } : {});
+const keyHeader = (): Record<string, string> =>
+  target.env.LP_SUBSCRIPTION_KEY ? { 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY } : {};
 const bearerAlone = (value = token) => ({ ...JSON_TYPE, authorization: `Bearer ${value}` });
 const bearer = (value = token) => ({ ...bearerAlone(value), ...keyHeader() });
 
@@ -43,10 +48,19 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
 
   it('records whether a milestone_type the examples do not list is accepted', async (ctx) => {
     skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
-    const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify({ ...validEvent(), milestone_type: 'CONTRACT_CHECK_UNLISTED_TYPE' }) });
+    const seen = await send(target, 'LP_BASE_URL', PATH, {
+      method: 'POST',
+      headers: bearer(),
+      body: JSON.stringify({ ...validEvent(), milestone_type: 'CONTRACT_CHECK_UNLISTED_TYPE' }),
+    });
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
-    observeAssumption(ASSUMPTIONS.milestoneType, statusClass(status) === 2, `milestone_type CONTRACT_CHECK_UNLISTED_TYPE answered ${status}`, seen);
+    observeAssumption(
+      ASSUMPTIONS.milestoneType,
+      statusClass(status) === 2,
+      `milestone_type CONTRACT_CHECK_UNLISTED_TYPE answered ${status}`,
+      seen,
+    );
   });
 
   // Seed 4.4 shows only the bearer header, 5.2 says gateway APIs also take the subscription key: whether the key is
@@ -57,12 +71,21 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
     const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearerAlone(), body: JSON.stringify(validEvent()) });
     const { response } = seen;
     expect([2, 4], `status ${response.status}`).toContain(statusClass(response.status));
-    observeAssumption(ASSUMPTIONS.milestoneBearerAlone, statusClass(response.status) === 2, `the bearer token alone answered ${response.status}`, seen);
+    observeAssumption(
+      ASSUMPTIONS.milestoneBearerAlone,
+      statusClass(response.status) === 2,
+      `the bearer token alone answered ${response.status}`,
+      seen,
+    );
   });
 
   it('rejects an event without a token with a 4xx', async (ctx) => {
     skipIf(ctx, OP, reasonIfUnset(target, 'LP_BASE_URL'), WRITES_REFUSED);
-    const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: { ...JSON_TYPE, ...keyHeader() }, body: JSON.stringify(validEvent()) });
+    const { response } = await send(target, 'LP_BASE_URL', PATH, {
+      method: 'POST',
+      headers: { ...JSON_TYPE, ...keyHeader() },
+      body: JSON.stringify(validEvent()),
+    });
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
@@ -79,7 +102,11 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   it('rejects an event with an issued token cut short or extended with a 4xx', async (ctx) => {
     skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED, reasonIfCannot(target.name, 'verifiesCredentials'));
     for (const wrong of wrongValues(token)) {
-      const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(wrong), body: JSON.stringify(validEvent()) });
+      const { response } = await send(target, 'LP_BASE_URL', PATH, {
+        method: 'POST',
+        headers: bearer(wrong),
+        body: JSON.stringify(validEvent()),
+      });
       expect(statusClass(response.status), `a wrong token (${describeWrong(token, wrong)}) answered ${response.status}`).toBe(4);
     }
   });
@@ -94,7 +121,11 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
 
   it('rejects malformed JSON with a 4xx, never a 5xx', async (ctx) => {
     skipIf(ctx, OP, tokenSettingsUnset());
-    const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: `{"load_id": "${loadId()}", "milestone_type": ` });
+    const { response } = await send(target, 'LP_BASE_URL', PATH, {
+      method: 'POST',
+      headers: bearer(),
+      body: `{"load_id": "${loadId()}", "milestone_type": `,
+    });
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
@@ -117,20 +148,27 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   // date rather than rolling it over is the spec's guess, recorded from the answer.
   it('answers an impossible calendar date with a 2xx or a 4xx, and records whether it was refused', async (ctx) => {
     skipIf(ctx, OP, tokenSettingsUnset());
-    const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify({ ...validEvent(), event_time: '2026-02-30T14:30:00Z' }) });
+    const seen = await send(target, 'LP_BASE_URL', PATH, {
+      method: 'POST',
+      headers: bearer(),
+      body: JSON.stringify({ ...validEvent(), event_time: '2026-02-30T14:30:00Z' }),
+    });
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
     observeAssumption(ASSUMPTIONS.impossibleDate, statusClass(status) === 4, `event_time 2026-02-30T14:30:00Z answered ${status}`, seen);
   });
 
   // Which fields are required is not shown (seed 4.4): a server may accept an event without one; only 5xx fail.
-  it.for(['load_id', 'milestone_type', 'event_time'])('answers an event without %s with a 2xx or a 4xx, and records whether it was refused', async (field, ctx) => {
-    skipIf(ctx, OP, tokenSettingsUnset());
-    const event: Record<string, string> = validEvent();
-    delete event[field];
-    const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify(event) });
-    const status = seen.response.status;
-    expect([2, 4], `status ${status}`).toContain(statusClass(status));
-    observeAssumption(ASSUMPTIONS.milestoneRequired, statusClass(status) === 4, `an event without ${field} answered ${status}`, seen);
-  });
+  it.for(['load_id', 'milestone_type', 'event_time'])(
+    'answers an event without %s with a 2xx or a 4xx, and records whether it was refused',
+    async (field, ctx) => {
+      skipIf(ctx, OP, tokenSettingsUnset());
+      const event: Record<string, string> = validEvent();
+      delete event[field];
+      const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify(event) });
+      const status = seen.response.status;
+      expect([2, 4], `status ${status}`).toContain(statusClass(status));
+      observeAssumption(ASSUMPTIONS.milestoneRequired, statusClass(status) === 4, `an event without ${field} answered ${status}`, seen);
+    },
+  );
 });

@@ -66,7 +66,8 @@ export function writeDreddDocuments(dir: string): DreddDocument[] {
     const bundle = bundles[ops[0]!.api];
     const paths: Json = {};
     for (const op of ops) {
-      const item = (paths[op.path] ??= {}) as Json;
+      paths[op.path] ??= {};
+      const item = paths[op.path] as Json;
       const source = (bundle.paths as Json)[op.path] as Json;
       item[op.method.toLowerCase()] = { ...(source[op.method.toLowerCase()] as Json), security: op.security };
     }

@@ -38,7 +38,9 @@ const HOOKS = new URL('./hooks.cjs', import.meta.url).pathname;
 
 /** The proxy checks responses only: dredd's negative transactions send invalid requests on purpose. */
 async function startProxy(item: DreddPlanItem): Promise<{ url: string; server: PrismServer }> {
-  const { createSingleProcessPrism } = require('@stoplight/prism-cli/dist/util/createServer.js') as { createSingleProcessPrism: CreatePrism };
+  const { createSingleProcessPrism } = require('@stoplight/prism-cli/dist/util/createServer.js') as {
+    createSingleProcessPrism: CreatePrism;
+  };
   const port = await freePort();
   const server = await createSingleProcessPrism({
     document: item.proxyFile,
@@ -83,7 +85,9 @@ async function main(plan: DreddPlanItem[]): Promise<void> {
         stats = { tests: 0, passes: 0, failures: 0, errors: 1, skipped: 0 };
       }
       const { tests, passes, failures, errors, skipped } = stats;
-      process.stdout.write(`${RESULT_PREFIX}${JSON.stringify({ name: item.name, tests, passes, failures, errors, skipped, seconds: (performance.now() - started) / 1000 })}\n`);
+      process.stdout.write(
+        `${RESULT_PREFIX}${JSON.stringify({ name: item.name, tests, passes, failures, errors, skipped, seconds: (performance.now() - started) / 1000 })}\n`,
+      );
     }
   } finally {
     await Promise.all(proxies.map((proxy) => proxy.server.close()));

@@ -28,7 +28,7 @@ function skip(transaction, reason) {
 }
 
 // Data the transactions need: a service token and a vehicle number the key can see, fetched from the target itself.
-hooks.beforeAll(async (transactions, done) => {
+hooks.beforeAll(async (_transactions, done) => {
   try {
     if (env.LP_BASE_URL && env.LP_CLIENT_ID && env.LP_CLIENT_SECRET) {
       const response = await fetch(join(env.LP_BASE_URL, '/token'), {
@@ -40,7 +40,10 @@ hooks.beforeAll(async (transactions, done) => {
       if (response.ok) state.token = (await response.json()).access_token;
     }
     if (env.LP_FLEET_BASE_URL && env.LP_FLEET_API_KEY) {
-      const response = await fetch(join(env.LP_FLEET_BASE_URL, '/vehicles'), { headers: { 'API-Key': env.LP_FLEET_API_KEY }, signal: AbortSignal.timeout(15000) });
+      const response = await fetch(join(env.LP_FLEET_BASE_URL, '/vehicles'), {
+        headers: { 'API-Key': env.LP_FLEET_API_KEY },
+        signal: AbortSignal.timeout(15000),
+      });
       const list = response.ok ? await response.json() : [];
       if (Array.isArray(list) && list[0]) state.vehicleNumber = list[0].vehicleNumber;
     }
@@ -60,7 +63,9 @@ const PROVOKE = {
       requestServiceToken: { form: { client_secret: `${env.LP_CLIENT_SECRET}-wrong` } },
       // Dredd compares keys with the first example (an OAuth error body), so provoke the OAuth error, not the gateway's.
       requestIdentityProviderToken: { form: { client_secret: `${env.LP_CLIENT_SECRET}-wrong` } },
-      recordLoadMilestoneEvent: writesAllowed ? { dropHeader: 'Authorization' } : 'writes are not allowed: an unauthenticated valid event could be recorded',
+      recordLoadMilestoneEvent: writesAllowed
+        ? { dropHeader: 'Authorization' }
+        : 'writes are not allowed: an unauthenticated valid event could be recorded',
       listVehicles: { dropHeader: 'API-Key' },
       getVehicle: { dropHeader: 'API-Key' },
     })[operation] || 'no way to provoke 401 here',
@@ -99,7 +104,11 @@ hooks.beforeEach((transaction, done) => {
       skip(transaction, 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID)');
       return done();
     }
-    json = { load_id: env.LP_TEST_LOAD_ID || 'LD-DREDD-REJECTED', milestone_type: 'ARRIVED_AT_PICKUP', event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+    json = {
+      load_id: env.LP_TEST_LOAD_ID || 'LD-DREDD-REJECTED',
+      milestone_type: 'ARRIVED_AT_PICKUP',
+      event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    };
   }
   let vehicle = operation === 'getVehicle' ? state.vehicleNumber : undefined;
   let query;
@@ -147,9 +156,10 @@ hooks.beforeEach((transaction, done) => {
 
 // Dredd compares Content-Type literally; a charset parameter on the documented media type is still that media type.
 hooks.beforeEachValidation((transaction, done) => {
-  const real = transaction.real && transaction.real.headers;
-  const expected = transaction.expected.headers && (transaction.expected.headers['Content-Type'] || transaction.expected.headers['content-type']);
-  const actual = real && real['content-type'];
+  const real = transaction.real?.headers;
+  const expected =
+    transaction.expected.headers && (transaction.expected.headers['Content-Type'] || transaction.expected.headers['content-type']);
+  const actual = real?.['content-type'];
   if (expected && actual && actual.split(';')[0].trim().toLowerCase() === String(expected).toLowerCase()) real['content-type'] = expected;
   done();
 });

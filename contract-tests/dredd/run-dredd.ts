@@ -40,8 +40,24 @@ export function parseResults(output: string, names: string[]): DreddResult[] {
   const found = new Map<string, DreddResult>();
   for (const line of output.split('\n')) {
     if (!line.startsWith(RESULT_PREFIX)) continue;
-    const r = JSON.parse(line.slice(RESULT_PREFIX.length)) as { name: string; tests: number; passes: number; failures: number; errors: number; skipped: number; seconds: number };
-    found.set(r.name, { name: r.name, passing: r.passes, failing: r.failures, errors: r.errors, skipped: r.skipped, total: r.tests, seconds: r.seconds });
+    const r = JSON.parse(line.slice(RESULT_PREFIX.length)) as {
+      name: string;
+      tests: number;
+      passes: number;
+      failures: number;
+      errors: number;
+      skipped: number;
+      seconds: number;
+    };
+    found.set(r.name, {
+      name: r.name,
+      passing: r.passes,
+      failing: r.failures,
+      errors: r.errors,
+      skipped: r.skipped,
+      total: r.tests,
+      seconds: r.seconds,
+    });
   }
   return names.map((name) => found.get(name) ?? { name, passing: 0, failing: 0, errors: 1, skipped: 0, total: 0, seconds: 0 });
 }
@@ -54,14 +70,25 @@ export async function dreddAgainst(target: TargetName, env: Record<string, strin
   for (const document of writeDreddDocuments(outDir)) {
     const upstream = env[document.baseVariable];
     if (!upstream) notRun.push(`${document.name} skipped: needs ${document.baseVariable} (not set)`);
-    else plan.push({ name: document.name, file: document.file, proxyFile: document.proxyFile, upstream, xunit: join(outDir, `${document.name}.xml`) });
+    else
+      plan.push({
+        name: document.name,
+        file: document.file,
+        proxyFile: document.proxyFile,
+        upstream,
+        xunit: join(outDir, `${document.name}.xml`),
+      });
   }
   if (plan.length === 0) return { results: [], output: '', notRun };
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'contract-tests/dredd/dredd-process.ts'), JSON.stringify(plan)], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, LP_CONTRACT_TARGET: target },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'contract-tests/dredd/dredd-process.ts'), JSON.stringify(plan)],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...env, LP_CONTRACT_TARGET: target },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let raw = '';
   const collect = (chunk: Buffer) => {
     raw += chunk.toString();
@@ -75,8 +102,18 @@ export async function dreddAgainst(target: TargetName, env: Record<string, strin
   clearTimeout(timer);
   // Redacted as a whole, so a credential split between two chunks of the pipe is still found.
   const output = redactor.redact(raw);
-  const results = parseResults(output, plan.map((item) => item.name));
-  return { results, output: output.split('\n').filter((line) => !line.startsWith(RESULT_PREFIX)).join('\n'), notRun };
+  const results = parseResults(
+    output,
+    plan.map((item) => item.name),
+  );
+  return {
+    results,
+    output: output
+      .split('\n')
+      .filter((line) => !line.startsWith(RESULT_PREFIX))
+      .join('\n'),
+    notRun,
+  };
 }
 
 export interface DreddOptions {

@@ -12,7 +12,9 @@ let probeNumber = 'V-CONTRACT-PROBE';
 
 beforeAll(async () => {
   if (reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') || !capabilityOf(target.name).hasDataSemantics) return;
-  const { response, bodyText } = await send(target, 'LP_FLEET_BASE_URL', '/vehicles', { headers: { 'API-Key': target.env.LP_FLEET_API_KEY! } });
+  const { response, bodyText } = await send(target, 'LP_FLEET_BASE_URL', '/vehicles', {
+    headers: { 'API-Key': target.env.LP_FLEET_API_KEY! },
+  });
   // A broken list is the list checks' business (and the contract fetch has reported it); keep the made-up number.
   let number: unknown;
   try {
@@ -38,7 +40,12 @@ describe('fleet API key (API-Key header)', () => {
   });
 
   it.for(['listVehicles', 'getVehicle'] as const)('%s rejects a wrong API-Key with a 4xx', async (operationId, ctx) => {
-    skipIf(ctx, [operationId], reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'), reasonIfCannot(target.name, 'verifiesCredentials'));
+    skipIf(
+      ctx,
+      [operationId],
+      reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'),
+      reasonIfCannot(target.name, 'verifiesCredentials'),
+    );
     const path = cases().find(([id]) => id === operationId)![1];
     const key = target.env.LP_FLEET_API_KEY!;
     for (const wrong of wrongValues(key)) {

@@ -22,7 +22,14 @@ const FILTERS: Array<[FilterName, keyof Vehicle]> = [
   ['licensePlate', 'licensePlate'],
 ];
 const VEHICLE_FIELDS: Array<keyof Vehicle> = [
-  'customerNumber', 'vehicleNumber', 'vin', 'customerVehicleNumber', 'licensePlate', 'domicileLocationNumber', 'domicileLocationName', 'vehicleType',
+  'customerNumber',
+  'vehicleNumber',
+  'vin',
+  'customerVehicleNumber',
+  'licensePlate',
+  'domicileLocationNumber',
+  'domicileLocationName',
+  'vehicleType',
 ];
 
 const LIST = ['listVehicles'];
@@ -46,7 +53,9 @@ async function list(query: Partial<Record<FilterName, string[]>> & { sort?: stri
 const numbers = (vehicles: Vehicle[]) => vehicles.map((v) => v.vehicleNumber);
 
 /** A raw query, for checks that record an assumption from the answer: the vehicles when it was a 2xx list, and the exchange. */
-async function probe(query: Partial<Record<FilterName | 'sort', string[]>>): Promise<{ vehicles?: Vehicle[]; seen: Exchange; label: string }> {
+async function probe(
+  query: Partial<Record<FilterName | 'sort', string[]>>,
+): Promise<{ vehicles?: Vehicle[]; seen: Exchange; label: string }> {
   const params = new URLSearchParams();
   for (const [name, values] of Object.entries(query)) for (const value of values ?? []) params.append(name, value);
   const label = decodeURIComponent(params.toString());
@@ -56,7 +65,8 @@ async function probe(query: Partial<Record<FilterName | 'sort', string[]>>): Pro
 }
 
 /** Vehicles of a result whose `field` is none of `values`. */
-const strays = (vehicles: Vehicle[], field: keyof Vehicle, ...values: string[]) => numbers(vehicles.filter((v) => !values.includes(v[field])));
+const strays = (vehicles: Vehicle[], field: keyof Vehicle, ...values: string[]) =>
+  numbers(vehicles.filter((v) => !values.includes(v[field])));
 
 /** Two vehicles that differ in `field`, or the reason there are none. Filter values must be non-empty (the spec's
  * minLength 1, and a server may refuse an empty one), so both vehicles have a non-empty value in `field` and in each
@@ -65,7 +75,9 @@ function pairDifferingIn(field: keyof Vehicle, ...alsoSent: Array<keyof Vehicle>
   const usable = all.filter((v) => [field, ...alsoSent].every((f) => typeof v[f] === 'string' && v[f] !== ''));
   const first = usable[0];
   const other = usable.find((v) => first && v[field] !== first[field]);
-  return first && other ? [first, other] : `the key sees no two vehicles with different, non-empty ${[field, ...alsoSent].join(', ')} values`;
+  return first && other
+    ? [first, other]
+    : `the key sees no two vehicles with different, non-empty ${[field, ...alsoSent].join(', ')} values`;
 }
 
 /** A vehicle with a non-empty value in `field` (a filter value must not be empty). */
@@ -86,13 +98,32 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   it('returns the vehicles with their eight fields for a valid key', async (ctx) => {
     skipIf(ctx, LIST, needsKey());
     const { seen } = await probe({});
-    observeAssumption(ASSUMPTIONS.fleetKeyAlone, statusClass(seen.response.status) === 2, `the list with API-Key alone answered ${seen.response.status}`, seen);
-    skipIf(ctx, LIST, statusClass(seen.response.status) === 4 ? `the key alone was refused (${seen.response.status}): a contradicted assumption, see the report` : undefined, listFailure);
+    observeAssumption(
+      ASSUMPTIONS.fleetKeyAlone,
+      statusClass(seen.response.status) === 2,
+      `the list with API-Key alone answered ${seen.response.status}`,
+      seen,
+    );
+    skipIf(
+      ctx,
+      LIST,
+      statusClass(seen.response.status) === 4
+        ? `the key alone was refused (${seen.response.status}): a contradicted assumption, see the report`
+        : undefined,
+      listFailure,
+    );
     for (const vehicle of all) expect(Object.keys(vehicle)).toEqual(expect.arrayContaining(VEHICLE_FIELDS));
   });
 
   it.for(FILTERS)('filter %s returns only matching vehicles, the chosen one included', async ([param, field], ctx) => {
-    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, withValueIn(field) ? undefined : `the key sees no vehicle with a non-empty ${field}`);
+    skipIf(
+      ctx,
+      LIST,
+      needsKey(),
+      needsData(),
+      listFailure,
+      withValueIn(field) ? undefined : `the key sees no vehicle with a non-empty ${field}`,
+    );
     // Prefer a vehicle whose value is not shared by every vehicle, so an ignored filter shows.
     const pair = pairDifferingIn(field);
     const chosen = typeof pair === 'string' ? withValueIn(field)! : pair[0];
@@ -111,7 +142,12 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     const { vehicles = [], seen, label } = await probe({ vin: [a.vin, b.vin] });
     const both = [a.vehicleNumber, b.vehicleNumber].every((n) => numbers(vehicles).includes(n));
     const holds = statusClass(seen.response.status) === 2 && both && strays(vehicles, 'vin', a.vin, b.vin).length === 0;
-    observeAssumption(ASSUMPTIONS.filtersRepeatedOr, holds, `?${label} answered ${seen.response.status} with ${vehicles.length} vehicles${both ? ', both asked for' : ', not both asked for'}`, seen);
+    observeAssumption(
+      ASSUMPTIONS.filtersRepeatedOr,
+      holds,
+      `?${label} answered ${seen.response.status} with ${vehicles.length} vehicles${both ? ', both asked for' : ', not both asked for'}`,
+      seen,
+    );
   });
 
   // Seed 4.5: filters may be combined (so a combination is answered with matching vehicles); that they combine with
@@ -152,25 +188,40 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
       expect(inOrder(values, 'asc') || byLocale, `?${label}: vehicles in ascending order`).toBe(true);
     }
     const ordered = vehicles !== undefined && inOrder(numbers(vehicles), direction);
-    observeAssumption(ASSUMPTIONS.sortForm, ordered, `?${label} answered ${seen.response.status}${vehicles ? (ordered ? ' in code-unit order' : ' out of code-unit order') : ''}`, seen);
+    observeAssumption(
+      ASSUMPTIONS.sortForm,
+      ordered,
+      `?${label} answered ${seen.response.status}${vehicles ? (ordered ? ' in code-unit order' : ' out of code-unit order') : ''}`,
+      seen,
+    );
   });
 
-  it.for(['asc', 'desc'] as const)('sort by each of the eight vehicle fields, %s: records whether each orders the results', async (direction, ctx) => {
-    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
-    // Ties may come in any order, so only the field's order is compared.
-    for (const field of VEHICLE_FIELDS) {
-      const { vehicles, seen, label } = await probe({ sort: [`${field} ${direction}`] });
-      const values = (vehicles ?? []).map((v) => v[field]);
-      const holds = vehicles !== undefined && values.length === all.length && inOrder(values, direction);
-      observeAssumption(ASSUMPTIONS.sortForm, holds, `?${label} answered ${seen.response.status} with ${values.length} of ${all.length} vehicles${holds ? ' in code-unit order' : ''}`, seen);
-    }
-  });
+  it.for(['asc', 'desc'] as const)(
+    'sort by each of the eight vehicle fields, %s: records whether each orders the results',
+    async (direction, ctx) => {
+      skipIf(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
+      // Ties may come in any order, so only the field's order is compared.
+      for (const field of VEHICLE_FIELDS) {
+        const { vehicles, seen, label } = await probe({ sort: [`${field} ${direction}`] });
+        const values = (vehicles ?? []).map((v) => v[field]);
+        const holds = vehicles !== undefined && values.length === all.length && inOrder(values, direction);
+        observeAssumption(
+          ASSUMPTIONS.sortForm,
+          holds,
+          `?${label} answered ${seen.response.status} with ${values.length} of ${all.length} vehicles${holds ? ' in code-unit order' : ''}`,
+          seen,
+        );
+      }
+    },
+  );
 
   it('answers unknown query parameters with a 2xx or a 4xx, never a 5xx', async (ctx) => {
     // Unknown parameters may be ignored or refused (the seed says neither); a misspelt filter is the likeliest one.
     skipIf(ctx, LIST, needsKey());
     for (const query of ['customerVehicleNumber=CONTRACT-PROBE', 'contractProbe=1', `${'q'.repeat(300)}=${'v'.repeat(2000)}`]) {
-      const { response } = await send(target, 'LP_FLEET_BASE_URL', `/vehicles?${query}`, { headers: { 'API-Key': target.env.LP_FLEET_API_KEY! } });
+      const { response } = await send(target, 'LP_FLEET_BASE_URL', `/vehicles?${query}`, {
+        headers: { 'API-Key': target.env.LP_FLEET_API_KEY! },
+      });
       expect([2, 4], `?${query.slice(0, 40)} answered ${response.status}`).toContain(statusClass(response.status));
     }
   });
@@ -218,7 +269,13 @@ describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () =
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
     observeAssumption(ASSUMPTIONS.unknownVehicle404, response.status === 404, `an unknown vehicle answered ${response.status}`, seen);
     // An empty error body is allowed (gateways send them); a non-empty one shows whether errors are JSON objects.
-    if (bodyText.trim()) observeAssumption(ASSUMPTIONS.errorBody, jsonOf(bodyText) !== undefined, `the error body is ${jsonOf(bodyText) ? 'a JSON object' : 'not a JSON object'}`, seen);
+    if (bodyText.trim())
+      observeAssumption(
+        ASSUMPTIONS.errorBody,
+        jsonOf(bodyText) !== undefined,
+        `the error body is ${jsonOf(bodyText) ? 'a JSON object' : 'not a JSON object'}`,
+        seen,
+      );
   });
 
   it('answers the foreign vehicle (LP_FLEET_FOREIGN_VEHICLE_NUMBER) with a 4xx', async (ctx) => {

@@ -23,7 +23,8 @@ function answered({ response, bodyText }: Exchange): string {
 /** The token endpoints' refusal the assumptions name: 400 with the RFC 6749 error `invalid_request`. */
 const invalidRequest = ({ response, bodyText }: Exchange) => response.status === 400 && jsonOf(bodyText)?.error === 'invalid_request';
 
-const notFiveHundred = (seen: Exchange, what: string) => expect(statusClass(seen.response.status), `${what} answered ${seen.response.status}`).not.toBe(5);
+const notFiveHundred = (seen: Exchange, what: string) =>
+  expect(statusClass(seen.response.status), `${what} answered ${seen.response.status}`).not.toBe(5);
 
 const subscriptionKey = () => ({ 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY ?? '' });
 const fleetKey = () => ({ 'API-Key': target.env.LP_FLEET_API_KEY ?? '' });
@@ -49,14 +50,23 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
     const seen = await send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', {
       method: 'POST',
       headers: { ...FORM, ...subscriptionKey() },
-      body: form({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: oneOver(max), scope: target.env.LP_SCOPE ?? 'contract' }),
+      body: form({
+        grant_type: 'client_credentials',
+        client_id: target.env.LP_CLIENT_ID,
+        client_secret: oneOver(max),
+        scope: target.env.LP_SCOPE ?? 'contract',
+      }),
     });
     notFiveHundred(seen, what);
     observeAssumption(ASSUMPTIONS.idpClientCredentialsLimits, invalidRequest(seen), `${what} answered ${answered(seen)}`, seen);
   });
 
   it('POST {auth_url}/oauth2/default/v1/token, authorization_code: a code one over its limit, the client right', async (ctx) => {
-    skipIf(ctx, ['requestIdentityProviderToken'], reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY'));
+    skipIf(
+      ctx,
+      ['requestIdentityProviderToken'],
+      reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY'),
+    );
     const max = fieldLimit('token', '/components/schemas/AuthorizationCodeGrantRequest', 'code');
     const what = `code of ${max + 1} characters (limit ${max})`;
     // A code the target never issued: a server without the limit answers invalid_grant, and nothing is redeemed.
@@ -83,21 +93,30 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
     expect(statusClass(response.status), `${what} answered ${response.status}`).not.toBe(5);
     // An invalid_request error: redirected with it once the client and redirect URI are known (RFC 6749 section
     // 4.1.2.1), or the refusal page; a login page or a code means the limit is not there.
-    const redirected = statusClass(response.status) === 3 && location !== undefined && sameEndpoint(location, new URL(required(target, 'LP_REDIRECT_URI')));
+    const redirected =
+      statusClass(response.status) === 3 && location !== undefined && sameEndpoint(location, new URL(required(target, 'LP_REDIRECT_URI')));
     const error = redirected ? location.searchParams.get('error') : null;
     const holds = error === 'invalid_request' || response.status === 400;
-    const outcome = redirected ? `a redirect with ${error ? `error=${error}` : location.searchParams.has('code') ? 'a code' : 'neither code nor error'}` : `${response.status}`;
+    const outcome = redirected
+      ? `a redirect with ${error ? `error=${error}` : location.searchParams.has('code') ? 'a code' : 'neither code nor error'}`
+      : `${response.status}`;
     observeAssumption(ASSUMPTIONS.authorizeLimits, holds, `${what} answered ${outcome}`, seen);
   });
 
   it('POST {base_url}/v1/load-milestone-events: a milestone_type one over its limit, for the test load', async (ctx) => {
     // A server without the limit records the event: only for the test load, and only when writes are allowed.
-    const gate = target.writesAllowed ? undefined : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server without the limit would record the event';
+    const gate = target.writesAllowed
+      ? undefined
+      : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server without the limit would record the event';
     skipIf(ctx, ['recordLoadMilestoneEvent'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), gate);
     const token = await tokenProvider(target, 'service').getToken();
     const max = fieldLimit('carriers', '/components/schemas/LoadMilestoneEvent', 'milestone_type');
     const what = `milestone_type of ${max + 1} characters (limit ${max})`;
-    const event = { load_id: target.env.LP_TEST_LOAD_ID, milestone_type: oneOver(max, 'ARRIVED_AT_PICKUP_', 'X'), event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+    const event = {
+      load_id: target.env.LP_TEST_LOAD_ID,
+      milestone_type: oneOver(max, 'ARRIVED_AT_PICKUP_', 'X'),
+      event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    };
     const seen = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', {
       method: 'POST',
       headers: { ...JSON_TYPE, authorization: `Bearer ${token}`, ...subscriptionKey() },

@@ -54,24 +54,36 @@ interface Channel {
 }
 
 const statusOf = async (request: ReturnType<typeof send>) => (await request).response.status;
-const formPost = (base: LpVariable, path: string, headers: Record<string, string> = {}) => (pairs: Pair[]) =>
-  statusOf(send(target, base, path, { method: 'POST', headers: { ...FORM, ...headers }, body: wire(pairs) }));
+const formPost =
+  (base: LpVariable, path: string, headers: Record<string, string> = {}) =>
+  (pairs: Pair[]) =>
+    statusOf(send(target, base, path, { method: 'POST', headers: { ...FORM, ...headers }, body: wire(pairs) }));
 const subscriptionKey = () => ({ 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY ?? '' });
-const queryParameters = (operationId: string) => operationById(operationId).parameters.filter((p) => p.in === 'query').map((p) => String(p.name));
+const queryParameters = (operationId: string) =>
+  operationById(operationId)
+    .parameters.filter((p) => p.in === 'query')
+    .map((p) => String(p.name));
 
 let token = '';
 const CHANNELS: Channel[] = [
   {
     operationId: 'requestServiceToken',
     skip: () => reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'),
-    base: () => pairsOf({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET }),
+    base: () =>
+      pairsOf({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET }),
     send: formPost('LP_BASE_URL', '/token'),
     oversize: 64 * KIB,
   },
   {
     operationId: 'requestIdentityProviderToken',
     skip: () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY'),
-    base: () => pairsOf({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET, scope: target.env.LP_SCOPE ?? 'contract' }),
+    base: () =>
+      pairsOf({
+        grant_type: 'client_credentials',
+        client_id: target.env.LP_CLIENT_ID,
+        client_secret: target.env.LP_CLIENT_SECRET,
+        scope: target.env.LP_SCOPE ?? 'contract',
+      }),
     send: (pairs) => formPost('LP_AUTH_URL', '/oauth2/default/v1/token', subscriptionKey())(pairs),
     oversize: 64 * KIB,
   },
@@ -126,7 +138,9 @@ function damaged(channel: Channel): Array<[string, Pair[]]> {
   const base = channel.base();
   const names = [...new Set(base.map(([name]) => name))];
   return [
-    ...names.flatMap((name) => FIELD_DAMAGE.map(([kind, damage]): [string, Pair[]] => [`${name} ${kind}`, damage(base, name, channel.oversize)])),
+    ...names.flatMap((name) =>
+      FIELD_DAMAGE.map(([kind, damage]): [string, Pair[]] => [`${name} ${kind}`, damage(base, name, channel.oversize)]),
+    ),
     ...REQUEST_DAMAGE.map(([kind, damage]): [string, Pair[]] => [kind, damage(base, channel.oversize)]),
   ];
 }
@@ -136,16 +150,17 @@ beforeAll(async () => {
 });
 
 describe('no 5xx for a missing, malformed, unknown, repeated or oversize parameter or field', () => {
-  it.for(CHANNELS.map((channel) => [`${channel.operationId} (${channel.base().find(([n]) => n === 'grant_type')?.[1] ?? 'parameters'})`, channel] as const))(
-    '%s',
-    async ([, channel], ctx) => {
-      skipIf(ctx, [channel.operationId], channel.skip());
-      for (const [kind, pairs] of damaged(channel)) {
-        const status = await channel.send(pairs);
-        expect(status, `${channel.operationId} with ${kind} answered ${status}`).toBeLessThan(500);
-      }
-    },
-  );
+  it.for(
+    CHANNELS.map(
+      (channel) => [`${channel.operationId} (${channel.base().find(([n]) => n === 'grant_type')?.[1] ?? 'parameters'})`, channel] as const,
+    ),
+  )('%s', async ([, channel], ctx) => {
+    skipIf(ctx, [channel.operationId], channel.skip());
+    for (const [kind, pairs] of damaged(channel)) {
+      const status = await channel.send(pairs);
+      expect(status, `${channel.operationId} with ${kind} answered ${status}`).toBeLessThan(500);
+    }
+  });
 
   it.for([
     ['empty, NUL, encoded-slash and oversize vehicle numbers and unknown query parameters', false],
@@ -175,10 +190,19 @@ describe('no 5xx for a missing, malformed, unknown, repeated or oversize paramet
   it('recordLoadMilestoneEvent: each field missing, null, of another type, empty, repeated or oversize', async (ctx) => {
     // A damaged event may still be valid to a lenient server, which would record it: only for the test load, and
     // only when writes are allowed. load_id itself is never damaged into another valid load number.
-    const gate = target.writesAllowed ? undefined : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a lenient server would record a damaged event';
+    const gate = target.writesAllowed
+      ? undefined
+      : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a lenient server would record a damaged event';
     skipIf(ctx, ['recordLoadMilestoneEvent'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), gate);
-    const event: Record<string, unknown> = { load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'ARRIVED_AT_PICKUP', event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
-    const bodies: Array<[string, string]> = [['no fields at all', '{}'], ['an unknown field', JSON.stringify({ ...event, contract_probe: 1 })]];
+    const event: Record<string, unknown> = {
+      load_id: target.env.LP_TEST_LOAD_ID,
+      milestone_type: 'ARRIVED_AT_PICKUP',
+      event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    };
+    const bodies: Array<[string, string]> = [
+      ['no fields at all', '{}'],
+      ['an unknown field', JSON.stringify({ ...event, contract_probe: 1 })],
+    ];
     for (const field of Object.keys(event)) {
       const { [field]: _, ...without } = event;
       bodies.push(

@@ -22,14 +22,20 @@ const bodySchema = (operationId: string, mediaType: string): Schema => {
   return schema as Schema;
 };
 const parameterSchemas = (operationId: string) =>
-  Object.fromEntries(operationById(operationId).parameters.map((p) => [String(p.name), { in: String(p.in), required: Boolean(p.required), schema: p.schema as Schema }]));
+  Object.fromEntries(
+    operationById(operationId).parameters.map((p) => [
+      String(p.name),
+      { in: String(p.in), required: Boolean(p.required), schema: p.schema as Schema },
+    ]),
+  );
 
 const formOf = (value: Record<string, unknown>) =>
   new URLSearchParams(Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
 
 function queryOf(value: Record<string, unknown>): string {
   const params = new URLSearchParams();
-  for (const [key, v] of Object.entries(value)) for (const item of Array.isArray(v) ? v : [v]) params.append(key, typeof item === 'string' ? item : JSON.stringify(item));
+  for (const [key, v] of Object.entries(value))
+    for (const item of Array.isArray(v) ? v : [v]) params.append(key, typeof item === 'string' ? item : JSON.stringify(item));
   return params.toString();
 }
 
@@ -67,16 +73,24 @@ describe(`property-based requests (${RUNS} runs each)`, () => {
   it.for(KINDS)('requestServiceToken: %s form bodies never get a 5xx and always conform', async (kind, ctx) => {
     skipIf(ctx, ['requestServiceToken'], reasonIfUnset(target, 'LP_BASE_URL'));
     const schema = bodySchema('requestServiceToken', 'application/x-www-form-urlencoded');
-    const arbitrary = kind === 'valid' ? (validArbitrary('token', schema) as fc.Arbitrary<Record<string, unknown>>) : invalidObjectArbitrary('token', schema);
+    const arbitrary =
+      kind === 'valid'
+        ? (validArbitrary('token', schema) as fc.Arbitrary<Record<string, unknown>>)
+        : invalidObjectArbitrary('token', schema);
     await holds(arbitrary, (body) => send(target, 'LP_BASE_URL', '/token', { method: 'POST', headers: FORM, body: formOf(body) }));
   });
 
   it.for(KINDS)('requestIdentityProviderToken: %s form bodies never get a 5xx and always conform', async (kind, ctx) => {
     skipIf(ctx, ['requestIdentityProviderToken'], reasonIfUnset(target, 'LP_AUTH_URL', 'LP_SUBSCRIPTION_KEY'));
     const schema = bodySchema('requestIdentityProviderToken', 'application/x-www-form-urlencoded');
-    const arbitrary = kind === 'valid' ? (validArbitrary('token', schema) as fc.Arbitrary<Record<string, unknown>>) : invalidObjectArbitrary('token', schema);
+    const arbitrary =
+      kind === 'valid'
+        ? (validArbitrary('token', schema) as fc.Arbitrary<Record<string, unknown>>)
+        : invalidObjectArbitrary('token', schema);
     const headers = { ...FORM, 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY! };
-    await holds(arbitrary, (body) => send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', { method: 'POST', headers, body: formOf(body) }));
+    await holds(arbitrary, (body) =>
+      send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', { method: 'POST', headers, body: formOf(body) }),
+    );
   });
 
   it.for(KINDS)('requestAuthorization: %s query strings never get a 5xx and always conform', async (kind, ctx) => {
@@ -87,10 +101,16 @@ describe(`property-based requests (${RUNS} runs each)`, () => {
   });
 
   it.for(KINDS)('recordLoadMilestoneEvent: %s bodies never get a 5xx and always conform', async (kind, ctx) => {
-    const gate = kind === 'valid' && !target.writesAllowed ? 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): valid events would be recorded' : undefined;
+    const gate =
+      kind === 'valid' && !target.writesAllowed
+        ? 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): valid events would be recorded'
+        : undefined;
     skipIf(ctx, ['recordLoadMilestoneEvent'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), gate);
     const schema = bodySchema('recordLoadMilestoneEvent', 'application/json');
-    const arbitrary = kind === 'valid' ? (validArbitrary('carriers', schema) as fc.Arbitrary<Record<string, unknown>>) : invalidObjectArbitrary('carriers', schema);
+    const arbitrary =
+      kind === 'valid'
+        ? (validArbitrary('carriers', schema) as fc.Arbitrary<Record<string, unknown>>)
+        : invalidObjectArbitrary('carriers', schema);
     const headers = { ...JSON_TYPE, authorization: `Bearer ${token}` };
     // Every generated event names the test load, so that nothing is ever recorded for another load.
     const testLoad = target.env.LP_TEST_LOAD_ID ?? 'LD-CONTRACT-TEST-REJECTED';
@@ -106,14 +126,19 @@ describe(`property-based requests (${RUNS} runs each)`, () => {
   it.for(KINDS)('listVehicles: %s filters and sorts never get a 5xx and always conform', async (kind, ctx) => {
     skipIf(ctx, ['listVehicles'], reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
     const headers = { 'API-Key': target.env.LP_FLEET_API_KEY! };
-    await holds(queryArbitrary('listVehicles', kind === 'invalid'), (query) => send(target, 'LP_FLEET_BASE_URL', `/vehicles?${queryOf(query)}`, { headers }));
+    await holds(queryArbitrary('listVehicles', kind === 'invalid'), (query) =>
+      send(target, 'LP_FLEET_BASE_URL', `/vehicles?${queryOf(query)}`, { headers }),
+    );
   });
 
   it.for(KINDS)('getVehicle: %s vehicle numbers never get a 5xx and always conform', async (kind, ctx) => {
     skipIf(ctx, ['getVehicle'], reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
     const headers = { 'API-Key': target.env.LP_FLEET_API_KEY! };
     const schema = parameterSchemas('getVehicle').vehicleNumber!.schema;
-    const arbitrary = kind === 'valid' ? validArbitrary('fleet', schema).map(String) : fc.constantFrom(' ', '%', '%2F', '-', 'a'.repeat(500), '\u00e9\u00e8');
+    const arbitrary =
+      kind === 'valid'
+        ? validArbitrary('fleet', schema).map(String)
+        : fc.constantFrom(' ', '%', '%2F', '-', 'a'.repeat(500), '\u00e9\u00e8');
     await holds(arbitrary, (number) => send(target, 'LP_FLEET_BASE_URL', `/vehicles/${encodeURIComponent(number)}`, { headers }));
   });
 });

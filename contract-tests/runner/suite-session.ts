@@ -123,7 +123,9 @@ export class SuiteSession {
     const unhandled = result.unhandledErrors.map((error) => ({ name: '(unhandled error)', file: '', message: this.firstLine(error) }));
     const failures = [...run.failures, ...unhandled];
     // A file that never reported (and was not cut short by a failure elsewhere) cannot count as passed or failed.
-    const reported = new Set(modules.filter((m) => m.state() !== 'pending' && m.state() !== 'queued').map((m) => relative(repoRoot, m.moduleId)));
+    const reported = new Set(
+      modules.filter((m) => m.state() !== 'pending' && m.state() !== 'queued').map((m) => relative(repoRoot, m.moduleId)),
+    );
     const notRun = failures.length > 0 ? [] : files.filter((file) => !reported.has(file));
     return {
       ...run,
@@ -139,7 +141,12 @@ export class SuiteSession {
   }
 
   private firstLine(error: unknown): string {
-    const message = error instanceof Error ? error.message : typeof error === 'object' && error && 'message' in error ? String(error.message) : String(error);
+    const message =
+      error instanceof Error
+        ? error.message
+        : typeof error === 'object' && error && 'message' in error
+          ? String(error.message)
+          : String(error);
     return this.redactor.redact(message.split('\n')[0] ?? '');
   }
 }

@@ -46,9 +46,14 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
   const violations = Math.max(run.failed - strictFailures.length, run.exitCode !== 0 && run.failed === 0 ? 1 : 0);
   const coverage = { exercised: rows.filter((r) => r.exercised).length, total: rows.length };
   const gateFailures: string[] = [];
-  if (gates.failOnSkip && run.skipped > 0) gateFailures.push(`${run.skipped} checks were skipped (--fail-on-skip); the skip reasons above name the LP_* variables or capabilities they need`);
+  if (gates.failOnSkip && run.skipped > 0)
+    gateFailures.push(
+      `${run.skipped} checks were skipped (--fail-on-skip); the skip reasons above name the LP_* variables or capabilities they need`,
+    );
   if (gates.minCoverage !== undefined && coverage.total > 0 && coverage.exercised / coverage.total < gates.minCoverage) {
-    gateFailures.push(`coverage ${coverage.exercised}/${coverage.total} (${(coverage.exercised / coverage.total).toFixed(2)}) is below --min-coverage ${gates.minCoverage}`);
+    gateFailures.push(
+      `coverage ${coverage.exercised}/${coverage.total} (${(coverage.exercised / coverage.total).toFixed(2)}) is below --min-coverage ${gates.minCoverage}`,
+    );
   }
   const exitCode = run.exitCode !== 0 || gateFailures.length ? 1 : 0;
   const strictNote = strictFailures.length ? ` (${strictFailures.length} checks failed on them: strict run)` : '';

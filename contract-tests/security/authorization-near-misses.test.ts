@@ -6,7 +6,15 @@ import { reasonIfCannot } from '../support/capabilities.ts';
 import { statusClass } from '../support/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { required, target } from '../support/target.ts';
-import { authorize, exchangeCode, freshCode, needsAuthorize, needsCodeExchange, sameEndpoint, unattendedApproval } from './authorization.ts';
+import {
+  authorize,
+  exchangeCode,
+  freshCode,
+  needsAuthorize,
+  needsCodeExchange,
+  sameEndpoint,
+  unattendedApproval,
+} from './authorization.ts';
 import { redirectUriNearMisses, trickyStates } from './near-misses.ts';
 
 const AUTHORIZE = ['requestAuthorization'];
@@ -32,7 +40,8 @@ describe('redirect_uri near misses', () => {
       const client = new Set([new URL(registered).origin, URL.canParse(value.trim()) ? new URL(value.trim()).origin : registered]);
       client.delete(identityProvider);
       const redirected = statusClass(response.status) === 3 && location !== undefined;
-      const toClient = redirected && location.origin !== identityProvider && (client.has(location.origin) || location.searchParams.has('code'));
+      const toClient =
+        redirected && location.origin !== identityProvider && (client.has(location.origin) || location.searchParams.has('code'));
       expect(toClient, `redirect_uri ${kind}: answered ${response.status} with a redirect back to the client`).toBe(false);
     }
   });
@@ -52,11 +61,17 @@ describe('state is returned unchanged', () => {
     const registered = new URL(required(target, 'LP_REDIRECT_URI'));
     for (const { kind, value } of trickyStates(crypto.randomUUID().slice(0, 8))) {
       const { response, location } = await authorize({ state: value });
-      expect(statusClass(response.status) === 3 && location !== undefined && sameEndpoint(location, registered), `a state with ${kind}: answered ${response.status}, not a redirect to LP_REDIRECT_URI`).toBe(true);
+      expect(
+        statusClass(response.status) === 3 && location !== undefined && sameEndpoint(location, registered),
+        `a state with ${kind}: answered ${response.status}, not a redirect to LP_REDIRECT_URI`,
+      ).toBe(true);
       const returned = location!.searchParams.getAll('state');
       expect(returned.length, `a state with ${kind}: the redirect carries ${returned.length} state parameters`).toBe(1);
       expect(returned[0] === value, `a state with ${kind} came back changed`).toBe(true);
-      expect(location!.searchParams.getAll('code').length, `a state with ${kind}: the redirect carries more than one code`).toBeLessThanOrEqual(1);
+      expect(
+        location!.searchParams.getAll('code').length,
+        `a state with ${kind}: the redirect carries more than one code`,
+      ).toBeLessThanOrEqual(1);
     }
   });
 });

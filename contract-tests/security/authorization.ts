@@ -6,7 +6,8 @@ import { FORM, form, send, statusClass } from '../support/requests.ts';
 import { reasonIfUnset, required, target } from '../support/target.ts';
 
 export const needsAuthorize = () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_SCOPE', 'LP_REDIRECT_URI');
-export const needsCodeExchange = () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
+export const needsCodeExchange = () =>
+  reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
 
 /** Sends the authorize request built by the published client, with `overrides` replacing its query parameters;
  * follows no redirect. */
@@ -22,7 +23,13 @@ export async function authorize(overrides: Record<string, string> = {}) {
   const seen = await exchange(url, { redirect: 'manual' });
   const { response } = seen;
   const location = response.headers.get('location');
-  return { url, response, seen, location: location && URL.canParse(location, url) ? new URL(location, url) : undefined, state: url.searchParams.get('state')! };
+  return {
+    url,
+    response,
+    seen,
+    location: location && URL.canParse(location, url) ? new URL(location, url) : undefined,
+    state: url.searchParams.get('state')!,
+  };
 }
 
 /** Same origin and path (the query carries code and state). */
@@ -33,7 +40,8 @@ export async function unattendedApproval(): Promise<string | undefined> {
   const absent = needsAuthorize();
   if (absent) return absent;
   const { response, location } = await authorize();
-  if (statusClass(response.status) === 3 && location && sameEndpoint(location, new URL(required(target, 'LP_REDIRECT_URI')))) return undefined;
+  if (statusClass(response.status) === 3 && location && sameEndpoint(location, new URL(required(target, 'LP_REDIRECT_URI'))))
+    return undefined;
   return `the authorize endpoint answered ${response.status}${location ? ' with a redirect elsewhere' : ''}, not a redirect to LP_REDIRECT_URI: the flow needs a user to log in`;
 }
 

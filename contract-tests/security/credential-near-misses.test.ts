@@ -32,12 +32,22 @@ describe('near-miss client secrets are refused', () => {
   });
 
   it('the identity provider token endpoint refuses each near miss of LP_CLIENT_SECRET', async (ctx) => {
-    skipIf(ctx, ['requestIdentityProviderToken'], reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY'), cannotVerify());
+    skipIf(
+      ctx,
+      ['requestIdentityProviderToken'],
+      reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY'),
+      cannotVerify(),
+    );
     for (const { kind, value } of nearMisses(required(target, 'LP_CLIENT_SECRET'), 'form', { secret: true })) {
       const { response } = await send(target, 'LP_AUTH_URL', IDP_TOKEN, {
         method: 'POST',
         headers: { ...FORM, 'Ocp-Apim-Subscription-Key': required(target, 'LP_SUBSCRIPTION_KEY') },
-        body: form({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: value, scope: target.env.LP_SCOPE }),
+        body: form({
+          grant_type: 'client_credentials',
+          client_id: target.env.LP_CLIENT_ID,
+          client_secret: value,
+          scope: target.env.LP_SCOPE,
+        }),
       });
       expectRefused(kind, 'client_secret', response.status);
     }
@@ -46,11 +56,25 @@ describe('near-miss client secrets are refused', () => {
 
 describe('near-miss subscription keys are refused', () => {
   it('the identity provider token endpoint refuses each near miss of LP_SUBSCRIPTION_KEY', async (ctx) => {
-    skipIf(ctx, ['requestIdentityProviderToken'], reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY'), cannotVerify());
+    skipIf(
+      ctx,
+      ['requestIdentityProviderToken'],
+      reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY'),
+      cannotVerify(),
+    );
     // Everything else in the request is right, so only the key can be the reason for a refusal.
-    const body = form({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET, scope: target.env.LP_SCOPE });
+    const body = form({
+      grant_type: 'client_credentials',
+      client_id: target.env.LP_CLIENT_ID,
+      client_secret: target.env.LP_CLIENT_SECRET,
+      scope: target.env.LP_SCOPE,
+    });
     for (const { kind, value } of nearMisses(required(target, 'LP_SUBSCRIPTION_KEY'), 'header', { secret: true })) {
-      const { response } = await send(target, 'LP_AUTH_URL', IDP_TOKEN, { method: 'POST', headers: { ...FORM, 'Ocp-Apim-Subscription-Key': value }, body });
+      const { response } = await send(target, 'LP_AUTH_URL', IDP_TOKEN, {
+        method: 'POST',
+        headers: { ...FORM, 'Ocp-Apim-Subscription-Key': value },
+        body,
+      });
       expectRefused(kind, 'Ocp-Apim-Subscription-Key', response.status);
     }
   });
@@ -61,7 +85,9 @@ describe('near-miss fleet keys are refused', () => {
   beforeAll(async () => {
     // Probe get-one with a vehicle the key can see, so a server that checks the key only on its not-found path shows.
     if (reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') || cannotVerify()) return;
-    const { response, bodyText } = await send(target, 'LP_FLEET_BASE_URL', '/vehicles', { headers: { 'API-Key': required(target, 'LP_FLEET_API_KEY') } });
+    const { response, bodyText } = await send(target, 'LP_FLEET_BASE_URL', '/vehicles', {
+      headers: { 'API-Key': required(target, 'LP_FLEET_API_KEY') },
+    });
     try {
       const first = response.ok ? (JSON.parse(bodyText) as Array<{ vehicleNumber?: unknown }>)[0]?.vehicleNumber : undefined;
       if (typeof first === 'string' && first !== '') probeNumber = first;
@@ -86,10 +112,22 @@ describe('near-miss bearer tokens are refused', () => {
   it('recordLoadMilestoneEvent refuses each near miss of an issued access token', async (ctx) => {
     // The event is valid, so a server that accepted a near miss would record it: only for the test load, and only
     // when writes are allowed.
-    const gate = target.writesAllowed ? undefined : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted a near-miss token would record the event';
-    skipIf(ctx, ['recordLoadMilestoneEvent'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), cannotVerify(), gate);
+    const gate = target.writesAllowed
+      ? undefined
+      : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted a near-miss token would record the event';
+    skipIf(
+      ctx,
+      ['recordLoadMilestoneEvent'],
+      reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'),
+      cannotVerify(),
+      gate,
+    );
     const token = await tokenProvider(target, 'service').getToken();
-    const event = JSON.stringify({ load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'ARRIVED_AT_PICKUP', event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z') });
+    const event = JSON.stringify({
+      load_id: target.env.LP_TEST_LOAD_ID,
+      milestone_type: 'ARRIVED_AT_PICKUP',
+      event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    });
     for (const { kind, value } of nearMisses(token, 'header', { secret: true })) {
       const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', {
         method: 'POST',

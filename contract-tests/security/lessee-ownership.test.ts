@@ -70,37 +70,48 @@ function foreignIn(bodyText: string): string[] {
   const foreignCustomer = target.env.LP_FLEET_FOREIGN_CUSTOMER_NUMBER;
   return vehicles
     .filter((v): v is Vehicle => typeof v === 'object' && v !== null)
-    .filter((v) => (foreignVehicle !== undefined && v.vehicleNumber === foreignVehicle) || (foreignCustomer !== undefined && v.customerNumber === foreignCustomer))
+    .filter(
+      (v) =>
+        (foreignVehicle !== undefined && v.vehicleNumber === foreignVehicle) ||
+        (foreignCustomer !== undefined && v.customerNumber === foreignCustomer),
+    )
     .map((v) => String(v.vehicleNumber));
 }
 
 describe('lessee isolation against near misses', () => {
-  it.for(FOREIGN)('no filter of the list shows a foreign vehicle when given the foreign %s or a near miss of it', async ([what, variable], ctx) => {
-    skipIf(ctx, ['listVehicles'], needs(), reasonIfUnset(target, variable), listFailure);
-    const foreign = target.env[variable]!;
-    const variants = [{ kind: 'exactly', value: foreign }, ...nearMisses(foreign, 'query'), ...wildcards(foreign)];
-    for (const [param, field] of FILTERS) {
-      const ownValue = own.find((v) => typeof v[field] === 'string' && v[field] !== '')?.[field];
-      const queries = variants.map(({ kind, value }) => [kind, `${param}=${asComponent(value)}`]);
-      // Beside an own value of the same filter (OR within a filter) and of another filter (AND across filters).
-      if (ownValue) queries.push(['repeated after an own value', `${param}=${asComponent(ownValue)}&${param}=${asComponent(foreign)}`]);
-      const other = param === 'customerNumber' ? 'vehicleNumber' : 'customerNumber';
-      const otherValue = own[0]?.[other];
-      if (otherValue) queries.push([`beside an own ${other}`, `${other}=${asComponent(otherValue)}&${param}=${asComponent(foreign)}`]);
-      for (const [kind, query] of queries) {
-        const { status, bodyText } = await fleetGet(`/vehicles?${query}`);
-        expect(status, `filter ${param} with the foreign ${what} ${kind} answered ${status}`).toBeLessThan(500);
-        if (statusClass(status) === 2) expect(foreignIn(bodyText), `filter ${param} with the foreign ${what} ${kind} listed vehicles of another lessee`).toEqual([]);
+  it.for(FOREIGN)(
+    'no filter of the list shows a foreign vehicle when given the foreign %s or a near miss of it',
+    async ([what, variable], ctx) => {
+      skipIf(ctx, ['listVehicles'], needs(), reasonIfUnset(target, variable), listFailure);
+      const foreign = target.env[variable]!;
+      const variants = [{ kind: 'exactly', value: foreign }, ...nearMisses(foreign, 'query'), ...wildcards(foreign)];
+      for (const [param, field] of FILTERS) {
+        const ownValue = own.find((v) => typeof v[field] === 'string' && v[field] !== '')?.[field];
+        const queries = variants.map(({ kind, value }) => [kind, `${param}=${asComponent(value)}`]);
+        // Beside an own value of the same filter (OR within a filter) and of another filter (AND across filters).
+        if (ownValue) queries.push(['repeated after an own value', `${param}=${asComponent(ownValue)}&${param}=${asComponent(foreign)}`]);
+        const other = param === 'customerNumber' ? 'vehicleNumber' : 'customerNumber';
+        const otherValue = own[0]?.[other];
+        if (otherValue) queries.push([`beside an own ${other}`, `${other}=${asComponent(otherValue)}&${param}=${asComponent(foreign)}`]);
+        for (const [kind, query] of queries) {
+          const { status, bodyText } = await fleetGet(`/vehicles?${query}`);
+          expect(status, `filter ${param} with the foreign ${what} ${kind} answered ${status}`).toBeLessThan(500);
+          if (statusClass(status) === 2)
+            expect(foreignIn(bodyText), `filter ${param} with the foreign ${what} ${kind} listed vehicles of another lessee`).toEqual([]);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('get-one answers the foreign vehicle number, exactly or percent-encoded, with a 4xx', async (ctx) => {
     skipIf(ctx, ['getVehicle'], needs(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'), listFailure);
     const foreign = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!;
     // Both spell the same path segment: a server must decode before it looks the number up, then refuse it.
     const encodedBytes = [...new TextEncoder().encode(foreign)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-    for (const [kind, segment] of [['exactly', asComponent(foreign)], ['with every character percent-encoded', encodedBytes]]) {
+    for (const [kind, segment] of [
+      ['exactly', asComponent(foreign)],
+      ['with every character percent-encoded', encodedBytes],
+    ]) {
       const { status } = await fleetGet(`/vehicles/${segment}`);
       expect(statusClass(status), `the foreign vehicle ${kind} answered ${status}, not a 4xx`).toBe(4);
     }
@@ -111,7 +122,9 @@ describe('lessee isolation against near misses', () => {
     const foreign = target.env[variable]!;
     const ownNumber = own[0]?.vehicleNumber ?? 'V-CONTRACT-PROBE';
     const paths: Array<[string, string]> = [
-      ...[{ kind: 'exactly', value: foreign }, ...nearMisses(foreign, 'path'), ...wildcards(foreign)].map(({ kind, value }): [string, string] => [kind, `/vehicles/${asComponent(value)}`]),
+      ...[{ kind: 'exactly', value: foreign }, ...nearMisses(foreign, 'path'), ...wildcards(foreign)].map(
+        ({ kind, value }): [string, string] => [kind, `/vehicles/${asComponent(value)}`],
+      ),
       ['with a trailing slash', `/vehicles/${asComponent(foreign)}/`],
       ['with an extra path segment', `/vehicles/${asComponent(foreign)}/x`],
       ['with a matrix parameter', `/vehicles/${asComponent(foreign)};x=1`],
@@ -121,7 +134,8 @@ describe('lessee isolation against near misses', () => {
     for (const [kind, path] of paths) {
       const { status, bodyText } = await fleetGet(path);
       expect(status, `get-one with the foreign ${what} ${kind} answered ${status}`).toBeLessThan(500);
-      if (statusClass(status) === 2) expect(foreignIn(bodyText), `get-one with the foreign ${what} ${kind} returned another lessee's vehicle`).toEqual([]);
+      if (statusClass(status) === 2)
+        expect(foreignIn(bodyText), `get-one with the foreign ${what} ${kind} returned another lessee's vehicle`).toEqual([]);
     }
   });
 });

@@ -27,7 +27,9 @@ describe('near-miss generators', () => {
 
   it('form variants include the whitespace and NUL near misses that headers cannot carry', () => {
     const kinds = nearMisses(SECRET, 'form').map((v) => v.kind);
-    expect(kinds).toEqual(expect.arrayContaining(['with surrounding spaces', 'with a NUL byte and a suffix', 'upper case', 'lower case', 'percent-encoded']));
+    expect(kinds).toEqual(
+      expect.arrayContaining(['with surrounding spaces', 'with a NUL byte and a suffix', 'upper case', 'lower case', 'percent-encoded']),
+    );
   });
 
   it("a secret's variants are redacted from printed text, in every encoding a form or a query gives them", () => {

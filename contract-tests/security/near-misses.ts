@@ -69,11 +69,22 @@ export function redirectUriNearMisses(registered: string): NearMiss[] {
     { kind: 'with an encoded slash and dot segment', value: withPath(`${pathname.replace(/\/$/, '')}%2F..%2Fevil`) },
     {
       kind: 'with a path character percent-encoded',
-      value: firstLetter < 0 ? registered : withPath(`${pathname.slice(0, firstLetter)}%${pathname.charCodeAt(firstLetter).toString(16).toUpperCase()}${pathname.slice(firstLetter + 1)}`),
+      value:
+        firstLetter < 0
+          ? registered
+          : withPath(
+              `${pathname.slice(0, firstLetter)}%${pathname.charCodeAt(firstLetter).toString(16).toUpperCase()}${pathname.slice(firstLetter + 1)}`,
+            ),
     },
-    { kind: 'with a query parameter appended', value: `${registered.replace(/#.*$/, '')}${search ? '&' : '?'}next=https%3A%2F%2Fattacker.invalid%2F` },
+    {
+      kind: 'with a query parameter appended',
+      value: `${registered.replace(/#.*$/, '')}${search ? '&' : '?'}next=https%3A%2F%2Fattacker.invalid%2F`,
+    },
     { kind: 'with a fragment', value: `${registered}#x` },
-    { kind: 'on another port', value: `${protocol}//${hostname.includes(':') ? `[${hostname}]` : hostname}:${otherPort}${pathname}${search}` },
+    {
+      kind: 'on another port',
+      value: `${protocol}//${hostname.includes(':') ? `[${hostname}]` : hostname}:${otherPort}${pathname}${search}`,
+    },
     { kind: 'with the other scheme', value: `${protocol === 'https:' ? 'http:' : 'https:'}//${host}${pathname}${search}` },
     { kind: 'under a host that starts with the registered one', value: `${protocol}//${hostname}.attacker.invalid${pathname}${search}` },
     { kind: 'with the registered host as user info', value: `${protocol}//${host}@attacker.invalid${pathname}${search}` },

@@ -14,7 +14,10 @@ describe('assumption references of the suite', () => {
   it('every x-assumption a request can probe is covered or observed; the others say why not', () => {
     const refs = Object.values(ASSUMPTIONS);
     const unchecked = allAssumptions().filter(
-      (a) => !a.untestable && a.covers.length === 0 && !refs.some((ref) => ref.api === a.api && ref.pointer === a.pointer && a.what.includes(ref.match)),
+      (a) =>
+        !a.untestable &&
+        a.covers.length === 0 &&
+        !refs.some((ref) => ref.api === a.api && ref.pointer === a.pointer && a.what.includes(ref.match)),
     );
     expect(unchecked.map((a) => `${a.api}#${a.pointer}: ${a.what.slice(0, 60)}`)).toEqual([]);
   });

@@ -11,8 +11,21 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   headers: new Headers({ 'content-type': 'application/json', ...headers }),
   bodyText: typeof body === 'string' ? body : JSON.stringify(body),
 });
-const text = (status: number, body: string, type = 'text/plain') => ({ status, headers: new Headers({ 'content-type': type }), bodyText: body });
-const vehicle = { customerNumber: 'C-1', vehicleNumber: 'V-1', vin: 'VIN1', customerVehicleNumber: 'T-1', licensePlate: 'P-1', domicileLocationNumber: '01', domicileLocationName: 'X', vehicleType: 'TRACTOR' };
+const text = (status: number, body: string, type = 'text/plain') => ({
+  status,
+  headers: new Headers({ 'content-type': type }),
+  bodyText: body,
+});
+const vehicle = {
+  customerNumber: 'C-1',
+  vehicleNumber: 'V-1',
+  vin: 'VIN1',
+  customerVehicleNumber: 'T-1',
+  licensePlate: 'P-1',
+  domicileLocationNumber: '01',
+  domicileLocationName: 'X',
+  vehicleType: 'TRACTOR',
+};
 
 const judge = (operationId: string, response: ObservedResponse) => {
   const operation = operationById(operationId);
@@ -22,12 +35,18 @@ const judge = (operationId: string, response: ObservedResponse) => {
 describe('conformance checker', () => {
   it('accepts a conforming response, extra fields included', () => {
     expect(checkResponse(operationById('listVehicles'), json(200, [{ ...vehicle, extra: 1 }]))).toEqual([]);
-    expect(checkResponse(operationById('requestServiceToken'), json(200, { access_token: 't', token_type: 'Bearer', expired_in: 3600 }))).toEqual([]);
+    expect(
+      checkResponse(operationById('requestServiceToken'), json(200, { access_token: 't', token_type: 'Bearer', expired_in: 3600 })),
+    ).toEqual([]);
   });
 
   it('accepts a client error the seed leaves open (the 4XX range), as JSON, as a problem document or empty', () => {
     expect(checkResponse(operationById('recordLoadMilestoneEvent'), json(422, { message: 'bad' }))).toEqual([]);
-    const problem = { status: 415, headers: new Headers({ 'content-type': 'application/problem+json' }), bodyText: '{"title":"Unsupported"}' };
+    const problem = {
+      status: 415,
+      headers: new Headers({ 'content-type': 'application/problem+json' }),
+      bodyText: '{"title":"Unsupported"}',
+    };
     expect(checkResponse(operationById('listVehicles'), problem)).toEqual([]);
     expect(checkResponse(operationById('getVehicle'), { status: 409, headers: new Headers(), bodyText: '' })).toEqual([]);
   });
@@ -36,10 +55,20 @@ describe('conformance checker', () => {
     ['a 5xx', 'listVehicles', json(500, {}), /5xx/],
     ['an undocumented status', 'listVehicles', json(201, [vehicle]), /not documented/],
     ['an undocumented redirect', 'getVehicle', json(307, {}), /not documented/],
-    ['a wrong content type', 'listVehicles', { ...json(200, [vehicle]), headers: new Headers({ 'content-type': 'text/plain' }) }, /content type/],
+    [
+      'a wrong content type',
+      'listVehicles',
+      { ...json(200, [vehicle]), headers: new Headers({ 'content-type': 'text/plain' }) },
+      /content type/,
+    ],
     ['a body that is not JSON', 'listVehicles', json(200, '[{'), /not valid JSON/],
     ['a missing required field', 'getVehicle', json(200, { ...vehicle, vin: undefined }), /vin/],
-    ['expires_in instead of expired_in', 'requestServiceToken', json(200, { access_token: 't', token_type: 'Bearer', expires_in: 3600 }), /expired_in/],
+    [
+      'expires_in instead of expired_in',
+      'requestServiceToken',
+      json(200, { access_token: 't', token_type: 'Bearer', expires_in: 3600 }),
+      /expired_in/,
+    ],
     ['an empty success body', 'recordLoadMilestoneEvent', { status: 200, headers: new Headers(), bodyText: '' }, /empty body/],
     ['a redirect without Location', 'requestAuthorization', { status: 302, headers: new Headers(), bodyText: '' }, /Location/],
     ['a non-integer Retry-After', 'listVehicles', json(429, {}, { 'retry-after': 'soon' }), /Retry-After/],
@@ -54,7 +83,11 @@ describe('verdicts from the specs', () => {
   it.for([
     ['any 5xx, whatever its body', 'getVehicle', json(503, { message: 'down' })],
     ['a vehicle without one of the eight fields of seed 2.1', 'getVehicle', json(200, { ...vehicle, vin: undefined })],
-    ['expires_in instead of the seed\'s expired_in', 'requestServiceToken', json(200, { access_token: 't', token_type: 'Bearer', expires_in: 3600 })],
+    [
+      "expires_in instead of the seed's expired_in",
+      'requestServiceToken',
+      json(200, { access_token: 't', token_type: 'Bearer', expires_in: 3600 }),
+    ],
     ['a redirect without Location (RFC 6749 4.1.2)', 'requestAuthorization', { status: 302, headers: new Headers(), bodyText: '' }],
     ['a success status the list does not document', 'listVehicles', json(201, [vehicle])],
     ['a list that is not JSON at all', 'listVehicles', text(200, 'vehicles: none')],
@@ -64,16 +97,36 @@ describe('verdicts from the specs', () => {
   });
 
   it.for([
-    ['a vehicle field that is a number instead of a string', 'getVehicle', json(200, { ...vehicle, domicileLocationNumber: 412 }), 'is a string'],
+    [
+      'a vehicle field that is a number instead of a string',
+      'getVehicle',
+      json(200, { ...vehicle, domicileLocationNumber: 412 }),
+      'is a string',
+    ],
     ['a wrapper object instead of a bare array', 'listVehicles', json(200, { items: [vehicle] }), 'bare JSON array'],
-    ['a refused authorization as 400 text/plain, not an HTML page', 'requestAuthorization', text(400, 'redirect_uri not registered'), 'HTML error page'],
+    [
+      'a refused authorization as 400 text/plain, not an HTML page',
+      'requestAuthorization',
+      text(400, 'redirect_uri not registered'),
+      'HTML error page',
+    ],
     ['a recorded milestone confirmed with 201 instead of 200', 'recordLoadMilestoneEvent', json(201, { message: 'ok' }), 'Success is 200'],
     ['a confirmation without a message', 'recordLoadMilestoneEvent', json(200, { status: 'ok' }), 'Success is 200'],
     ['a fleet error that is plain text', 'getVehicle', text(404, 'Not Found'), 'application/problem+json'],
     ['a fleet error body that is a JSON string', 'getVehicle', json(404, '"not found"'), 'JSON objects'],
     ['a token error without the RFC 6749 error field', 'requestServiceToken', json(401, { message: 'bad secret' }), 'RFC 6749 section 5.2'],
-    ['an identity provider error that fits neither error body', 'requestIdentityProviderToken', json(401, '"denied"'), 'RFC 6749 section 5.2'],
-    ['an identity provider token living longer than an hour', 'requestIdentityProviderToken', json(200, { access_token: 't', token_type: 'Bearer', expires_in: 7200 }), 'expires_in'],
+    [
+      'an identity provider error that fits neither error body',
+      'requestIdentityProviderToken',
+      json(401, '"denied"'),
+      'RFC 6749 section 5.2',
+    ],
+    [
+      'an identity provider token living longer than an hour',
+      'requestIdentityProviderToken',
+      json(200, { access_token: 't', token_type: 'Bearer', expires_in: 7200 }),
+      'expires_in',
+    ],
   ] as const)('%s contradicts an assumption, and is no violation', ([, operationId, response, assumed]) => {
     const verdict = judge(operationId, response);
     expect(verdict.violations).toEqual([]);

@@ -34,14 +34,33 @@ async function failureOf(call: () => Promise<unknown>): Promise<Error> {
 
 describe('failure messages of refused positive checks', () => {
   it.for([
-    ['the fleet list', 'LP_FLEET_API_KEY', () => explained(createFleetClient({ baseUrl: base, fleetApiKey: 'self-test-fleet-key', retry: { attempts: 1 } })).GET('/vehicles')],
-    ['a service token', 'LP_CLIENT_SECRET', () => explained(createTokenProvider({ baseUrl: base, clientId: 'self-test', clientSecret: 'self-test-secret', retry: { attempts: 1 } })).getToken()],
+    [
+      'the fleet list',
+      'LP_FLEET_API_KEY',
+      () => explained(createFleetClient({ baseUrl: base, fleetApiKey: 'self-test-fleet-key', retry: { attempts: 1 } })).GET('/vehicles'),
+    ],
+    [
+      'a service token',
+      'LP_CLIENT_SECRET',
+      () =>
+        explained(
+          createTokenProvider({ baseUrl: base, clientId: 'self-test', clientSecret: 'self-test-secret', retry: { attempts: 1 } }),
+        ).getToken(),
+    ],
     [
       'an identity provider token',
       'LP_SUBSCRIPTION_KEY',
       () =>
         explained(
-          createTokenProvider({ tokenEndpoint: 'identity-provider', authUrl: base, clientId: 'self-test', clientSecret: 'self-test-secret', scope: 's', subscriptionKey: 'self-test-key', retry: { attempts: 1 } }),
+          createTokenProvider({
+            tokenEndpoint: 'identity-provider',
+            authUrl: base,
+            clientId: 'self-test',
+            clientSecret: 'self-test-secret',
+            scope: 's',
+            subscriptionKey: 'self-test-key',
+            retry: { attempts: 1 },
+          }),
         ).getToken(),
     ],
   ] as const)('a 401 for %s names %s and has no stack into src/', async ([, variable, call]) => {
@@ -55,7 +74,9 @@ describe('failure messages of refused positive checks', () => {
 
   it('a 403 says the credentials were accepted but not allowed', async () => {
     status = 403;
-    const error = await failureOf(() => explained(createFleetClient({ baseUrl: base, fleetApiKey: 'self-test-fleet-key', retry: { attempts: 1 } })).GET('/vehicles'));
+    const error = await failureOf(() =>
+      explained(createFleetClient({ baseUrl: base, fleetApiKey: 'self-test-fleet-key', retry: { attempts: 1 } })).GET('/vehicles'),
+    );
     expect(error.message).toMatch(/approved/);
     expect(error.stack ?? '').not.toMatch(/\/src\//);
   });

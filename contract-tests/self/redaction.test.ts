@@ -40,7 +40,13 @@ describe('redaction of credentials', () => {
     const redactor = new Redactor([SECRET, KEY]);
     const text = `secret=${SECRET} form=${new URLSearchParams({ s: SECRET })} url=${encodeURIComponent(SECRET)} key=${KEY} Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123`;
     const clean = redactor.redact(text);
-    for (const leaked of [SECRET, encodeURIComponent(SECRET), new URLSearchParams({ s: SECRET }).toString().slice(2), KEY, 'abcdefghijklmnopqrstuvwxyz0123']) {
+    for (const leaked of [
+      SECRET,
+      encodeURIComponent(SECRET),
+      new URLSearchParams({ s: SECRET }).toString().slice(2),
+      KEY,
+      'abcdefghijklmnopqrstuvwxyz0123',
+    ]) {
       expect(clean.includes(leaked), `still contains a form of a credential`).toBe(false);
     }
     expect(clean).toContain(REDACTED);
@@ -62,10 +68,20 @@ describe('redaction of credentials', () => {
           // The credentials also echoed in base64, hex and \u escapes, first (reports keep only the start of a body):
           // the spellings a server or a gateway may use when it logs or reflects a request.
           const form = new URLSearchParams(body);
-          const credentials = [request.headers.authorization?.replace(/^Bearer /, ''), request.headers['api-key'], request.headers['ocp-apim-subscription-key'], form.get('client_secret')];
+          const credentials = [
+            request.headers.authorization?.replace(/^Bearer /, ''),
+            request.headers['api-key'],
+            request.headers['ocp-apim-subscription-key'],
+            form.get('client_secret'),
+          ];
           const spellings = credentials
             .filter((v): v is string => typeof v === 'string')
-            .flatMap((v) => [Buffer.from(v).toString('base64'), Buffer.from(v).toString('base64url'), Buffer.from(v).toString('hex'), unicodeEscaped(v)]);
+            .flatMap((v) => [
+              Buffer.from(v).toString('base64'),
+              Buffer.from(v).toString('base64url'),
+              Buffer.from(v).toString('hex'),
+              unicodeEscaped(v),
+            ]);
           const echo = JSON.stringify({ spellings, headers: request.headers, body, url: request.url });
           const isToken = request.url?.endsWith('/token');
           response.writeHead(isToken ? 200 : 500, { 'content-type': 'application/json' });
@@ -89,14 +105,26 @@ describe('redaction of credentials', () => {
         target: 'live',
         outputDir: out,
         env: {
-          LP_BASE_URL: baseUrl, LP_AUTH_URL: baseUrl, LP_FLEET_BASE_URL: baseUrl,
-          LP_CLIENT_ID: 'contract-self-client', LP_CLIENT_SECRET: SECRET, LP_SUBSCRIPTION_KEY: KEY, LP_SCOPE: 'carriers.milestones',
-          LP_FLEET_API_KEY: FLEET_KEY, LP_REDIRECT_URI: 'http://127.0.0.1:9/cb',
+          LP_BASE_URL: baseUrl,
+          LP_AUTH_URL: baseUrl,
+          LP_FLEET_BASE_URL: baseUrl,
+          LP_CLIENT_ID: 'contract-self-client',
+          LP_CLIENT_SECRET: SECRET,
+          LP_SUBSCRIPTION_KEY: KEY,
+          LP_SCOPE: 'carriers.milestones',
+          LP_FLEET_API_KEY: FLEET_KEY,
+          LP_REDIRECT_URI: 'http://127.0.0.1:9/cb',
         },
-        vitestArgs: ['contract-tests/token/service-token.test.ts', 'contract-tests/fleet/authentication.test.ts', 'contract-tests/carriers'],
+        vitestArgs: [
+          'contract-tests/token/service-token.test.ts',
+          'contract-tests/fleet/authentication.test.ts',
+          'contract-tests/carriers',
+        ],
       });
       expect(result.exitCode, 'the echoing server fails the run').not.toBe(0);
-      const files = readdirSync(out).filter((f) => /\.(json|md|xml)$/.test(f)).map((f) => readFileSync(join(out, f), 'utf8'));
+      const files = readdirSync(out)
+        .filter((f) => /\.(json|md|xml)$/.test(f))
+        .map((f) => readFileSync(join(out, f), 'utf8'));
       expect(files.length, 'reports were written').toBeGreaterThanOrEqual(3);
       for (const [where, text] of [['output', result.output], ...files.map((t, i) => [`file ${i}`, t] as const)] as const) {
         for (const credential of [SECRET, KEY, FLEET_KEY, ISSUED]) {

@@ -11,24 +11,51 @@ const dir = mkdtempSync(join(tmpdir(), 'lp-contract-verdict-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const row = (outcome: string, what: string) => ({
-  apis: ['fleet'], pointer: '/components/schemas/Vehicle', seed: '2.1', what, outcome, evidence: ['domicileLocationNumber must be string'],
+  apis: ['fleet'],
+  pointer: '/components/schemas/Vehicle',
+  seed: '2.1',
+  what,
+  outcome,
+  evidence: ['domicileLocationNumber must be string'],
   observed: [{ request: 'GET /fleet/vehicles', status: 200, contentType: 'application/json', body: '[{"domicileLocationNumber":412}]' }],
   spec: { file: 'openapi/fleet/components/schemas/Vehicle.yaml', pointer: '/x-assumption/0' },
 });
 
 function reports(strictFailures: string[] = []) {
-  writeFileSync(join(dir, 'assumptions.json'), JSON.stringify({ assumptions: [row('contradicted', 'Each field is a string.'), row('confirmed', 'A bare array.'), row('not testable', 'No callbacks.')] }));
-  writeFileSync(join(dir, 'coverage.json'), JSON.stringify({ rows: [{ exercised: 1 }, { exercised: 0 }, { exercised: 2 }, { exercised: 0 }] }));
+  writeFileSync(
+    join(dir, 'assumptions.json'),
+    JSON.stringify({
+      assumptions: [
+        row('contradicted', 'Each field is a string.'),
+        row('confirmed', 'A bare array.'),
+        row('not testable', 'No callbacks.'),
+      ],
+    }),
+  );
+  writeFileSync(
+    join(dir, 'coverage.json'),
+    JSON.stringify({ rows: [{ exercised: 1 }, { exercised: 0 }, { exercised: 2 }, { exercised: 0 }] }),
+  );
   writeFileSync(join(dir, 'strict-failures.json'), JSON.stringify({ strictFailures }));
 }
-const run = (over: Partial<SuiteRun> = {}): SuiteRun => ({ exitCode: 0, output: '', seconds: 1, passed: 10, failed: 0, skipped: 2, ...over });
+const run = (over: Partial<SuiteRun> = {}): SuiteRun => ({
+  exitCode: 0,
+  output: '',
+  seconds: 1,
+  passed: 10,
+  failed: 0,
+  skipped: 2,
+  ...over,
+});
 
 describe('verdict of a run', () => {
   it('passes a default run with contradicted assumptions, counting each kind, and lists them with where to change the spec', () => {
     reports();
     const verdict = verdictOfRun(run(), dir);
     expect(verdict.exitCode).toBe(0);
-    expect(verdict.line).toBe('contract verdict: PASS: 0 violations, 1 contradicted assumptions, 1 confirmed assumptions, 10 checks passed, 2 checks skipped');
+    expect(verdict.line).toBe(
+      'contract verdict: PASS: 0 violations, 1 contradicted assumptions, 1 confirmed assumptions, 10 checks passed, 2 checks skipped',
+    );
     expect(verdict.contradictions).toContain('The spec guessed (seed section 2.1 leaves it open): Each field is a string.');
     expect(verdict.contradictions).toContain('This server: GET /fleet/vehicles answered 200 application/json');
     expect(verdict.contradictions).toContain('openapi/fleet/components/schemas/Vehicle.yaml at /x-assumption/0');
@@ -39,7 +66,9 @@ describe('verdict of a run', () => {
     const verdict = verdictOfRun(run({ exitCode: 1, failed: 3 }), dir);
     expect(verdict.exitCode).toBe(1);
     expect(verdict.violations).toBe(2);
-    expect(verdict.line).toMatch(/^contract verdict: FAIL: 2 violations, 1 contradicted assumptions \(1 checks failed on them: strict run\)/);
+    expect(verdict.line).toMatch(
+      /^contract verdict: FAIL: 2 violations, 1 contradicted assumptions \(1 checks failed on them: strict run\)/,
+    );
   });
 
   it('fails on skipped checks with --fail-on-skip and below --min-coverage, and not otherwise', () => {

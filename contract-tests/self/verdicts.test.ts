@@ -15,7 +15,12 @@ import { LP_VARIABLES, target } from '../support/target.ts';
 
 // The checks of the three APIs and the probes of the size limits; the property-based, security and self checks add
 // time, not assumptions.
-const FILES = ['contract-tests/token/', 'contract-tests/carriers/', 'contract-tests/fleet/', 'contract-tests/property/input-limits.test.ts'];
+const FILES = [
+  'contract-tests/token/',
+  'contract-tests/carriers/',
+  'contract-tests/fleet/',
+  'contract-tests/property/input-limits.test.ts',
+];
 const RUN_TIMEOUT_MS = 90_000;
 
 interface CliRun {
@@ -31,15 +36,27 @@ const out = mkdtempSync(join(tmpdir(), 'lp-contract-verdicts-'));
 /** `tsx scripts/contract.ts --target live` with the proxy's settings and nothing of the outer run's LP_* environment. */
 function contractLive(name: string, extraArgs: string[]): Promise<CliRun> {
   const env: Record<string, string | undefined> = { ...process.env };
-  for (const variable of [...LP_VARIABLES, 'LP_STRICT_ASSUMPTIONS', 'LP_FAIL_ON_SKIP', 'LP_MIN_COVERAGE', 'LP_CONTRACT_OUT', 'LP_CONTRACT_TARGET']) delete env[variable];
+  for (const variable of [
+    ...LP_VARIABLES,
+    'LP_STRICT_ASSUMPTIONS',
+    'LP_FAIL_ON_SKIP',
+    'LP_MIN_COVERAGE',
+    'LP_CONTRACT_OUT',
+    'LP_CONTRACT_TARGET',
+  ])
+    delete env[variable];
   const upstream = new URL(sandbox!.env.LP_BASE_URL!).origin;
   Object.assign(env, throughProxy(sandbox!.env, upstream, proxy!.origin));
   const dir = join(out, name);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', '--target', 'live', '--out', dir, ...extraArgs, '--', ...FILES], {
-    cwd: repoRoot,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/contract.ts', '--target', 'live', '--out', dir, ...extraArgs, '--', ...FILES],
+    {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -49,7 +66,8 @@ function contractLive(name: string, extraArgs: string[]): Promise<CliRun> {
       clearTimeout(timer);
       let assumptions: AssumptionReportRow[] = [];
       try {
-        assumptions = (JSON.parse(readFileSync(join(dir, 'assumptions.json'), 'utf8')) as { assumptions: AssumptionReportRow[] }).assumptions;
+        assumptions = (JSON.parse(readFileSync(join(dir, 'assumptions.json'), 'utf8')) as { assumptions: AssumptionReportRow[] })
+          .assumptions;
       } catch {
         // No report: the run did not get that far; its output (in the failure message) says why.
       }
@@ -81,7 +99,9 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
   it('the default run passes, with no violation, and reports each contradiction apart with its evidence', (ctx) => {
     skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
     const { lenient } = runs!;
-    expect(verdictLine(lenient), lenient.output.slice(-6000)).toMatch(/^contract verdict: PASS: 0 violations, \d+ contradicted assumptions/);
+    expect(verdictLine(lenient), lenient.output.slice(-6000)).toMatch(
+      /^contract verdict: PASS: 0 violations, \d+ contradicted assumptions/,
+    );
     expect(lenient.exitCode).toBe(0);
     const contradicted = lenient.assumptions.filter((a) => a.outcome === 'contradicted');
     for (const [assumed, rewrite] of Object.entries(CONTRADICTIONS)) {
@@ -101,8 +121,14 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
     skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
     const { lenient, strict } = runs!;
     expect(strict.exitCode).toBe(1);
-    expect(verdictLine(strict)).toMatch(/^contract verdict: FAIL: 0 violations, \d+ contradicted assumptions \(\d+ checks failed on them: strict run\)/);
-    const names = (run: CliRun) => run.assumptions.filter((a) => a.outcome === 'contradicted').map((a) => a.what).sort();
+    expect(verdictLine(strict)).toMatch(
+      /^contract verdict: FAIL: 0 violations, \d+ contradicted assumptions \(\d+ checks failed on them: strict run\)/,
+    );
+    const names = (run: CliRun) =>
+      run.assumptions
+        .filter((a) => a.outcome === 'contradicted')
+        .map((a) => a.what)
+        .sort();
     expect(names(strict)).toEqual(names(lenient));
   });
 });

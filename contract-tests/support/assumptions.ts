@@ -31,8 +31,16 @@ export const ASSUMPTIONS = {
   errorBody: { api: 'fleet', pointer: '/components/schemas/Error', match: 'JSON objects' },
   milestoneBearerAlone: { api: 'carriers', pointer: '/paths/~1v1~1load-milestone-events/post', match: 'bearer token alone' },
   milestoneRequired: { api: 'carriers', pointer: '/components/schemas/LoadMilestoneEvent', match: 'All three fields' },
-  milestoneType: { api: 'carriers', pointer: '/components/schemas/LoadMilestoneEvent/properties/milestone_type', match: 'any non-empty string' },
-  impossibleDate: { api: 'carriers', pointer: '/components/schemas/LoadMilestoneEvent/properties/event_time', match: 'impossible calendar date' },
+  milestoneType: {
+    api: 'carriers',
+    pointer: '/components/schemas/LoadMilestoneEvent/properties/milestone_type',
+    match: 'any non-empty string',
+  },
+  impossibleDate: {
+    api: 'carriers',
+    pointer: '/components/schemas/LoadMilestoneEvent/properties/event_time',
+    match: 'impossible calendar date',
+  },
   filtersRepeatedOr: { api: 'fleet', pointer: '/paths/~1vehicles/get', match: 'repeated query parameters' },
   filtersAnd: { api: 'fleet', pointer: '/paths/~1vehicles/get', match: 'AND' },
   sortForm: { api: 'fleet', pointer: '/paths/~1vehicles/get/parameters/5', match: 'asc' },
@@ -40,7 +48,11 @@ export const ASSUMPTIONS = {
   fleetKeyAlone: { api: 'fleet', pointer: '', match: 'API-Key' },
   // Size limits (seed 8), probed one character over by contract-tests/property/input-limits.test.ts.
   serviceTokenLimits: { api: 'token', pointer: '/components/schemas/ServiceTokenRequest', match: 'string fields are bounded' },
-  idpClientCredentialsLimits: { api: 'token', pointer: '/components/schemas/ClientCredentialsGrantRequest', match: 'string fields are bounded' },
+  idpClientCredentialsLimits: {
+    api: 'token',
+    pointer: '/components/schemas/ClientCredentialsGrantRequest',
+    match: 'string fields are bounded',
+  },
   idpCodeLimits: { api: 'token', pointer: '/components/schemas/AuthorizationCodeGrantRequest', match: 'string fields are bounded' },
   authorizeLimits: { api: 'token', pointer: '/paths/~1oauth2~1default~1v1~1authorize/get', match: 'query parameters are bounded' },
   milestoneLimits: { api: 'carriers', pointer: '/components/schemas/LoadMilestoneEvent', match: 'at most 256 characters' },

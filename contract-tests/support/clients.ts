@@ -19,7 +19,8 @@ const transport = { fetch: contractFetch, retry: { attempts: 1 }, timeoutMs: 15_
 /** What to check when a call of an operation is refused as unauthenticated (keys: ApiError's `METHOD /path`). */
 const CREDENTIALS_OF: Record<string, string> = {
   'POST /token': 'LP_CLIENT_ID and LP_CLIENT_SECRET (the client credentials of the service token endpoint at LP_BASE_URL)',
-  'POST /oauth2/default/v1/token': 'LP_CLIENT_ID, LP_CLIENT_SECRET, LP_SUBSCRIPTION_KEY and LP_SCOPE (the identity provider at LP_AUTH_URL)',
+  'POST /oauth2/default/v1/token':
+    'LP_CLIENT_ID, LP_CLIENT_SECRET, LP_SUBSCRIPTION_KEY and LP_SCOPE (the identity provider at LP_AUTH_URL)',
   'POST /v1/load-milestone-events': 'LP_CLIENT_ID and LP_CLIENT_SECRET (they obtain the bearer token sent) and LP_SUBSCRIPTION_KEY',
   'GET /vehicles': 'LP_FLEET_API_KEY (and that LP_FLEET_BASE_URL is the fleet API the key belongs to)',
   'GET /vehicles/{vehicleNumber}': 'LP_FLEET_API_KEY (and that LP_FLEET_BASE_URL is the fleet API the key belongs to)',
@@ -95,7 +96,9 @@ export function logisticsClient(target: Target): LogisticsClient {
 
 /** The fleet client alone: a partner may configure only the fleet settings. */
 export function fleetClient(target: Target): FleetClient {
-  return explained(createFleetClient({ ...transport, baseUrl: required(target, 'LP_FLEET_BASE_URL'), fleetApiKey: required(target, 'LP_FLEET_API_KEY') }));
+  return explained(
+    createFleetClient({ ...transport, baseUrl: required(target, 'LP_FLEET_BASE_URL'), fleetApiKey: required(target, 'LP_FLEET_API_KEY') }),
+  );
 }
 
 /** A client-credentials token source for one endpoint; each call gives a provider with an empty cache (a fresh token). */

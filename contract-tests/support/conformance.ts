@@ -74,10 +74,13 @@ function heldLocations(api: ApiName, schemaPointer: string, value: unknown, foun
   const at = dereference(api, schemaPointer);
   const node = nodeAt(api, at);
   if (!node || depth > 20) return found;
-  for (const key of Object.keys(node)) if (!key.startsWith('x-') && key !== 'description' && key !== 'example' && key !== 'title') found.push(`${at}/${escapePointer(key)}`);
+  for (const key of Object.keys(node))
+    if (!key.startsWith('x-') && key !== 'description' && key !== 'example' && key !== 'title') found.push(`${at}/${escapePointer(key)}`);
   for (const combinator of ['anyOf', 'oneOf', 'allOf'] as const) {
     const branches = node[combinator];
-    if (Array.isArray(branches)) branches.forEach((_, i) => heldLocations(api, `${at}/${combinator}/${i}`, value, found, depth + 1));
+    if (Array.isArray(branches)) {
+      for (const i of branches.keys()) heldLocations(api, `${at}/${combinator}/${i}`, value, found, depth + 1);
+    }
   }
   const properties = node.properties as Record<string, unknown> | undefined;
   if (properties && value && typeof value === 'object' && !Array.isArray(value)) {
@@ -117,7 +120,8 @@ export function inspectResponse(operation: Operation, response: ObservedResponse
     const headerPointer = headerRef ? headerRef.replace(/^#/, '') : `${pointer}/headers/${escapePointer(name)}`;
     const value = response.headers.get(name);
     if (value === null) {
-      if (header.required) problems.push({ message: `${where}: required header ${name} is missing`, location: `${headerPointer}/required` });
+      if (header.required)
+        problems.push({ message: `${where}: required header ${name} is missing`, location: `${headerPointer}/required` });
       continue;
     }
     if (header.schema) {
@@ -135,7 +139,8 @@ export function inspectResponse(operation: Operation, response: ObservedResponse
   const actualType = mediaTypeOf(response.headers.get('content-type'));
   if (response.bodyText.length === 0) {
     // An error status may come without a body (gateways do that); a success must carry what it documents.
-    if (response.status < 400) problems.push({ message: `${where}: empty body, documented ${Object.keys(content).join(' or ')}`, location: `${pointer}/content` });
+    if (response.status < 400)
+      problems.push({ message: `${where}: empty body, documented ${Object.keys(content).join(' or ')}`, location: `${pointer}/content` });
     else held.push(`${pointer}/content`);
     return { problems, held };
   }
@@ -157,7 +162,10 @@ export function inspectResponse(operation: Operation, response: ObservedResponse
       body = JSON.parse(response.bodyText);
     } catch {
       // Not JSON at all: the body fails the schema at its root, whatever the schema says there.
-      problems.push({ message: `${where}: body is not valid JSON although the content type is ${actualType}`, location: `${dereference(api, schemaPointer)}/type` });
+      problems.push({
+        message: `${where}: body is not valid JSON although the content type is ${actualType}`,
+        location: `${dereference(api, schemaPointer)}/type`,
+      });
       return { problems, held };
     }
   }

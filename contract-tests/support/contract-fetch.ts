@@ -89,21 +89,52 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
   const path = new URL(request.url).pathname;
   const verdict = operation
     ? verdictOf(operation.api, inspectResponse(operation, { status: response.status, headers: response.headers, bodyText }))
-    : { violations: [`${request.method} ${path} answered ${response.status}: no operation of the spec has this address`], contradictions: [], confirmed: [] };
+    : {
+        violations: [`${request.method} ${path} answered ${response.status}: no operation of the spec has this address`],
+        contradictions: [],
+        confirmed: [],
+      };
   const problems = verdict.violations.map((problem) => redactor.redact(problem));
   const contradictions = verdict.contradictions.map((c) => ({ ...c, problems: c.problems.map((p) => redactor.redact(p)) }));
   const observed = observedOf(request, response, bodyText);
   reportProblems(problems);
-  reportContradictions(contradictions.map((c) => `${c.problems.join('; ')} (assumed at ${c.assumption.api}#${c.assumption.pointer}: ${c.assumption.what})`));
+  reportContradictions(
+    contradictions.map((c) => `${c.problems.join('; ')} (assumed at ${c.assumption.api}#${c.assumption.pointer}: ${c.assumption.what})`),
+  );
   const test = currentTest();
-  record({ kind: 'exchange', operationId: operation?.operationId ?? `${request.method} ${path}`, status: response.status, scheme: schemesOf(request.headers), problems, test });
+  record({
+    kind: 'exchange',
+    operationId: operation?.operationId ?? `${request.method} ${path}`,
+    status: response.status,
+    scheme: schemesOf(request.headers),
+    problems,
+    test,
+  });
   // The Prism mock answers from the spec itself: what it sends confirms or contradicts nothing.
   if (capabilityOf(target.name).hasDataSemantics) {
     for (const { assumption, problems: broken } of contradictions) {
-      record({ kind: 'assumption', api: assumption.api, pointer: assumption.pointer, match: assumption.what, outcome: 'contradicted', evidence: broken.join('; '), observed, test });
+      record({
+        kind: 'assumption',
+        api: assumption.api,
+        pointer: assumption.pointer,
+        match: assumption.what,
+        outcome: 'contradicted',
+        evidence: broken.join('; '),
+        observed,
+        test,
+      });
     }
     for (const assumption of verdict.confirmed) {
-      record({ kind: 'assumption', api: assumption.api, pointer: assumption.pointer, match: assumption.what, outcome: 'confirmed', evidence: `${observed.request} answered ${observed.status} ${observed.contentType} as assumed`, observed, test });
+      record({
+        kind: 'assumption',
+        api: assumption.api,
+        pointer: assumption.pointer,
+        match: assumption.what,
+        outcome: 'confirmed',
+        evidence: `${observed.request} answered ${observed.status} ${observed.contentType} as assumed`,
+        observed,
+        test,
+      });
     }
   }
   return { response, operation, bodyText, problems, contradictions, observed };

@@ -87,7 +87,9 @@ export function coverageMarkdown(rows: CoverageRow[], targetName: string): strin
     '',
     '| Operation | Status | Security scheme | Exercised | Why not |',
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.operationId} | ${r.status} | ${r.scheme} | ${r.exercised ? `yes (${r.exercised})` : 'no'} | ${r.whyNot ?? ''} |`),
+    ...rows.map(
+      (r) => `| ${r.operationId} | ${r.status} | ${r.scheme} | ${r.exercised ? `yes (${r.exercised})` : 'no'} | ${r.whyNot ?? ''} |`,
+    ),
     '',
   ].join('\n');
 }
@@ -145,7 +147,8 @@ const OUTCOMES: ReportOutcome[] = ['contradicted', 'confirmed', 'not exercised',
 export const countOutcomes = (rows: AssumptionReportRow[]) =>
   Object.fromEntries(OUTCOMES.map((o) => [o, rows.filter((r) => r.outcome === o).length])) as Record<ReportOutcome, number>;
 
-const describeObserved = (o: Observed) => `${o.request} answered ${o.status} ${o.contentType}${o.body ? `: ${JSON.stringify(o.body)}` : ' (empty body)'}`;
+const describeObserved = (o: Observed) =>
+  `${o.request} answered ${o.status} ${o.contentType}${o.body ? `: ${JSON.stringify(o.body)}` : ' (empty body)'}`;
 
 /** The contradicted assumptions, each with what the spec guessed, what the server did and where to change the spec. */
 export function contradictionsText(rows: AssumptionReportRow[], style: 'text' | 'markdown' = 'text'): string {
@@ -163,7 +166,9 @@ export function contradictionsText(rows: AssumptionReportRow[], style: 'text' | 
     lines.push(`${i + 1}. The spec guessed (seed section ${r.seed} leaves it open): ${r.what}`);
     for (const o of r.observed) lines.push(`   This server: ${describeObserved(o)}`);
     for (const e of r.evidence) lines.push(`   Differs: ${e}`);
-    lines.push(`   To change: ${r.spec ? `${code(r.spec.file)} at ${code(r.spec.pointer)}` : '(source not found)'} (bundle: ${r.apis.join(', ')}#${code(r.pointer)})`);
+    lines.push(
+      `   To change: ${r.spec ? `${code(r.spec.file)} at ${code(r.spec.pointer)}` : '(source not found)'} (bundle: ${r.apis.join(', ')}#${code(r.pointer)})`,
+    );
     lines.push('');
   });
   return lines.join('\n');
@@ -181,7 +186,8 @@ export function assumptionsMarkdown(rows: AssumptionReportRow[], targetName: str
     '| Outcome | API | Where | Seed § | Assumption | Evidence |',
     '|---|---|---|---|---|---|',
     ...rows.map((r) => {
-      const evidence = r.outcome === 'not testable' ? (r.untestable ?? '') : [...r.evidence, ...r.observed.map(describeObserved)].join('; ');
+      const evidence =
+        r.outcome === 'not testable' ? (r.untestable ?? '') : [...r.evidence, ...r.observed.map(describeObserved)].join('; ');
       return `| ${r.outcome} | ${r.apis.join(', ')} | \`${r.pointer}\` | ${r.seed} | ${cell(r.what)} | ${cell(evidence)} |`;
     }),
     '',

@@ -39,10 +39,10 @@ export function validArbitrary(api: ApiName, raw: Schema): fc.Arbitrary<unknown>
       if (schema.format === 'date-time') return isoUtc;
       if (schema.format === 'uri') return fc.webUrl();
       if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern));
-    {
-      const minLength = Math.max(schema.minLength ?? 0, 1);
-      return fc.string({ minLength, maxLength: Math.min(schema.maxLength ?? minLength + 23, minLength + 23), unit: 'grapheme-ascii' });
-    }
+      {
+        const minLength = Math.max(schema.minLength ?? 0, 1);
+        return fc.string({ minLength, maxLength: Math.min(schema.maxLength ?? minLength + 23, minLength + 23), unit: 'grapheme-ascii' });
+      }
     case 'integer':
       return fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1000 });
     case 'array':
@@ -70,7 +70,13 @@ export function invalidObjectArbitrary(api: ApiName, raw: Schema): fc.Arbitrary<
       const required = variant.required ?? [];
       const fields = Object.keys(variant.properties ?? {});
       return fc
-        .tuple(validArbitrary(api, variant) as fc.Arbitrary<Record<string, unknown>>, fc.constantFrom(...(fields.length ? fields : ['_'])), wrongType, malformedString, fc.nat(2))
+        .tuple(
+          validArbitrary(api, variant) as fc.Arbitrary<Record<string, unknown>>,
+          fc.constantFrom(...(fields.length ? fields : ['_'])),
+          wrongType,
+          malformedString,
+          fc.nat(2),
+        )
         .map(([valid, field, badValue, badString, how]) => {
           const copy = { ...valid };
           if (how === 0 && required.length) delete copy[required[Math.abs(field.length) % required.length]!];

@@ -54,7 +54,8 @@ export const bundles: Record<ApiName, Json> = loadBundles();
 let assumptionList: Assumption[] | undefined;
 /** The x-assumptions of the bundles loaded above, collected once (not read from disk again). */
 export function specAssumptions(): Assumption[] {
-  return (assumptionList ??= API_NAMES.flatMap((api) => collectAssumptions(api, bundles[api])));
+  assumptionList ??= API_NAMES.flatMap((api) => collectAssumptions(api, bundles[api]));
+  return assumptionList;
 }
 
 function baseVariableOf(servers: unknown, where: string): LpVariable {
@@ -89,7 +90,12 @@ function listOperations(): Operation[] {
       parameters: [...((item.parameters as Json[]) ?? []), ...((operation.parameters as Json[]) ?? [])].map((p) => resolveRef(api, p)),
       requestBody: operation.requestBody ? (resolveRef(api, operation.requestBody as Json) as Operation['requestBody']) : undefined,
       // Literal segments escaped, each {parameter} one segment.
-      pathPattern: new RegExp(`^${path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('([^/]+)')}$`),
+      pathPattern: new RegExp(
+        `^${path
+          .split(/\{[^}]+\}/)
+          .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+          .join('([^/]+)')}$`,
+      ),
     }));
   });
 }
@@ -117,4 +123,3 @@ export function validatorAt(api: ApiName, pointer: string): ValidateFunction {
   }
   return validate;
 }
-

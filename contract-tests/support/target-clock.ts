@@ -12,7 +12,7 @@ async function clockRequest(target: Target, body?: Record<string, number>): Prom
   });
   if (!response.ok) throw new Error(`the target's clock control answered ${response.status}`);
   const { offsetSeconds } = (await response.json()) as { offsetSeconds?: unknown };
-  if (typeof offsetSeconds !== 'number') throw new Error('the target\'s clock control did not report offsetSeconds');
+  if (typeof offsetSeconds !== 'number') throw new Error("the target's clock control did not report offsetSeconds");
   return offsetSeconds;
 }
 

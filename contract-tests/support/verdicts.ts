@@ -45,7 +45,8 @@ export function coveringAssumption(api: ApiName, location: string): Assumption |
   let best: CoverPattern | undefined;
   for (const pattern of patternsOf(api)) {
     if (pattern.segments.length > at.length || !pattern.segments.every((re, i) => re.test(at[i]!))) continue;
-    if (!best || pattern.literal > best.literal || (pattern.literal === best.literal && pattern.segments.length > best.segments.length)) best = pattern;
+    if (!best || pattern.literal > best.literal || (pattern.literal === best.literal && pattern.segments.length > best.segments.length))
+      best = pattern;
   }
   return best?.assumption;
 }

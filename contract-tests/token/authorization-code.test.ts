@@ -13,7 +13,8 @@ import { reasonIfUnset, required, target } from '../support/target.ts';
 
 const AUTHORIZE = ['requestAuthorization'];
 const BOTH = ['requestAuthorization', 'requestIdentityProviderToken'];
-const needs = () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
+const needs = () =>
+  reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
 /** Same origin and path; a Location that is not an absolute URL is never the registered redirect URI. */
 const sameEndpoint = (a: string, b: string) => {
   if (!URL.canParse(a) || !URL.canParse(b)) return false;
@@ -58,7 +59,13 @@ const rawExchange = (fields: Record<string, string | undefined>) =>
   send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', {
     method: 'POST',
     headers: { ...FORM, 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY ?? '' },
-    body: form({ grant_type: 'authorization_code', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET, redirect_uri: target.env.LP_REDIRECT_URI, ...fields }),
+    body: form({
+      grant_type: 'authorization_code',
+      client_id: target.env.LP_CLIENT_ID,
+      client_secret: target.env.LP_CLIENT_SECRET,
+      redirect_uri: target.env.LP_REDIRECT_URI,
+      ...fields,
+    }),
   });
 
 beforeAll(async () => {
@@ -105,11 +112,22 @@ describe('authorization code grant', () => {
     const evil = 'https://attacker.invalid/steal';
     const seen = await authorize({ redirectUri: evil });
     const { response, location } = seen;
-    const redirectedTo = location && URL.canParse(location, required(target, 'LP_AUTH_URL')) ? new URL(location, required(target, 'LP_AUTH_URL')) : undefined;
+    const redirectedTo =
+      location && URL.canParse(location, required(target, 'LP_AUTH_URL')) ? new URL(location, required(target, 'LP_AUTH_URL')) : undefined;
     expect(redirectedTo?.host === 'attacker.invalid', `answered ${response.status} with a redirect to the unregistered URI`).toBe(false);
     const type = mediaTypeOf(response.headers.get('content-type'));
-    observeAssumption(ASSUMPTIONS.authorizeBehaviour, response.status === 400 && type === 'text/html', `an unregistered redirect_uri answered ${response.status} ${type || '(no content type)'}`, seen.exchange);
-    observeAssumption(ASSUMPTIONS.authorizePath, response.status !== 404, `${new URL(seen.request.url).pathname} answered ${response.status}`, seen.exchange);
+    observeAssumption(
+      ASSUMPTIONS.authorizeBehaviour,
+      response.status === 400 && type === 'text/html',
+      `an unregistered redirect_uri answered ${response.status} ${type || '(no content type)'}`,
+      seen.exchange,
+    );
+    observeAssumption(
+      ASSUMPTIONS.authorizePath,
+      response.status !== 404,
+      `${new URL(seen.request.url).pathname} answered ${response.status}`,
+      seen.exchange,
+    );
   });
 
   it('exchanges a code once and rejects the replayed code with a 4xx', async (ctx) => {
@@ -118,7 +136,11 @@ describe('authorization code grant', () => {
     const token = await explaining(exchangeAuthorizationCode(exchangeOptions(code)));
     expect(typeof token.access_token === 'string' && token.access_token.length > 0, 'an access token').toBe(true);
     // Seed 5.2 sends every token as Bearer; that the identity provider's answer says so (RFC 6749 5.1) is the guess.
-    observeAssumption(ASSUMPTIONS.idpTokenResponse, String(token.token_type).toLowerCase() === 'bearer', `the code exchange answered token_type ${JSON.stringify(token.token_type)}`);
+    observeAssumption(
+      ASSUMPTIONS.idpTokenResponse,
+      String(token.token_type).toLowerCase() === 'bearer',
+      `the code exchange answered token_type ${JSON.stringify(token.token_type)}`,
+    );
     const { response } = await rawExchange({ code });
     expect(statusClass(response.status), `replayed code answered ${response.status}`).toBe(4);
   });
@@ -155,7 +177,12 @@ describe('authorization code grant', () => {
       }
     };
     const code = codeOf(first.location, first.request.state);
-    observeAssumption(ASSUMPTIONS.pkceAuthorize, code !== undefined, `authorize with code_challenge (S256) answered ${first.response.status}${code ? ' with a code' : ' without a code'}`, first.exchange);
+    observeAssumption(
+      ASSUMPTIONS.pkceAuthorize,
+      code !== undefined,
+      `authorize with code_challenge (S256) answered ${first.response.status}${code ? ' with a code' : ' without a code'}`,
+      first.exchange,
+    );
     if (!code) return;
     const wrong = await rawExchange({ code, code_verifier: 'x'.repeat(43) });
     const second = await authorize({ pkce: true });
@@ -177,11 +204,17 @@ describe('authorization code grant', () => {
     const { code } = await freshCode();
     const token = await explaining(exchangeAuthorizationCode(exchangeOptions(code)));
     // With the subscription key, as the client sends it (seed 5.2); whether the token alone suffices is checked apart.
-    const key: Record<string, string> = target.env.LP_SUBSCRIPTION_KEY ? { 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY } : {};
+    const key: Record<string, string> = target.env.LP_SUBSCRIPTION_KEY
+      ? { 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY }
+      : {};
     const headers = { ...JSON_TYPE, ...key, authorization: `Bearer ${token.access_token}` };
     if (target.writesAllowed) {
       const event = { load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'DELIVERED', event_time: new Date().toISOString() };
-      const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', { method: 'POST', headers, body: JSON.stringify(event) });
+      const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(event),
+      });
       expect(statusClass(response.status), `status ${response.status}`).toBe(2);
     } else {
       // Read-only: an empty event with a valid token is refused for its content, not for its token.

@@ -12,11 +12,19 @@ import { withClockAdvanced } from '../support/target-clock.ts';
 
 // The seed gives tokens one hour; RFC 6749 4.1.2 wants codes short-lived (10 minutes at most recommended).
 const ONE_HOUR = 3600;
-const WRITES_REFUSED = target.writesAllowed ? undefined : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted the expired token would record the event';
+const WRITES_REFUSED = target.writesAllowed
+  ? undefined
+  : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted the expired token would record the event';
 
 describe('token and code lifetimes', () => {
   it('refuses a milestone sent with a token whose lifetime has passed', async (ctx) => {
-    skipIf(ctx, ['recordLoadMilestoneEvent'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), WRITES_REFUSED, reasonIfCannot(target.name, 'advancesClock'));
+    skipIf(
+      ctx,
+      ['recordLoadMilestoneEvent'],
+      reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'),
+      WRITES_REFUSED,
+      reasonIfCannot(target.name, 'advancesClock'),
+    );
     const info = await tokenProvider(target, 'service').getTokenInfo();
     const event = { load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'ARRIVED_AT_PICKUP', event_time: new Date().toISOString() };
     const status = await withClockAdvanced(target, Math.max(info.expiresInSeconds, ONE_HOUR) + 60, async () => {
@@ -31,7 +39,15 @@ describe('token and code lifetimes', () => {
   });
 
   it('refuses an authorization code exchanged an hour after it was issued', async (ctx) => {
-    const needs = reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
+    const needs = reasonIfUnset(
+      target,
+      'LP_AUTH_URL',
+      'LP_CLIENT_ID',
+      'LP_CLIENT_SECRET',
+      'LP_SCOPE',
+      'LP_REDIRECT_URI',
+      'LP_SUBSCRIPTION_KEY',
+    );
     skipIf(ctx, ['requestIdentityProviderToken'], needs, reasonIfCannot(target.name, 'advancesClock'));
     const request = await buildAuthorizationUrl({
       authUrl: required(target, 'LP_AUTH_URL'),
@@ -41,13 +57,23 @@ describe('token and code lifetimes', () => {
     });
     const { response: redirect } = await exchange(request.url, { redirect: 'manual' });
     const location = redirect.headers.get('location');
-    skipIf(ctx, ['requestIdentityProviderToken'], location ? undefined : `the authorize endpoint answered ${redirect.status}, not a redirect: the flow needs a user`);
+    skipIf(
+      ctx,
+      ['requestIdentityProviderToken'],
+      location ? undefined : `the authorize endpoint answered ${redirect.status}, not a redirect: the flow needs a user`,
+    );
     const { code } = parseAuthorizationCallback(location!, { state: request.state });
     const status = await withClockAdvanced(target, ONE_HOUR, async () => {
       const { response } = await send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', {
         method: 'POST',
         headers: { ...FORM, 'Ocp-Apim-Subscription-Key': required(target, 'LP_SUBSCRIPTION_KEY') },
-        body: form({ grant_type: 'authorization_code', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET, redirect_uri: target.env.LP_REDIRECT_URI, code }),
+        body: form({
+          grant_type: 'authorization_code',
+          client_id: target.env.LP_CLIENT_ID,
+          client_secret: target.env.LP_CLIENT_SECRET,
+          redirect_uri: target.env.LP_REDIRECT_URI,
+          code,
+        }),
       });
       return response.status;
     });

@@ -52,12 +52,24 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
     const secret = required(target, 'LP_CLIENT_SECRET');
     let last: Awaited<ReturnType<typeof send>> | undefined;
     for (const wrong of wrongValues(secret)) {
-      last = await send(target, 'LP_AUTH_URL', PATH, { method: 'POST', headers: withKey(), body: clientCredentials({ client_secret: wrong }) });
-      expect(statusClass(last.response.status), `a wrong client_secret (${describeWrong(secret, wrong)}) answered ${last.response.status}`).toBe(4);
+      last = await send(target, 'LP_AUTH_URL', PATH, {
+        method: 'POST',
+        headers: withKey(),
+        body: clientCredentials({ client_secret: wrong }),
+      });
+      expect(
+        statusClass(last.response.status),
+        `a wrong client_secret (${describeWrong(secret, wrong)}) answered ${last.response.status}`,
+      ).toBe(4);
     }
     const { response, bodyText } = last!;
     const body = jsonOf(bodyText);
-    observeAssumption(ASSUMPTIONS.oauthErrorBody, typeof body?.error === 'string', `a wrong secret answered ${response.status} ${body ? `with error=${String(body.error)}` : 'without a JSON body'}`, last);
+    observeAssumption(
+      ASSUMPTIONS.oauthErrorBody,
+      typeof body?.error === 'string',
+      `a wrong secret answered ${response.status} ${body ? `with error=${String(body.error)}` : 'without a JSON body'}`,
+      last,
+    );
   });
 
   it('rejects client credentials without scope with a 4xx (scope is required)', async (ctx) => {

@@ -16,7 +16,11 @@ describe('service token endpoint (POST {base_url}/token)', () => {
   it('issues a Bearer token with an integer expired_in of 1..3600 for form-encoded client credentials', async (ctx) => {
     skipIf(ctx, OP, needs());
     const { data, response } = await logisticsClient(target).token.POST('/token', {
-      body: { grant_type: 'client_credentials', client_id: required(target, 'LP_CLIENT_ID'), client_secret: required(target, 'LP_CLIENT_SECRET') },
+      body: {
+        grant_type: 'client_credentials',
+        client_id: required(target, 'LP_CLIENT_ID'),
+        client_secret: required(target, 'LP_CLIENT_SECRET'),
+      },
     });
     expect(statusClass(response.status), `status ${response.status}`).toBe(2);
     const body = redactor.redactValue((data ?? {}) as Record<string, unknown>);
@@ -39,7 +43,12 @@ describe('service token endpoint (POST {base_url}/token)', () => {
     });
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
-    observeAssumption(ASSUMPTIONS.serviceTokenNoKey, statusClass(status) === 2, `a token request with the subscription key as well answered ${status}`, seen);
+    observeAssumption(
+      ASSUMPTIONS.serviceTokenNoKey,
+      statusClass(status) === 2,
+      `a token request with the subscription key as well answered ${status}`,
+      seen,
+    );
   });
 
   it('rejects a wrong client secret with a 4xx', async (ctx) => {
@@ -52,11 +61,19 @@ describe('service token endpoint (POST {base_url}/token)', () => {
         headers: FORM,
         body: form({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: wrong }),
       });
-      expect(statusClass(last.response.status), `a wrong client_secret (${describeWrong(secret, wrong)}) answered ${last.response.status}`).toBe(4);
+      expect(
+        statusClass(last.response.status),
+        `a wrong client_secret (${describeWrong(secret, wrong)}) answered ${last.response.status}`,
+      ).toBe(4);
     }
     const { response, bodyText } = last!;
     const body = jsonOf(bodyText);
-    observeAssumption(ASSUMPTIONS.oauthErrorBody, typeof body?.error === 'string', `a wrong secret answered ${response.status} ${body ? `with error=${String(body.error)}` : 'without a JSON body'}`, last);
+    observeAssumption(
+      ASSUMPTIONS.oauthErrorBody,
+      typeof body?.error === 'string',
+      `a wrong secret answered ${response.status} ${body ? `with error=${String(body.error)}` : 'without a JSON body'}`,
+      last,
+    );
   });
 
   it('rejects an unsupported grant_type with a 4xx', async (ctx) => {

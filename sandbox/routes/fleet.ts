@@ -3,7 +3,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { mutated, type SandboxContext } from '../context.ts';
-import { type FilterField, type SortField, type VehicleQuery, type VisibleFleet } from '../fleet-index.ts';
+import type { FilterField, SortField, VehicleQuery, VisibleFleet } from '../fleet-index.ts';
 import { sendApiError } from '../replies.ts';
 
 /** Query parameter name -> vehicle field it filters (note the lower-case v of customervehicleNumber). */
@@ -54,11 +54,14 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
     if (!visible && key === undefined && missingKeyAccepted) {
       visible = fleet.forApiKey(context.credentials.fleetApiKey);
     }
-    if (!visible && typeof key === 'string' && key.toLowerCase() === ownKeyInAnyCase) visible = fleet.forApiKey(context.credentials.fleetApiKey);
+    if (!visible && typeof key === 'string' && key.toLowerCase() === ownKeyInAnyCase)
+      visible = fleet.forApiKey(context.credentials.fleetApiKey);
     if (!visible) {
       // Answered here: done() is not called, so the route handler never runs.
       sendApiError(
-        reply, 401, 'unauthorized',
+        reply,
+        401,
+        'unauthorized',
         key === undefined ? 'Access denied due to missing API key: send the API-Key header.' : 'Access denied due to invalid API key.',
       );
       return;
@@ -72,7 +75,10 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
     const raw = request.query as Record<string, unknown>;
     let unknown: string[] | undefined;
     for (const name in raw) {
-      if (name !== 'sort' && !parameters.has(name)) (unknown ??= []).push(name);
+      if (name !== 'sort' && !parameters.has(name)) {
+        unknown ??= [];
+        unknown.push(name);
+      }
     }
     if (unknown) {
       const hint = unknown.includes('customerVehicleNumber') ? ' (the filter is spelled customervehicleNumber)' : '';
@@ -163,4 +169,3 @@ function renameLicensePlate(vehicle: Record<string, string>): string {
   const { licensePlate, ...rest } = vehicle;
   return JSON.stringify({ ...rest, licencePlate: licensePlate });
 }
-

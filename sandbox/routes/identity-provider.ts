@@ -38,8 +38,10 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
     }
     const redirectUri = query.redirect_uri;
     const openRedirect =
-      typeof redirectUri === 'string' && URL.canParse(redirectUri) &&
-      (mutated(context, 'authorize-open-redirect') || (mutated(context, 'authorize-redirect-uri-prefix-match') && redirectUri.startsWith(credentials.redirectUri)));
+      typeof redirectUri === 'string' &&
+      URL.canParse(redirectUri) &&
+      (mutated(context, 'authorize-open-redirect') ||
+        (mutated(context, 'authorize-redirect-uri-prefix-match') && redirectUri.startsWith(credentials.redirectUri)));
     if (redirectUri !== credentials.redirectUri && !openRedirect) {
       return sendHtmlError(reply, 400, 'The redirect_uri is missing or is not registered for this client.');
     }
@@ -72,7 +74,13 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
     // The built-in test user is signed in and consents automatically.
     const code = context.codes.issue(
       // The registered URI's own string when it is that one (always, but under the open-redirect mutation).
-      { clientId: credentials.clientId, redirectUri: redirectUri === credentials.redirectUri ? credentials.redirectUri : String(redirectUri), scope, user: TEST_USER, codeChallenge: challenge },
+      {
+        clientId: credentials.clientId,
+        redirectUri: redirectUri === credentials.redirectUri ? credentials.redirectUri : String(redirectUri),
+        scope,
+        user: TEST_USER,
+        codeChallenge: challenge,
+      },
       mutated(context, 'idp-code-never-expires') ? NEVER_SECONDS : undefined,
     );
     if (typeof code !== 'string') {
@@ -88,7 +96,9 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
     if (key !== credentials.subscriptionKey && !mutated(context, 'idp-subscription-key-not-required')) {
       // The gateway answers before the identity provider, with its own body.
       return sendApiError(
-        reply, 401, 'invalid_subscription_key',
+        reply,
+        401,
+        'invalid_subscription_key',
         key === undefined ? 'Access denied due to missing subscription key.' : 'Access denied due to invalid subscription key.',
       );
     }
@@ -145,7 +155,12 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
       scope = grant.scope;
     }
 
-    const token = context.tokens.issue({ clientId: sharedClientId(body.client_id, credentials.clientId), scope, lifetimeSeconds: TOKEN_LIFETIME_SECONDS, code });
+    const token = context.tokens.issue({
+      clientId: sharedClientId(body.client_id, credentials.clientId),
+      scope,
+      lifetimeSeconds: TOKEN_LIFETIME_SECONDS,
+      code,
+    });
     const response: Record<string, unknown> = {
       access_token: token,
       token_type: mutated(context, 'idp-token-type-jwt') ? 'JWT' : 'Bearer',

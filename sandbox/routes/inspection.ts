@@ -38,7 +38,12 @@ export function inspectionRoutes(app: FastifyInstance, context: SandboxContext):
     const limit = pagingNumber(query.limit, DEFAULT_PAGE_EVENTS, 1, DEFAULT_PAGE_EVENTS);
     const after = pagingNumber(query.after, 0, 0, Number.MAX_SAFE_INTEGER);
     if (limit === undefined || after === undefined || (query.load_id !== undefined && loadId === undefined)) {
-      return sendApiError(reply, 400, 'invalid_request', `limit must be an integer from 1 to ${DEFAULT_PAGE_EVENTS}, after a non-negative integer (an event's seq), load_id given once.`);
+      return sendApiError(
+        reply,
+        400,
+        'invalid_request',
+        `limit must be an integer from 1 to ${DEFAULT_PAGE_EVENTS}, after a non-negative integer (an event's seq), load_id given once.`,
+      );
     }
     const page = context.events.page({ after, limit, loadId });
     // Serialised here, one event at a time, so a page stays under PAGE_BYTES however long the stored values are.
@@ -72,11 +77,18 @@ export function inspectionRoutes(app: FastifyInstance, context: SandboxContext):
     const offset = body?.offsetSeconds;
     const isSeconds = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
     const moved =
-      isSeconds(advance) && offset === undefined ? context.clock.advance(advance)
-      : isSeconds(offset) && advance === undefined ? context.clock.setOffset(offset)
-      : undefined;
+      isSeconds(advance) && offset === undefined
+        ? context.clock.advance(advance)
+        : isSeconds(offset) && advance === undefined
+          ? context.clock.setOffset(offset)
+          : undefined;
     if (moved === undefined) {
-      return sendApiError(reply, 400, 'invalid_request', 'Send a JSON body with exactly one of advanceSeconds or offsetSeconds (a number of seconds).');
+      return sendApiError(
+        reply,
+        400,
+        'invalid_request',
+        'Send a JSON body with exactly one of advanceSeconds or offsetSeconds (a number of seconds).',
+      );
     }
     if (!moved) return sendApiError(reply, 400, 'invalid_request', `The clock offset must stay within +/- ${MAX_OFFSET_SECONDS} seconds.`);
     return clockState();

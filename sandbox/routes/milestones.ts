@@ -66,7 +66,10 @@ export function milestoneRoutes(app: FastifyInstance, context: SandboxContext): 
         client_id: context.tokens.clientOf(bearerToken(request) ?? '') ?? 'unknown',
       });
     } catch (error) {
-      request.log.error({ reqId: request.id, code: (error as NodeJS.ErrnoException).code ?? null }, 'milestone not stored: the data file write failed');
+      request.log.error(
+        { reqId: request.id, code: (error as NodeJS.ErrnoException).code ?? null },
+        'milestone not stored: the data file write failed',
+      );
       return sendApiError(reply, 500, 'internal_error', 'The event could not be stored and was not recorded; send it again.');
     }
     request.log.info({ reqId: request.id, load_id: event.load_id, milestone_type: event.milestone_type }, 'milestone recorded');

@@ -20,7 +20,10 @@ export function serviceTokenRoutes(app: FastifyInstance, context: SandboxContext
     if (!checked.ok) return sendOAuthError(reply, 400, 'invalid_request', checked.problems.join('; '));
 
     const { credentials } = context;
-    const secret = mutated(context, 'service-token-secret-trimmed') && typeof body.client_secret === 'string' ? body.client_secret.trim() : body.client_secret;
+    const secret =
+      mutated(context, 'service-token-secret-trimmed') && typeof body.client_secret === 'string'
+        ? body.client_secret.trim()
+        : body.client_secret;
     const authenticated = body.client_id === credentials.clientId && secret === credentials.clientSecret;
     if (!authenticated && !mutated(context, 'service-token-wrong-secret-accepted')) {
       if (mutated(context, 'service-token-error-not-rfc6749')) {
@@ -30,7 +33,11 @@ export function serviceTokenRoutes(app: FastifyInstance, context: SandboxContext
     }
 
     const lifetime = mutated(context, 'service-token-lifetime-7200') ? 7200 : TOKEN_LIFETIME_SECONDS;
-    const token = context.tokens.issue({ clientId: sharedClientId(body.client_id, credentials.clientId), scope: '', lifetimeSeconds: lifetime });
+    const token = context.tokens.issue({
+      clientId: sharedClientId(body.client_id, credentials.clientId),
+      scope: '',
+      lifetimeSeconds: lifetime,
+    });
     const response: Record<string, unknown> = {
       access_token: token,
       token_type: mutated(context, 'service-token-type-lowercase') ? 'bearer' : 'Bearer',

@@ -22,7 +22,11 @@ export async function serviceToken(origin: string): Promise<string> {
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-export function idpToken(origin: string, fields: Record<string, string>, subscriptionKey: string | null = defaults.LP_SUBSCRIPTION_KEY): Promise<Response> {
+export function idpToken(
+  origin: string,
+  fields: Record<string, string>,
+  subscriptionKey: string | null = defaults.LP_SUBSCRIPTION_KEY,
+): Promise<Response> {
   return postForm(
     `${origin}/idp/oauth2/default/v1/token`,
     { client_id: defaults.LP_CLIENT_ID, client_secret: defaults.LP_CLIENT_SECRET, ...fields },
@@ -52,7 +56,12 @@ export async function authorizationCode(origin: string, params: Record<string, s
   return code;
 }
 
-export function recordMilestone(origin: string, token: string | undefined, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export function recordMilestone(
+  origin: string,
+  token: string | undefined,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${origin}/svc/v1/load-milestone-events`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },

@@ -20,9 +20,14 @@ const health = async (origin: string) => (await (await fetch(`${origin}/_sandbox
 /** Runs `count` calls, `parallel` at a time. */
 async function flood(count: number, parallel: number, call: (index: number) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < count) await call((next += 1));
-  }));
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        next += 1;
+        await call(next);
+      }
+    }),
+  );
 }
 
 describe('authorization codes', () => {
@@ -146,8 +151,10 @@ describe('large answers', () => {
     const long = (index: number) => `LD-${index}-${'x'.repeat(700_000)}`;
     writeFileSync(
       dataFile,
-      Array.from({ length: 12 }, (_, index) =>
-        `${JSON.stringify({ ...aMilestone, load_id: long(index), received_at: aMilestone.event_time, client_id: 'c' })}\n`).join(''),
+      Array.from(
+        { length: 12 },
+        (_, index) => `${JSON.stringify({ ...aMilestone, load_id: long(index), received_at: aMilestone.event_time, client_id: 'c' })}\n`,
+      ).join(''),
     );
     const sandbox = await startInProcess({ dataFile });
     try {

@@ -2,7 +2,17 @@
 // bodies that validate against the bundled response schemas: the sandbox tells the truth.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OTHER_LESSEE_API_KEY } from '../config.ts';
-import { aMilestone, authorizationCode, authorize, defaults, fleetGet, idpToken, postForm, recordMilestone, serviceToken } from './api-calls.ts';
+import {
+  aMilestone,
+  authorizationCode,
+  authorize,
+  defaults,
+  fleetGet,
+  idpToken,
+  postForm,
+  recordMilestone,
+  serviceToken,
+} from './api-calls.ts';
 import { startInProcess, type InProcessSandbox } from './sandbox-process.ts';
 import { createSpecAjv } from '../../spec-core/ajv.ts';
 import { API_NAMES } from '../../spec-core/apis.ts';
@@ -49,22 +59,62 @@ const cases: [string, string, () => Promise<Response>][] = [
   ['requestServiceToken', '200', () => postForm(`${sandbox.origin}/svc/token`, serviceFields)],
   ['requestServiceToken', '400 missing field', () => postForm(`${sandbox.origin}/svc/token`, { grant_type: 'client_credentials' })],
   ['requestServiceToken', '400 wrong grant', () => postForm(`${sandbox.origin}/svc/token`, { ...serviceFields, grant_type: 'password' })],
-  ['requestServiceToken', '400 JSON body', () => fetch(`${sandbox.origin}/svc/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' })],
+  [
+    'requestServiceToken',
+    '400 JSON body',
+    () => fetch(`${sandbox.origin}/svc/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }),
+  ],
   ['requestServiceToken', '401', () => postForm(`${sandbox.origin}/svc/token`, { ...serviceFields, client_secret: 'x' })],
-  ['requestIdentityProviderToken', '200 client credentials', () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE })],
-  ['requestIdentityProviderToken', '200 code', async () =>
-    idpToken(sandbox.origin, { grant_type: 'authorization_code', code: await authorizationCode(sandbox.origin), redirect_uri: defaults.LP_REDIRECT_URI })],
-  ['requestIdentityProviderToken', '400 bad code', () => idpToken(sandbox.origin, { grant_type: 'authorization_code', code: 'x', redirect_uri: defaults.LP_REDIRECT_URI })],
-  ['requestIdentityProviderToken', '400 invalid scope', () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: 'nope' })],
-  ['requestIdentityProviderToken', '401 no key', () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE }, null)],
-  ['requestIdentityProviderToken', '401 wrong secret', () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE, client_secret: 'x' })],
+  [
+    'requestIdentityProviderToken',
+    '200 client credentials',
+    () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE }),
+  ],
+  [
+    'requestIdentityProviderToken',
+    '200 code',
+    async () =>
+      idpToken(sandbox.origin, {
+        grant_type: 'authorization_code',
+        code: await authorizationCode(sandbox.origin),
+        redirect_uri: defaults.LP_REDIRECT_URI,
+      }),
+  ],
+  [
+    'requestIdentityProviderToken',
+    '400 bad code',
+    () => idpToken(sandbox.origin, { grant_type: 'authorization_code', code: 'x', redirect_uri: defaults.LP_REDIRECT_URI }),
+  ],
+  [
+    'requestIdentityProviderToken',
+    '400 invalid scope',
+    () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: 'nope' }),
+  ],
+  [
+    'requestIdentityProviderToken',
+    '401 no key',
+    () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE }, null),
+  ],
+  [
+    'requestIdentityProviderToken',
+    '401 wrong secret',
+    () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE, client_secret: 'x' }),
+  ],
   ['requestAuthorization', '302', () => authorize(sandbox.origin, { state: 's' })],
   ['requestAuthorization', '302 error', () => authorize(sandbox.origin, { response_type: 'token' })],
   ['requestAuthorization', '400', () => authorize(sandbox.origin, { redirect_uri: 'https://elsewhere.example/' })],
   ['recordLoadMilestoneEvent', '200', () => recordMilestone(sandbox.origin, token, aMilestone)],
   ['recordLoadMilestoneEvent', '400 malformed', () => recordMilestone(sandbox.origin, token, '{')],
-  ['recordLoadMilestoneEvent', '400 non-UTC', () => recordMilestone(sandbox.origin, token, { ...aMilestone, event_time: '2026-11-22T14:30:00+02:00' })],
-  ['recordLoadMilestoneEvent', '400 content type', () => recordMilestone(sandbox.origin, token, 'x', { 'content-type': 'application/xml' })],
+  [
+    'recordLoadMilestoneEvent',
+    '400 non-UTC',
+    () => recordMilestone(sandbox.origin, token, { ...aMilestone, event_time: '2026-11-22T14:30:00+02:00' }),
+  ],
+  [
+    'recordLoadMilestoneEvent',
+    '400 content type',
+    () => recordMilestone(sandbox.origin, token, 'x', { 'content-type': 'application/xml' }),
+  ],
   ['recordLoadMilestoneEvent', '401', () => recordMilestone(sandbox.origin, 'nope', aMilestone)],
   ['recordLoadMilestoneEvent', '404 unknown path', () => fetch(`${sandbox.origin}/svc/v2/load-milestone-events`, { method: 'POST' })],
   ['listVehicles', '200', () => fleetGet(sandbox.origin, '/vehicles?sort=vin%20desc')],

@@ -20,7 +20,10 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 async function dreddOnSandbox(mutation?: MutationId, without: string[] = []) {
   const sandbox = await startInProcess({ mutation });
   try {
-    const lines = dotenvLines(sandbox.origin, readCredentials({}), { vehicleNumber: sandbox.foreignVehicleNumber, customerNumber: sandbox.foreignCustomerNumber });
+    const lines = dotenvLines(sandbox.origin, readCredentials({}), {
+      vehicleNumber: sandbox.foreignVehicleNumber,
+      customerNumber: sandbox.foreignCustomerNumber,
+    });
     const env = Object.fromEntries(lines.filter((line) => !without.includes(line.name)).map((line) => [line.name, line.value]));
     return { env, run: await dreddAgainst('sandbox', env, join(outDir, mutation ?? 'correct')) };
   } finally {
@@ -32,7 +35,12 @@ describe('dredd through the validating proxy', () => {
   it('passes every transaction it can run against the correct sandbox, in each of the four documents', async () => {
     const { run } = await dreddOnSandbox();
     expect(run.notRun).toEqual([]);
-    expect(run.results.map((r) => r.name).sort()).toEqual(['carriers-LP_BASE_URL', 'fleet-LP_FLEET_BASE_URL', 'token-LP_AUTH_URL', 'token-LP_BASE_URL']);
+    expect(run.results.map((r) => r.name).sort()).toEqual([
+      'carriers-LP_BASE_URL',
+      'fleet-LP_FLEET_BASE_URL',
+      'token-LP_AUTH_URL',
+      'token-LP_BASE_URL',
+    ]);
     for (const result of run.results) {
       expect({ name: result.name, failing: result.failing, errors: result.errors }).toEqual({ name: result.name, failing: 0, errors: 0 });
       expect(result.passing, result.name).toBeGreaterThan(0);
@@ -43,7 +51,10 @@ describe('dredd through the validating proxy', () => {
   it('fails a token answer whose expired_in is a string, names the document, and never prints the client secret', async () => {
     // Only the service's documents: the failing one and the milestones next to it.
     const { env, run } = await dreddOnSandbox('service-token-expired-in-string', ['LP_AUTH_URL', 'LP_FLEET_BASE_URL']);
-    expect(run.notRun).toEqual(['token-LP_AUTH_URL skipped: needs LP_AUTH_URL (not set)', 'fleet-LP_FLEET_BASE_URL skipped: needs LP_FLEET_BASE_URL (not set)']);
+    expect(run.notRun).toEqual([
+      'token-LP_AUTH_URL skipped: needs LP_AUTH_URL (not set)',
+      'fleet-LP_FLEET_BASE_URL skipped: needs LP_FLEET_BASE_URL (not set)',
+    ]);
     const token = run.results.find((r) => r.name === 'token-LP_BASE_URL');
     expect(token?.failing).toBeGreaterThan(0);
     // The proxy's verdict (same keys, so dredd's comparison alone would pass it).

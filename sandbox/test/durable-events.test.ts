@@ -42,7 +42,8 @@ describe('--data durability', () => {
     // Sixteen writers in parallel until the kill; each load id is sent once.
     const writers = Array.from({ length: 16 }, async () => {
       while (running) {
-        const loadId = `LD-KILL-${(sent += 1)}`;
+        sent += 1;
+        const loadId = `LD-KILL-${sent}`;
         try {
           const response = await recordMilestone(origin, token, { ...aMilestone, load_id: loadId });
           if (response.status === 200) acknowledged.push(loadId);
@@ -81,7 +82,9 @@ describe('--data durability', () => {
       const aside = readdirSync(dir).filter((name) => name.startsWith('torn.jsonl.torn-'));
       expect(aside.map((name) => readFileSync(join(dir, name), 'utf8'))).toEqual(['{"load_id":"LD-TOR']);
       // New events follow a whole line, so the file loads cleanly next time.
-      expect((await recordMilestone(sandbox.origin, await serviceToken(sandbox.origin), { ...aMilestone, load_id: 'LD-AFTER-TORN' })).status).toBe(200);
+      expect(
+        (await recordMilestone(sandbox.origin, await serviceToken(sandbox.origin), { ...aMilestone, load_id: 'LD-AFTER-TORN' })).status,
+      ).toBe(200);
     } finally {
       await sandbox.close();
     }

@@ -39,7 +39,7 @@ describe('API key and lessee', () => {
     expect((await fleetGet(sandbox.origin, `/vehicles/${mine[0]!.vehicleNumber}`, 'nope')).status).toBe(401);
   });
 
-  it('lists only the caller\'s customers, and every one of them', async () => {
+  it("lists only the caller's customers, and every one of them", async () => {
     expect(mine.length).toBe(120); // 3 of every 5 vehicles belong to the caller's lessee
     expect(new Set(mine.map((vehicle) => vehicle.customerNumber))).toEqual(new Set(OWN_CUSTOMERS));
     expect(new Set(theirs.map((vehicle) => vehicle.customerNumber))).toEqual(new Set(OTHER_CUSTOMERS));
@@ -62,7 +62,7 @@ describe('API key and lessee', () => {
 });
 
 describe('GET /vehicles/{vehicleNumber}', () => {
-  it('returns the caller\'s vehicle', async () => {
+  it("returns the caller's vehicle", async () => {
     const response = await fleetGet(sandbox.origin, `/vehicles/${mine[3]!.vehicleNumber}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(mine[3]);
@@ -91,7 +91,10 @@ describe('GET /vehicles/{vehicleNumber}', () => {
 describe('filters', () => {
   it('treats repeated values of one filter as alternatives', async () => {
     const [a, b] = [mine[1]!, mine[7]!];
-    expect(numbers(await list(`vehicleNumber=${a.vehicleNumber}&vehicleNumber=${b.vehicleNumber}`))).toEqual([a.vehicleNumber, b.vehicleNumber]);
+    expect(numbers(await list(`vehicleNumber=${a.vehicleNumber}&vehicleNumber=${b.vehicleNumber}`))).toEqual([
+      a.vehicleNumber,
+      b.vehicleNumber,
+    ]);
     expect(numbers(await list(`licensePlate=${b.licensePlate}&licensePlate=${a.licensePlate}`))).toEqual(
       numbers(mine.filter((v) => v.licensePlate === a.licensePlate || v.licensePlate === b.licensePlate)),
     );
@@ -99,7 +102,9 @@ describe('filters', () => {
 
   it('combines different filters with AND', async () => {
     const target = mine[4]!;
-    const expected = mine.filter((v) => v.customerNumber === target.customerNumber && v.customerVehicleNumber === target.customerVehicleNumber);
+    const expected = mine.filter(
+      (v) => v.customerNumber === target.customerNumber && v.customerVehicleNumber === target.customerVehicleNumber,
+    );
     expect(expected).toEqual([target]); // customerVehicleNumber alone repeats across customers
     expect(await list(`customerNumber=${target.customerNumber}&customervehicleNumber=${target.customerVehicleNumber}`)).toEqual([target]);
     expect(await list(`customerNumber=${OWN_CUSTOMERS.find((c) => c !== target.customerNumber)}&vin=${target.vin}`)).toEqual([]);
@@ -140,13 +145,21 @@ describe('sort', () => {
     const ascending = await list(`sort=${encodeURIComponent(`${field} asc`)}`);
     const descending = await list(`sort=${encodeURIComponent(`${field} desc`)}`);
     expect(ascending.map((v) => v[field])).toEqual([...mine].sort(compare(field)).map((v) => v[field]));
-    expect(descending.map((v) => v[field])).toEqual([...mine].sort(compare(field)).reverse().map((v) => v[field]));
+    expect(descending.map((v) => v[field])).toEqual(
+      [...mine]
+        .sort(compare(field))
+        .reverse()
+        .map((v) => v[field]),
+    );
     expect(new Set(numbers(ascending))).toEqual(new Set(numbers(mine)));
   });
 
   it('sorts a filtered list', async () => {
     const sorted = await list(`customerNumber=${OWN_CUSTOMERS[2]}&sort=${encodeURIComponent('licensePlate desc')}`);
-    const expected = mine.filter((v) => v.customerNumber === OWN_CUSTOMERS[2]).sort(compare('licensePlate')).reverse();
+    const expected = mine
+      .filter((v) => v.customerNumber === OWN_CUSTOMERS[2])
+      .sort(compare('licensePlate'))
+      .reverse();
     expect(sorted.map((v) => v.licensePlate)).toEqual(expected.map((v) => v.licensePlate));
   });
 
@@ -154,11 +167,14 @@ describe('sort', () => {
     expect(numbers(mine)).toEqual([...numbers(mine)].sort());
   });
 
-  it.each(['color asc', 'vin', 'vin up', 'vin asc,licensePlate desc', 'VIN asc'])('answers sort=%s with 400 and a clear message', async (sort) => {
-    const response = await fleetGet(sandbox.origin, `/vehicles?sort=${encodeURIComponent(sort)}`);
-    expect(response.status).toBe(400);
-    expect(((await response.json()) as { message: string }).message).toContain('sort');
-  });
+  it.each(['color asc', 'vin', 'vin up', 'vin asc,licensePlate desc', 'VIN asc'])(
+    'answers sort=%s with 400 and a clear message',
+    async (sort) => {
+      const response = await fleetGet(sandbox.origin, `/vehicles?sort=${encodeURIComponent(sort)}`);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { message: string }).message).toContain('sort');
+    },
+  );
 });
 
 describe('scale', () => {
@@ -169,7 +185,12 @@ describe('scale', () => {
       const vehicles = (await response.json()) as Vehicle[];
       expect(vehicles.length).toBe(20_000);
       expect(vehicles.every((v) => v.customerNumber === 'C-100235')).toBe(true);
-      expect(vehicles.map((v) => v.vin)).toEqual(vehicles.map((v) => v.vin).sort().reverse());
+      expect(vehicles.map((v) => v.vin)).toEqual(
+        vehicles
+          .map((v) => v.vin)
+          .sort()
+          .reverse(),
+      );
       const health = (await (await fetch(`${big.origin}/_sandbox/health`)).json()) as { vehicles: number };
       expect(health.vehicles).toBe(100_000);
     } finally {

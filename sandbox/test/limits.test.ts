@@ -9,7 +9,7 @@ import { startSandboxProcess, useSandboxWithToken, type RunningProcess } from '.
 describe('length limits (maxLength in the specs)', () => {
   const shared = useSandboxWithToken();
 
-  const message = async (response: Response) => ((await response.json()) as { message?: string; error_description?: string });
+  const message = async (response: Response) => (await response.json()) as { message?: string; error_description?: string };
 
   it('refuses a load_id over 256 characters with 400 naming it, and takes one of exactly 256', async () => {
     const tooLong = await recordMilestone(shared.sandbox.origin, shared.token, { ...aMilestone, load_id: 'L'.repeat(257) });
@@ -19,7 +19,11 @@ describe('length limits (maxLength in the specs)', () => {
   });
 
   it('refuses an over-long client_secret on the token endpoint with 400', async () => {
-    const response = await postForm(`${shared.sandbox.origin}/svc/token`, { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: 's'.repeat(513) });
+    const response = await postForm(`${shared.sandbox.origin}/svc/token`, {
+      grant_type: 'client_credentials',
+      client_id: 'sandbox-client',
+      client_secret: 's'.repeat(513),
+    });
     expect(response.status).toBe(400);
     expect((await message(response)).error_description).toMatch(/client_secret/);
   });
@@ -69,7 +73,18 @@ describe('connection limits', () => {
   let sandbox: RunningProcess;
   let port: number;
   beforeAll(async () => {
-    sandbox = await startSandboxProcess(['--headers-timeout', '1', '--request-timeout', '2', '--idle-timeout', '3', '--max-connections', '4', '--log-level', 'warn']);
+    sandbox = await startSandboxProcess([
+      '--headers-timeout',
+      '1',
+      '--request-timeout',
+      '2',
+      '--idle-timeout',
+      '3',
+      '--max-connections',
+      '4',
+      '--log-level',
+      'warn',
+    ]);
     port = Number(new URL(sandbox.env.LP_BASE_URL!).port);
   });
   afterAll(() => sandbox?.stop());
@@ -83,7 +98,10 @@ describe('connection limits', () => {
     });
 
     it('closes a connection whose body stalls', async ({ expect }) => {
-      const socket = await open(port, 'POST /svc/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ngrant_type');
+      const socket = await open(
+        port,
+        'POST /svc/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ngrant_type',
+      );
       expect(await closedWithin(socket, 5000)).toBeGreaterThanOrEqual(1500);
     });
 
@@ -130,30 +148,66 @@ describe.concurrent('a client that stops reading', () => {
 
 describe.concurrent('credentials in URLs', () => {
   it('never reach the request log, in any encoding, under any name or in the path', async ({ expect }) => {
-    const secrets = { LP_CLIENT_SECRET: 'env-secret/5f0c+9a=', LP_SUBSCRIPTION_KEY: 'env-subkey-77aa21', LP_FLEET_API_KEY: 'env-fleetkey:3b9e04' };
+    const secrets = {
+      LP_CLIENT_SECRET: 'env-secret/5f0c+9a=',
+      LP_SUBSCRIPTION_KEY: 'env-subkey-77aa21',
+      LP_FLEET_API_KEY: 'env-fleetkey:3b9e04',
+    };
     const sandbox = await startSandboxProcess([], secrets);
     try {
       const origin = sandbox.env.LP_BASE_URL!.replace(/\/svc$/, '');
-      const token = ((await (await postForm(`${origin}/svc/token`, { grant_type: 'client_credentials', client_id: 'sandbox-client', client_secret: secrets.LP_CLIENT_SECRET })).json()) as { access_token: string }).access_token;
+      const token = (
+        (await (
+          await postForm(`${origin}/svc/token`, {
+            grant_type: 'client_credentials',
+            client_id: 'sandbox-client',
+            client_secret: secrets.LP_CLIENT_SECRET,
+          })
+        ).json()) as { access_token: string }
+      ).access_token;
       const values = [...Object.values(secrets), token];
-      const names = ['API-Key', 'api_key', 'apikey', 'API%2DKey', 'client_secret', 'Client-Secret', 'client%5Fsecret', 'subscription-key',
-        'Ocp-Apim-Subscription-Key', 'access_token', 'token', 'code', 'code_verifier', 'password', 'key'];
+      const names = [
+        'API-Key',
+        'api_key',
+        'apikey',
+        'API%2DKey',
+        'client_secret',
+        'Client-Secret',
+        'client%5Fsecret',
+        'subscription-key',
+        'Ocp-Apim-Subscription-Key',
+        'access_token',
+        'token',
+        'code',
+        'code_verifier',
+        'password',
+        'key',
+      ];
       const paths: string[] = [];
       for (const value of values) {
         for (const name of names) {
           paths.push(`/fleet/vehicles?${name}=${encodeURIComponent(value)}`, `/svc/token?${name}=${value}`);
-          paths.push(`/fleet/vehicles?${name}=${Buffer.from(value).toString('base64')}`, `/fleet/vehicles?${name}=${Buffer.from(value).toString('hex')}`);
+          paths.push(
+            `/fleet/vehicles?${name}=${Buffer.from(value).toString('base64')}`,
+            `/fleet/vehicles?${name}=${Buffer.from(value).toString('hex')}`,
+          );
         }
         // The sandbox's own credentials under names nobody would guess, and in the path.
-        if (value !== token) paths.push(`/fleet/vehicles?q=${encodeURIComponent(value)}`, `/fleet/vehicles/${encodeURIComponent(value)}`, `/x/${value}`);
+        if (value !== token)
+          paths.push(`/fleet/vehicles?q=${encodeURIComponent(value)}`, `/fleet/vehicles/${encodeURIComponent(value)}`, `/x/${value}`);
       }
       for (const path of paths) await (await fetch(`${origin}${path}`, { headers: { 'api-key': secrets.LP_FLEET_API_KEY } })).arrayBuffer();
       expect(await sandbox.stop()).toBe(0);
       const logs = sandbox.stderr();
       expect(logs.split('\n').filter((line) => line.includes('"msg":"request"')).length).toBeGreaterThanOrEqual(paths.length);
       const spellings = (value: string) => [
-        value, encodeURIComponent(value), new URLSearchParams([['', value]]).toString().slice(1), JSON.stringify(value).slice(1, -1),
-        Buffer.from(value).toString('base64'), Buffer.from(value).toString('base64url'), Buffer.from(value).toString('hex'),
+        value,
+        encodeURIComponent(value),
+        new URLSearchParams([['', value]]).toString().slice(1),
+        JSON.stringify(value).slice(1, -1),
+        Buffer.from(value).toString('base64'),
+        Buffer.from(value).toString('base64url'),
+        Buffer.from(value).toString('hex'),
       ];
       for (const value of values) {
         for (const spelling of spellings(value)) {

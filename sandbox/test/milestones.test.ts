@@ -16,7 +16,10 @@ beforeAll(async () => {
 afterAll(() => sandbox?.close());
 
 const events = async (origin: string, loadId: string) =>
-  (await (await fetch(`${origin}/_sandbox/load-milestone-events?load_id=${encodeURIComponent(loadId)}`)).json()) as Record<string, unknown>[];
+  (await (await fetch(`${origin}/_sandbox/load-milestone-events?load_id=${encodeURIComponent(loadId)}`)).json()) as Record<
+    string,
+    unknown
+  >[];
 
 describe('POST {base_url}/v1/load-milestone-events', () => {
   it('records a milestone and confirms with a message', async () => {
@@ -29,7 +32,9 @@ describe('POST {base_url}/v1/load-milestone-events', () => {
   });
 
   it('accepts the subscription key alongside the token', async () => {
-    const response = await recordMilestone(sandbox.origin, token, aMilestone, { 'ocp-apim-subscription-key': defaults.LP_SUBSCRIPTION_KEY });
+    const response = await recordMilestone(sandbox.origin, token, aMilestone, {
+      'ocp-apim-subscription-key': defaults.LP_SUBSCRIPTION_KEY,
+    });
     expect(response.status).toBe(200);
   });
 
@@ -75,9 +80,12 @@ describe('POST {base_url}/v1/load-milestone-events', () => {
     expect(((await response.json()) as { message: string }).message).toContain('event_time');
   });
 
-  it.each(['2026-11-22T14:30:00Z', '2026-11-22T14:30:00.123Z', '2026-11-22T14:30:00+00:00'])('accepts the UTC timestamp %s', async (eventTime) => {
-    expect((await recordMilestone(sandbox.origin, token, { ...aMilestone, event_time: eventTime })).status).toBe(200);
-  });
+  it.each(['2026-11-22T14:30:00Z', '2026-11-22T14:30:00.123Z', '2026-11-22T14:30:00+00:00'])(
+    'accepts the UTC timestamp %s',
+    async (eventTime) => {
+      expect((await recordMilestone(sandbox.origin, token, { ...aMilestone, event_time: eventTime })).status).toBe(200);
+    },
+  );
 
   it('answers a non-JSON content type with 400', async () => {
     const response = await recordMilestone(sandbox.origin, token, 'load_id=1', { 'content-type': 'text/plain' });

@@ -21,7 +21,9 @@ const prismProcessesOf = (parent: number) =>
 
 describe('scripts/mock.ts', () => {
   it('prints the three base URLs, all the same loopback origin, the placeholder credentials, then "mock ready"', () => {
-    expect(mock.stdout).toMatch(/^LP_BASE_URL=http:\/\/127\.0\.0\.1:\d+\nLP_AUTH_URL=\S+\nLP_FLEET_BASE_URL=\S+\n(LP_\w+=\S+\n)+mock ready\n$/);
+    expect(mock.stdout).toMatch(
+      /^LP_BASE_URL=http:\/\/127\.0\.0\.1:\d+\nLP_AUTH_URL=\S+\nLP_FLEET_BASE_URL=\S+\n(LP_\w+=\S+\n)+mock ready\n$/,
+    );
     expect(mock.env.LP_AUTH_URL).toBe(origin);
     expect(mock.env.LP_FLEET_BASE_URL).toBe(origin);
   });
@@ -90,9 +92,16 @@ describe('scripts/mock.ts --dynamic --seed', () => {
       const get = async () => (await fetch(`${dynamic.env.LP_FLEET_BASE_URL}/vehicles/V-1`, { headers: { 'api-key': 'any' } })).json();
       const [first, second] = [await get(), await get()];
       expect(first).toEqual(second);
-      expect(Object.keys(first as object).sort()).toEqual(
-        ['customerNumber', 'customerVehicleNumber', 'domicileLocationName', 'domicileLocationNumber', 'licensePlate', 'vehicleNumber', 'vehicleType', 'vin'],
-      );
+      expect(Object.keys(first as object).sort()).toEqual([
+        'customerNumber',
+        'customerVehicleNumber',
+        'domicileLocationName',
+        'domicileLocationNumber',
+        'licensePlate',
+        'vehicleNumber',
+        'vehicleType',
+        'vin',
+      ]);
     } finally {
       await dynamic.stop();
     }

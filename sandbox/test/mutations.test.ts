@@ -11,7 +11,16 @@ import { MUTATIONS, type MutationId } from '../mutations.ts';
 import { SWITCH_PATH, serveSwitchable, type SwitchableSandbox } from '../mutation-switch.ts';
 import { buildSandbox } from '../server.ts';
 import {
-  advanceClock, aMilestone, authorizationCode, authorize, defaults, fleetGet, idpToken, postForm, recordMilestone, serviceToken,
+  advanceClock,
+  aMilestone,
+  authorizationCode,
+  authorize,
+  defaults,
+  fleetGet,
+  idpToken,
+  postForm,
+  recordMilestone,
+  serviceToken,
 } from './api-calls.ts';
 import { repoRoot, startInProcess, startSandboxProcess } from './sandbox-process.ts';
 
@@ -20,7 +29,11 @@ type Target = { origin: string; foreignVehicleNumber: string };
 type Probe = (sandbox: Target) => Promise<boolean>;
 
 const serviceTokenBody = async (origin: string, secret: string = defaults.LP_CLIENT_SECRET) => {
-  const response = await postForm(`${origin}/svc/token`, { grant_type: 'client_credentials', client_id: defaults.LP_CLIENT_ID, client_secret: secret });
+  const response = await postForm(`${origin}/svc/token`, {
+    grant_type: 'client_credentials',
+    client_id: defaults.LP_CLIENT_ID,
+    client_secret: secret,
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 };
 const ccFields = { grant_type: 'client_credentials', scope: defaults.LP_SCOPE };
@@ -64,7 +77,8 @@ const PROBES: Record<MutationId, Probe> = {
     const code = await authorizationCode(origin, { code_challenge: challenge, code_challenge_method: 'S256' });
     return (await exchange(origin, code, { code_verifier: randomBytes(32).toString('base64url') })).status === 200;
   },
-  'authorize-open-redirect': async ({ origin }) => (await authorize(origin, { redirect_uri: 'https://attacker.example/cb' })).status === 302,
+  'authorize-open-redirect': async ({ origin }) =>
+    (await authorize(origin, { redirect_uri: 'https://attacker.example/cb' })).status === 302,
   'authorize-drops-state': async ({ origin }) => (await stateAfterRedirect(origin)) !== 'probe-state',
   'authorize-changes-state': async ({ origin }) => (await stateAfterRedirect(origin)) !== 'probe-state',
   'milestone-no-token-accepted': async ({ origin }) => (await recordMilestone(origin, undefined, aMilestone)).status === 200,
@@ -74,7 +88,8 @@ const PROBES: Record<MutationId, Probe> = {
     await advanceClock(origin, 3601);
     return (await recordMilestone(origin, token, aMilestone)).status === 200;
   },
-  'milestone-malformed-json-500': async ({ origin }) => (await recordMilestone(origin, await serviceToken(origin), '{"load_id":')).status >= 500,
+  'milestone-malformed-json-500': async ({ origin }) =>
+    (await recordMilestone(origin, await serviceToken(origin), '{"load_id":')).status >= 500,
   'milestone-non-utc-accepted': async ({ origin }) =>
     (await recordMilestone(origin, await serviceToken(origin), { ...aMilestone, event_time: '2026-11-22T15:30:00+01:00' })).status === 200,
   'milestone-missing-field-accepted': async ({ origin }) => {
@@ -127,32 +142,51 @@ const PROBES: Record<MutationId, Probe> = {
   },
   'service-token-secret-trimmed': async ({ origin }) => (await serviceTokenBody(origin, ` ${defaults.LP_CLIENT_SECRET} `)).status === 200,
   'authorize-redirect-uri-prefix-match': async ({ origin }) =>
-    (await authorize(origin, { redirect_uri: `${defaults.LP_REDIRECT_URI}/extra` })).headers.get('location')?.startsWith(`${defaults.LP_REDIRECT_URI}/extra`) === true,
-  'fleet-key-case-insensitive': async ({ origin }) => (await fleetGet(origin, '/vehicles', defaults.LP_FLEET_API_KEY.toUpperCase())).status === 200,
+    (await authorize(origin, { redirect_uri: `${defaults.LP_REDIRECT_URI}/extra` })).headers
+      .get('location')
+      ?.startsWith(`${defaults.LP_REDIRECT_URI}/extra`) === true,
+  'fleet-key-case-insensitive': async ({ origin }) =>
+    (await fleetGet(origin, '/vehicles', defaults.LP_FLEET_API_KEY.toUpperCase())).status === 200,
 };
 
 describe('--list-mutations', () => {
   // Through npm, as a user runs it: this also proves the npm script passes the flag on.
-  const run = spawnSync('npm', ['run', '--silent', 'sandbox', '--', '--list-mutations'], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync('npm', ['run', '--silent', 'sandbox', '--', '--list-mutations'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   const listed = JSON.parse(run.stdout) as { id: string; operation: string; description: string }[];
 
   it('prints a JSON array of at least 22 mutations with unique ids and exits 0, also through npm run sandbox', () => {
     expect(run.status).toBe(0);
     expect(listed.length).toBeGreaterThanOrEqual(22);
     expect(new Set(listed.map((m) => m.id)).size).toBe(listed.length);
-    for (const mutation of listed) expect(mutation).toEqual({ id: expect.any(String), operation: expect.any(String), description: expect.stringMatching(/\S/) });
+    for (const mutation of listed)
+      expect(mutation).toEqual({ id: expect.any(String), operation: expect.any(String), description: expect.stringMatching(/\S/) });
   });
 
   it('covers all six operations and all three auth schemes', () => {
     const operations = new Set(listed.map((m) => m.operation));
     for (const name of [
-      'requestServiceToken', 'requestIdentityProviderToken', 'requestAuthorization', 'recordLoadMilestoneEvent', 'listVehicles', 'getVehicle',
-      'OAuth2', 'SubscriptionKey', 'FleetApiKey',
-    ]) expect(operations).toContain(name);
+      'requestServiceToken',
+      'requestIdentityProviderToken',
+      'requestAuthorization',
+      'recordLoadMilestoneEvent',
+      'listVehicles',
+      'getVehicle',
+      'OAuth2',
+      'SubscriptionKey',
+      'FleetApiKey',
+    ])
+      expect(operations).toContain(name);
   });
 
   it('refuses an unknown mutation id with a clear error', () => {
-    const bad = spawnSync(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--mutation', 'no-such-thing'], { cwd: repoRoot, encoding: 'utf8' });
+    const bad = spawnSync(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--mutation', 'no-such-thing'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('unknown mutation "no-such-thing"');
   });
@@ -207,7 +241,9 @@ describe('--mutations-switchable', () => {
       expect(unknown.status).toBe(400);
       expect(((await unknown.json()) as { message: string }).message).toContain('unknown mutation "no-such-thing"');
       expect((await postSwitch(origin, '{"mutation": 7}')).status).toBe(400);
-      expect(((await (await postSwitch(origin, '{"mutation":')).json()) as { message: string }).message).toBe('The body is not valid JSON.');
+      expect(((await (await postSwitch(origin, '{"mutation":')).json()) as { message: string }).message).toBe(
+        'The body is not valid JSON.',
+      );
       expect((await postSwitch(origin, JSON.stringify({ mutation: 'x'.repeat(2000) }))).status).toBe(413);
       const put = await fetch(`${origin}${SWITCH_PATH}`, { method: 'PUT' });
       expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, POST']);
@@ -228,7 +264,7 @@ describe('--mutations-switchable', () => {
     }
   });
 
-  it('works through a sandbox process started with the flag, and a switched sandbox keeps the started one\'s caps', async () => {
+  it("works through a sandbox process started with the flag, and a switched sandbox keeps the started one's caps", async () => {
     const running = await startSandboxProcess(['--mutations-switchable', '--max-tokens', '2', '--log-level', 'warn']);
     try {
       const base = new URL(running.env.LP_FLEET_BASE_URL!).origin;
@@ -247,7 +283,11 @@ describe('--mutations-switchable', () => {
   });
 
   it('refuses --data, whose events a switch would bring back, with a clear message', () => {
-    const bad = spawnSync(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--mutations-switchable', '--data', 'events.jsonl'], { cwd: repoRoot, encoding: 'utf8' });
+    const bad = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--mutations-switchable', '--data', 'events.jsonl'],
+      { cwd: repoRoot, encoding: 'utf8' },
+    );
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--data cannot be combined with --mutations-switchable');
   });

@@ -17,7 +17,13 @@ export type RunningProcess = RunningServer & {
 };
 
 /** Runs a server script (tools/processes.ts: no LP_* from the caller, stopped with its children) until `readyLine`. */
-export async function startProcess(script: string, args: string[], readyLine: string, extraEnv: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunningProcess> {
+export async function startProcess(
+  script: string,
+  args: string[],
+  readyLine: string,
+  extraEnv: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<RunningProcess> {
   const server = await startServer({ script, args, ready: readyLine, env: extraEnv, readyTimeoutMs: timeoutMs, stopGraceMs: 10_000 });
   return Object.assign(server, { stdout: `${server.stdoutLines.join('\n')}\n` });
 }
@@ -29,7 +35,9 @@ export function startSandboxProcess(args: string[] = [], extraEnv: Record<string
 export type InProcessSandbox = Sandbox & { origin: string; close: () => Promise<void> };
 
 /** The sandbox in this process, listening on a free loopback port, with default credentials. */
-export async function startInProcess(options: Omit<SandboxOptions, 'credentials' | 'mutation'> & { mutation?: MutationId } = {}): Promise<InProcessSandbox> {
+export async function startInProcess(
+  options: Omit<SandboxOptions, 'credentials' | 'mutation'> & { mutation?: MutationId } = {},
+): Promise<InProcessSandbox> {
   const sandbox = buildSandbox({ credentials: readCredentials({}), logLevel: 'silent', ...options });
   await sandbox.app.listen({ port: 0, host: '127.0.0.1' });
   const address = sandbox.app.server.address();

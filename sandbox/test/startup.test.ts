@@ -10,16 +10,32 @@ import { aMilestone, authorize, recordMilestone } from './api-calls.ts';
 import { repoRoot, startSandboxProcess, type RunningProcess } from './sandbox-process.ts';
 
 const EXPECTED_VARIABLES = [
-  'LP_BASE_URL', 'LP_AUTH_URL', 'LP_FLEET_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY', 'LP_SCOPE',
-  'LP_REDIRECT_URI', 'LP_FLEET_API_KEY', 'LP_FLEET_FOREIGN_VEHICLE_NUMBER', 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER', 'LP_ALLOW_WRITES', 'LP_TEST_LOAD_ID',
+  'LP_BASE_URL',
+  'LP_AUTH_URL',
+  'LP_FLEET_BASE_URL',
+  'LP_CLIENT_ID',
+  'LP_CLIENT_SECRET',
+  'LP_SUBSCRIPTION_KEY',
+  'LP_SCOPE',
+  'LP_REDIRECT_URI',
+  'LP_FLEET_API_KEY',
+  'LP_FLEET_FOREIGN_VEHICLE_NUMBER',
+  'LP_FLEET_FOREIGN_CUSTOMER_NUMBER',
+  'LP_ALLOW_WRITES',
+  'LP_TEST_LOAD_ID',
 ];
 /** Runs sandbox/main.ts with `args` to its exit (at most 30 s). */
 function runSandbox(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') reject(error);
-      else resolve({ status: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'sandbox/main.ts', ...args],
+      { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') reject(error);
+        else resolve({ status: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -30,11 +46,19 @@ describe('sandbox/main.ts', () => {
   // One process for the first two checks: --clock-offset changes nothing the LP_* lines and the shutdown depend on.
   let shared: Promise<RunningProcess> | undefined;
   const started = () => (shared ??= startSandboxProcess(['--clock-offset', '7200']));
-  afterAll(() => shared?.then((running) => running.stop(), () => undefined));
+  afterAll(() =>
+    shared?.then(
+      (running) => running.stop(),
+      () => undefined,
+    ),
+  );
 
   it('starts with a clock offset', async () => {
     const running = await started();
-    const clock = (await (await fetch(`${running.env.LP_BASE_URL!.replace(/\/svc$/, '')}/_sandbox/clock`)).json()) as { now: string; offsetSeconds: number };
+    const clock = (await (await fetch(`${running.env.LP_BASE_URL!.replace(/\/svc$/, '')}/_sandbox/clock`)).json()) as {
+      now: string;
+      offsetSeconds: number;
+    };
     expect(clock.offsetSeconds).toBe(7200);
     expect(Date.parse(clock.now) - Date.now()).toBeGreaterThan(7100_000);
   });

@@ -10,7 +10,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-const BASE = { authUrl: 'https://idp.example/tenant-a', clientId: 'app', redirectUri: 'http://127.0.0.1:8765/callback', scope: 'carriers.milestones openid' };
+const BASE = {
+  authUrl: 'https://idp.example/tenant-a',
+  clientId: 'app',
+  redirectUri: 'http://127.0.0.1:8765/callback',
+  scope: 'carriers.milestones openid',
+};
 
 describe('buildAuthorizationUrl', () => {
   it('builds the authorize URL under the auth URL prefix, with a fresh random state each time', async () => {
@@ -42,29 +47,43 @@ describe('buildAuthorizationUrl', () => {
 
 describe('parseAuthorizationCallback', () => {
   it('returns the code when the state matches', () => {
-    expect(parseAuthorizationCallback('http://127.0.0.1:8765/callback?code=abc&state=s-1', { state: 's-1' })).toEqual({ code: 'abc', state: 's-1' });
+    expect(parseAuthorizationCallback('http://127.0.0.1:8765/callback?code=abc&state=s-1', { state: 's-1' })).toEqual({
+      code: 'abc',
+      state: 's-1',
+    });
   });
 
   it('rejects a mismatched, missing or prefix-only state', () => {
-    for (const url of ['/callback?code=abc&state=s-2', '/callback?code=abc', '/callback?code=abc&state=s-', '/callback?code=abc&state=s-11']) {
+    for (const url of [
+      '/callback?code=abc&state=s-2',
+      '/callback?code=abc',
+      '/callback?code=abc&state=s-',
+      '/callback?code=abc&state=s-11',
+    ]) {
       expect(() => parseAuthorizationCallback(url, { state: 's-1' })).toThrow(expect.objectContaining({ code: 'state_mismatch' }));
     }
   });
 
   it('surfaces the error parameters of a refused authorization', () => {
-    expect(() => parseAuthorizationCallback('/callback?error=access_denied&error_description=User+said+no&state=s-1', { state: 's-1' })).toThrow(
+    expect(() =>
+      parseAuthorizationCallback('/callback?error=access_denied&error_description=User+said+no&state=s-1', { state: 's-1' }),
+    ).toThrow(
       expect.objectContaining({ code: 'access_denied', description: 'User said no', message: expect.stringContaining('access_denied') }),
     );
   });
 
   it('rejects a callback without a code', () => {
-    expect(() => parseAuthorizationCallback('/callback?state=s-1', { state: 's-1' })).toThrow(expect.objectContaining({ code: 'missing_code' }));
+    expect(() => parseAuthorizationCallback('/callback?state=s-1', { state: 's-1' })).toThrow(
+      expect.objectContaining({ code: 'missing_code' }),
+    );
   });
 });
 
 describe('exchangeAuthorizationCode', () => {
   it('posts the code form-encoded with the exact redirect_uri, the verifier and the subscription key', async () => {
-    server = await startLoopbackServer((_request, response) => sendJson(response, 200, { access_token: 'at', token_type: 'Bearer', expires_in: 3600, scope: 'openid' }));
+    server = await startLoopbackServer((_request, response) =>
+      sendJson(response, 200, { access_token: 'at', token_type: 'Bearer', expires_in: 3600, scope: 'openid' }),
+    );
     const redirectUri = 'http://127.0.0.1:8765/callback?tenant=a%20b';
     const token = await exchangeAuthorizationCode({
       authUrl: `${server.origin}/idp`,
@@ -92,8 +111,20 @@ describe('exchangeAuthorizationCode', () => {
 
   it('an answer without an access_token is ApiError invalid_response, as for the token provider', async () => {
     server = await startLoopbackServer((_request, response) => sendJson(response, 200, { token_type: 'Bearer', expires_in: 3600 }));
-    const exchange = exchangeAuthorizationCode({ authUrl: server.origin, clientId: 'app', clientSecret: 'secret-value', subscriptionKey: 'sub-key', code: 'c', redirectUri: 'http://127.0.0.1:8765/cb' });
-    await expect(exchange).rejects.toMatchObject({ name: 'ApiError', kind: 'invalid_response', status: 200, operation: 'POST /oauth2/default/v1/token' });
+    const exchange = exchangeAuthorizationCode({
+      authUrl: server.origin,
+      clientId: 'app',
+      clientSecret: 'secret-value',
+      subscriptionKey: 'sub-key',
+      code: 'c',
+      redirectUri: 'http://127.0.0.1:8765/cb',
+    });
+    await expect(exchange).rejects.toMatchObject({
+      name: 'ApiError',
+      kind: 'invalid_response',
+      status: 200,
+      operation: 'POST /oauth2/default/v1/token',
+    });
     await expect(exchange).rejects.toThrow(/the token response has no access_token/);
   });
 });

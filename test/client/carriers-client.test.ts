@@ -15,7 +15,9 @@ afterEach(async () => {
 });
 
 /** Service with POST /token (token-1, token-2, ...) and a milestone endpoint answered by `milestone`. */
-async function service(milestone: (request: RecordedRequest, response: import('node:http').ServerResponse, call: number) => void): Promise<LoopbackServer> {
+async function service(
+  milestone: (request: RecordedRequest, response: import('node:http').ServerResponse, call: number) => void,
+): Promise<LoopbackServer> {
   let issued = 0;
   let milestoneCalls = 0;
   return startLoopbackServer(async (request, response) => {
@@ -35,7 +37,12 @@ const tokenRequests = (s: LoopbackServer) => s.requests.filter((r) => r.url.ends
 describe('createCarriersClient', () => {
   it('sends the milestone with a bearer token and the subscription key, under the base URL prefix', async () => {
     server = await service((_request, response) => sendJson(response, 200, { message: 'recorded' }));
-    const carriers = createCarriersClient({ baseUrl: `${server.origin}/gateway/carriers`, clientId: 'app', clientSecret: CLIENT_SECRET, subscriptionKey: SUBSCRIPTION_KEY });
+    const carriers = createCarriersClient({
+      baseUrl: `${server.origin}/gateway/carriers`,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      subscriptionKey: SUBSCRIPTION_KEY,
+    });
     const { data } = await carriers.POST('/v1/load-milestone-events', { body: EVENT });
     expect(data).toEqual({ message: 'recorded' });
     const [request] = milestoneRequests(server);
@@ -113,7 +120,9 @@ describe('createCarriersClient', () => {
   });
 
   it('surfaces a second 401 as ApiError without a third attempt', async () => {
-    server = await service((_request, response) => sendJson(response, 401, { code: 'unauthorized', message: 'no' }, { 'x-request-id': 'req-42' }));
+    server = await service((_request, response) =>
+      sendJson(response, 401, { code: 'unauthorized', message: 'no' }, { 'x-request-id': 'req-42' }),
+    );
     const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
     const error = await carriers.POST('/v1/load-milestone-events', { body: EVENT }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -127,7 +136,12 @@ describe('createCarriersClient', () => {
   it('does not retry the milestone POST after a network error', async () => {
     server = await service((_request, response) => dropConnection(response));
     const { sleep, waits } = recordingSleep();
-    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, retry: { attempts: 5, sleep } });
+    const carriers = createCarriersClient({
+      baseUrl: server.origin,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      retry: { attempts: 5, sleep },
+    });
     const error = await carriers.POST('/v1/load-milestone-events', { body: EVENT }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).kind).toBe('network');
@@ -141,7 +155,13 @@ describe('createCarriersClient', () => {
       else sendJson(response, 503, { message: 'busy' });
     });
     const { sleep } = recordingSleep();
-    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, timeoutMs: 100, retry: { attempts: 5, sleep } });
+    const carriers = createCarriersClient({
+      baseUrl: server.origin,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      timeoutMs: 100,
+      retry: { attempts: 5, sleep },
+    });
     const timedOut = await carriers.POST('/v1/load-milestone-events', { body: EVENT }).catch((e: unknown) => e);
     expect((timedOut as ApiError).kind).toBe('timeout');
     const busy = await carriers.POST('/v1/load-milestone-events', { body: EVENT }).catch((e: unknown) => e);
@@ -150,7 +170,9 @@ describe('createCarriersClient', () => {
   });
 
   it('retries the milestone POST after a network error when the caller opts in', async () => {
-    server = await service((_request, response, call) => (call === 1 ? dropConnection(response) : sendJson(response, 200, { message: 'recorded' })));
+    server = await service((_request, response, call) =>
+      call === 1 ? dropConnection(response) : sendJson(response, 200, { message: 'recorded' }),
+    );
     const { sleep, waits } = recordingSleep();
     const carriers = createCarriersClient({
       baseUrl: server.origin,

@@ -5,7 +5,13 @@ import { createLogisticsClient, type ApiError } from '../../src/index.ts';
 import type { components as FleetComponents } from '../../src/fleet.ts';
 import type { components as CarriersComponents } from '../../src/carriers.ts';
 
-const lp = createLogisticsClient({ baseUrl: 'http://127.0.0.1:1', fleetBaseUrl: 'http://127.0.0.1:1', fleetApiKey: 'k', clientId: 'c', clientSecret: 's' });
+const lp = createLogisticsClient({
+  baseUrl: 'http://127.0.0.1:1',
+  fleetBaseUrl: 'http://127.0.0.1:1',
+  fleetApiKey: 'k',
+  clientId: 'c',
+  clientSecret: 's',
+});
 
 describe('client types', () => {
   it('types responses from the specs', async () => {
@@ -14,11 +20,15 @@ describe('client types', () => {
     expectTypeOf(vehicles).not.toHaveProperty('error');
     const one = await lp.fleet.GET('/vehicles/{vehicleNumber}', { params: { path: { vehicleNumber: 'V-1004' } } });
     expectTypeOf(one.data).toEqualTypeOf<FleetComponents['schemas']['Vehicle']>();
-    const milestone = await lp.carriers.POST('/v1/load-milestone-events', { body: { load_id: 'L', milestone_type: 'PICKED_UP', event_time: '2024-01-01T00:00:00Z' } });
+    const milestone = await lp.carriers.POST('/v1/load-milestone-events', {
+      body: { load_id: 'L', milestone_type: 'PICKED_UP', event_time: '2024-01-01T00:00:00Z' },
+    });
     expectTypeOf(milestone.data).toEqualTypeOf<CarriersComponents['schemas']['LoadMilestoneEventConfirmation']>();
     const token = await lp.token.POST('/token', { body: { grant_type: 'client_credentials', client_id: 'c', client_secret: 's' } });
     expectTypeOf(token.data.expired_in).toEqualTypeOf<number>();
-    const idp = await lp.token.POST('/oauth2/default/v1/token', { body: { grant_type: 'client_credentials', client_id: 'c', client_secret: 's', scope: 'x' } });
+    const idp = await lp.token.POST('/oauth2/default/v1/token', {
+      body: { grant_type: 'client_credentials', client_id: 'c', client_secret: 's', scope: 'x' },
+    });
     expectTypeOf(idp.data.access_token).toEqualTypeOf<string>();
     // RFC 6749 makes expires_in optional, and so does the spec.
     expectTypeOf(idp.data.expires_in).toEqualTypeOf<number | undefined>();

@@ -2,7 +2,7 @@
 // a server echoes the request's headers and body back in its error body.
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, createLogisticsClient, createTokenProvider, exchangeAuthorizationCode } from '../../src/index.ts';
+import { type ApiError, createLogisticsClient, createTokenProvider, exchangeAuthorizationCode } from '../../src/index.ts';
 import { dropConnection, sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
 import { expectNoCredentials as expectCredentialFree } from './no-credentials.ts';
 
@@ -34,13 +34,22 @@ async function echoingServer(status: (url: string) => number | 'drop'): Promise<
 }
 
 function client(origin: string) {
-  return createLogisticsClient({ baseUrl: origin, authUrl: origin, fleetBaseUrl: origin, clientId: 'app', ...SECRETS, scope: 'carriers.milestones' });
+  return createLogisticsClient({
+    baseUrl: origin,
+    authUrl: origin,
+    fleetBaseUrl: origin,
+    clientId: 'app',
+    ...SECRETS,
+    scope: 'carriers.milestones',
+  });
 }
 
 describe('credentials are absent from every error', () => {
   it('token endpoint failure', async () => {
     server = await echoingServer(() => 400);
-    const error = await client(server.origin).tokenProvider.getToken().catch((e: unknown) => e);
+    const error = await client(server.origin)
+      .tokenProvider.getToken()
+      .catch((e: unknown) => e);
     expect((error as ApiError).status).toBe(400);
     expectNoCredentials(error);
     expect(JSON.stringify((error as ApiError).body)).toContain('[REDACTED]');
@@ -49,7 +58,9 @@ describe('credentials are absent from every error', () => {
   it('carriers failure after the token was issued (token, subscription key echoed)', async () => {
     server = await echoingServer((url) => (url.endsWith('/token') ? 200 : 403));
     const lp = createLogisticsClient({ baseUrl: server.origin, fleetBaseUrl: server.origin, clientId: 'app', ...SECRETS });
-    const error = await lp.carriers.POST('/v1/load-milestone-events', { body: { load_id: SECRETS.clientSecret, milestone_type: 'X', event_time: 'now' } }).catch((e: unknown) => e);
+    const error = await lp.carriers
+      .POST('/v1/load-milestone-events', { body: { load_id: SECRETS.clientSecret, milestone_type: 'X', event_time: 'now' } })
+      .catch((e: unknown) => e);
     expect((error as ApiError).status).toBe(403);
     expectNoCredentials(error);
   });
@@ -60,7 +71,9 @@ describe('credentials are absent from every error', () => {
     expectNoCredentials(await lp.fleet.GET('/vehicles', { params: { query: { vin: ['x'] } } }).catch((e: unknown) => e));
     await server.close();
     server = await echoingServer(() => 'drop');
-    const dropped = await client(server.origin).fleet.GET('/vehicles').catch((e: unknown) => e);
+    const dropped = await client(server.origin)
+      .fleet.GET('/vehicles')
+      .catch((e: unknown) => e);
     expect((dropped as ApiError).kind).toBe('network');
     expectNoCredentials(dropped);
   });
@@ -87,7 +100,7 @@ describe('credentials are absent from every error', () => {
       secret,
       encodeURIComponent(secret),
       form,
-      form.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+      form.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
       form.replaceAll('+', '%20'),
       JSON.stringify(secret).slice(1, -1),
     ];
@@ -96,10 +109,18 @@ describe('credentials are absent from every error', () => {
       // The echo is text, so each spelling reaches the error as written.
       response.writeHead(400, { 'content-type': 'text/plain' }).end(`invalid_client: ${request.body} | ${spellings.slice(1).join(' | ')}`);
     });
-    const error = await createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: secret }).getToken().catch((e: unknown) => e);
+    const error = await createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: secret })
+      .getToken()
+      .catch((e: unknown) => e);
     expect((error as ApiError).status).toBe(400);
     expect((error as ApiError).message).toContain('invalid_client: grant_type=client_credentials&client_id=app&client_secret=[REDACTED]');
-    const views = [(error as Error).message, String(error), JSON.stringify(error), (error as Error).stack ?? '', inspect(error, { depth: 10 })];
+    const views = [
+      (error as Error).message,
+      String(error),
+      JSON.stringify(error),
+      (error as Error).stack ?? '',
+      inspect(error, { depth: 10 }),
+    ];
     for (const view of views) for (const spelling of spellings) expect(view).not.toContain(spelling);
   });
 
@@ -107,12 +128,19 @@ describe('credentials are absent from every error', () => {
     let issued = 0;
     let failing = false;
     server = await startLoopbackServer((request, response) => {
-      if (failing) return sendJson(response, 400, { error: 'invalid_request', echo: request.body, key: request.headers['ocp-apim-subscription-key'] });
+      if (failing)
+        return sendJson(response, 400, { error: 'invalid_request', echo: request.body, key: request.headers['ocp-apim-subscription-key'] });
       issued += 1;
       sendJson(response, 200, { access_token: `issued-token-${issued}`, token_type: 'Bearer', expired_in: 3600 });
     });
     let clock = 0;
-    const lp = createLogisticsClient({ baseUrl: server.origin, clientId: 'app', clientSecret: SECRETS.clientSecret, subscriptionKey: SECRETS.subscriptionKey, now: () => clock });
+    const lp = createLogisticsClient({
+      baseUrl: server.origin,
+      clientId: 'app',
+      clientSecret: SECRETS.clientSecret,
+      subscriptionKey: SECRETS.subscriptionKey,
+      now: () => clock,
+    });
     for (let hour = 0; hour < 40; hour += 1) {
       await lp.tokenProvider.getToken();
       clock += 3600_000;

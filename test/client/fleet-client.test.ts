@@ -39,7 +39,8 @@ describe('createFleetClient', () => {
   it('retries a GET on 503 honouring Retry-After, then succeeds', async () => {
     const { sleep, waits } = recordingSleep();
     const client = await fleet(
-      (_request, response, index) => (index === 0 ? sendJson(response, 503, { message: 'busy' }, { 'retry-after': '2' }) : sendJson(response, 200, [VEHICLE])),
+      (_request, response, index) =>
+        index === 0 ? sendJson(response, 503, { message: 'busy' }, { 'retry-after': '2' }) : sendJson(response, 200, [VEHICLE]),
       { retry: { sleep } },
     );
     const { data } = await client.GET('/vehicles');
@@ -90,7 +91,10 @@ describe('createFleetClient', () => {
 
   it('retries a GET after a network error', async () => {
     const { sleep } = recordingSleep();
-    const client = await fleet((_request, response, index) => (index === 0 ? dropConnection(response) : sendJson(response, 200, [VEHICLE])), { retry: { sleep } });
+    const client = await fleet(
+      (_request, response, index) => (index === 0 ? dropConnection(response) : sendJson(response, 200, [VEHICLE])),
+      { retry: { sleep } },
+    );
     const { data } = await client.GET('/vehicles');
     expect(data).toEqual([VEHICLE]);
     expect(server!.requests).toHaveLength(2);
@@ -98,7 +102,10 @@ describe('createFleetClient', () => {
 
   it('times out a slow response, retries it, and reports a timeout when every attempt is slow', async () => {
     const { sleep } = recordingSleep();
-    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000), { timeoutMs: 100, retry: { attempts: 2, sleep } });
+    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000), {
+      timeoutMs: 100,
+      retry: { attempts: 2, sleep },
+    });
     const started = performance.now();
     const error = await client.GET('/vehicles').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -109,7 +116,9 @@ describe('createFleetClient', () => {
   });
 
   it("honours the caller's own signal: aborts at once and does not retry", async () => {
-    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000), { retry: { attempts: 3 } });
+    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000), {
+      retry: { attempts: 3 },
+    });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const error = await client.GET('/vehicles', { signal: controller.signal }).catch((e: unknown) => e);
@@ -132,7 +141,9 @@ describe('createFleetClient', () => {
     const { sleep, waits } = recordingSleep();
     const client = await fleet(
       (_request, response, index) =>
-        index === 0 ? sendJson(response, 503, {}, { 'retry-after': new Date(Date.now() + 3000).toUTCString() }) : sendJson(response, 200, [VEHICLE]),
+        index === 0
+          ? sendJson(response, 503, {}, { 'retry-after': new Date(Date.now() + 3000).toUTCString() })
+          : sendJson(response, 200, [VEHICLE]),
       { retry: { sleep } },
     );
     await client.GET('/vehicles');
@@ -179,7 +190,10 @@ describe('createFleetClient', () => {
   });
 
   it('applies the timeout to a fetch given for one call too', async () => {
-    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000), { timeoutMs: 100, retry: { attempts: 1 } });
+    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000), {
+      timeoutMs: 100,
+      retry: { attempts: 1 },
+    });
     const seen: string[] = [];
     const recordingFetch = (input: Request | string, init?: RequestInit) => {
       seen.push(typeof input === 'string' ? input : input.url);
@@ -193,7 +207,9 @@ describe('createFleetClient', () => {
   });
 
   it('rejects a missing key naming the option', () => {
-    expect(() => createFleetClient({ baseUrl: 'http://127.0.0.1:9', fleetApiKey: '' })).toThrow(/createFleetClient: option "fleetApiKey" is required/);
+    expect(() => createFleetClient({ baseUrl: 'http://127.0.0.1:9', fleetApiKey: '' })).toThrow(
+      /createFleetClient: option "fleetApiKey" is required/,
+    );
     const lp = createLogisticsClient({ baseUrl: 'http://127.0.0.1:9' });
     expect(() => lp.fleet.GET('/vehicles')).toThrow(/createLogisticsClient: option "fleetBaseUrl" is required/);
   });

@@ -75,7 +75,10 @@ async function identityProvider(options: { refuse?: string; token?: (form: URLSe
       response.writeHead(302, { location: back.toString() }).end();
       return;
     }
-    const [status, body] = options.token?.(new URLSearchParams(request.body)) ?? [200, { access_token: ACCESS_TOKEN, token_type: 'Bearer', expires_in: 1800 }];
+    const [status, body] = options.token?.(new URLSearchParams(request.body)) ?? [
+      200,
+      { access_token: ACCESS_TOKEN, token_type: 'Bearer', expires_in: 1800 },
+    ];
     sendJson(response, status, body);
   });
 }
@@ -85,8 +88,12 @@ describe('npm run login', () => {
     idp = await identityProvider({
       token: (form) => {
         const challenge = new URL(idp!.requests[0]!.url, 'http://idp').searchParams.get('code_challenge');
-        const verified = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url') === challenge;
-        if (form.get('code') !== 'code-1' || form.get('redirect_uri') !== redirectUri || !verified) return [400, { error: 'invalid_grant' }];
+        const verified =
+          createHash('sha256')
+            .update(form.get('code_verifier') ?? '')
+            .digest('base64url') === challenge;
+        if (form.get('code') !== 'code-1' || form.get('redirect_uri') !== redirectUri || !verified)
+          return [400, { error: 'invalid_grant' }];
         return [200, { access_token: ACCESS_TOKEN, token_type: 'Bearer', expires_in: 3600, scope: 'carriers.milestones' }];
       },
     });
@@ -137,7 +144,11 @@ describe('npm run login', () => {
     const port = await freePort();
     const redirectUri = `http://127.0.0.1:${port}/callback`;
     const { url, exited } = await startLogin(redirectUri);
-    for (const raw of ['GET //[ HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /callback?state=%zz%%% HTTP/1.1\r\nHost: x\r\n\r\n', '\u0000\u0001 garbage\r\n\r\n']) {
+    for (const raw of [
+      'GET //[ HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /callback?state=%zz%%% HTTP/1.1\r\nHost: x\r\n\r\n',
+      '\u0000\u0001 garbage\r\n\r\n',
+    ]) {
       expect(await rawRequest(port, raw)).toMatch(/^HTTP\/1\.1 400 /);
     }
     expect(await (await fetch(url)).text()).toContain('Signed in');

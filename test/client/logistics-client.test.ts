@@ -46,16 +46,25 @@ describe('createLogisticsClient configuration', () => {
     expect(data).toEqual([VEHICLE]);
     expect(server.requests.map((request) => request.url)).toEqual(['/fleet/vehicles']);
     // The APIs it did not configure fail when used, naming what they lack.
-    expect(() => lp.carriers.POST('/v1/load-milestone-events', { body: { load_id: 'L-1', milestone_type: 'PICKED_UP', event_time: '2024-01-01T00:00:00Z' } })).toThrow(/createLogisticsClient: option "baseUrl" is required for the carriers API/);
+    expect(() =>
+      lp.carriers.POST('/v1/load-milestone-events', {
+        body: { load_id: 'L-1', milestone_type: 'PICKED_UP', event_time: '2024-01-01T00:00:00Z' },
+      }),
+    ).toThrow(/createLogisticsClient: option "baseUrl" is required for the carriers API/);
     await expect(lp.getToken()).rejects.toThrow(/createLogisticsClient: option "clientId" is required/);
   });
 
   it('fails at creation, naming the option the caller passed', () => {
     // A fleet key means the fleet API is wanted: its missing host fails now, under its own name, with or without other APIs.
     expect(() => createLogisticsClient({ fleetApiKey: FLEET_API_KEY })).toThrow(/createLogisticsClient: option "fleetBaseUrl" is required/);
-    expect(() => createLogisticsClient({ baseUrl: 'http://127.0.0.1:9', clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, fleetApiKey: FLEET_API_KEY })).toThrow(
-      /createLogisticsClient: option "fleetBaseUrl" is required/,
-    );
+    expect(() =>
+      createLogisticsClient({
+        baseUrl: 'http://127.0.0.1:9',
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        fleetApiKey: FLEET_API_KEY,
+      }),
+    ).toThrow(/createLogisticsClient: option "fleetBaseUrl" is required/);
     // Blank LP_* values configure nothing.
     expect(() => createLogisticsClient({ baseUrl: 'http://127.0.0.1:9', fleetBaseUrl: '', fleetApiKey: '' })).not.toThrow();
     // Transport options too are reported under the factory's name.
@@ -65,7 +74,9 @@ describe('createLogisticsClient configuration', () => {
     expect(() => createLogisticsClient({ fleetBaseUrl: 'http://127.0.0.1:9', fleetApiKey: FLEET_API_KEY, retry: { attempts: 0 } })).toThrow(
       /^createLogisticsClient: option "retry.attempts" must be an integer/,
     );
-    expect(() => createLogisticsClient({ fleetBaseUrl: 'http://127.0.0.1:9' })).toThrow(/createLogisticsClient: option "fleetApiKey" is required/);
+    expect(() => createLogisticsClient({ fleetBaseUrl: 'http://127.0.0.1:9' })).toThrow(
+      /createLogisticsClient: option "fleetApiKey" is required/,
+    );
     expect(() => createLogisticsClient({ fleetBaseUrl: 'not a url', fleetApiKey: FLEET_API_KEY })).toThrow(
       /createLogisticsClient: option "fleetBaseUrl" must be an absolute http\(s\) URL/,
     );

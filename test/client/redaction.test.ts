@@ -17,7 +17,8 @@ const base64 = (text: string) => btoa(String.fromCharCode(...utf8(text)));
 const base64url = (text: string) => base64(text).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 const hex = (text: string) => Array.from(utf8(text), (byte) => byte.toString(16).padStart(2, '0')).join('');
 // UTF-16 code units, so that the emoji is a surrogate pair of escapes, as JSON writes it.
-const everyCharEscaped = (text: string) => Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+const everyCharEscaped = (text: string) =>
+  Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 const form = (text: string) => new URLSearchParams([['', text]]).toString().slice(1);
 const json = (text: string) => JSON.stringify(text).slice(1, -1);
 
@@ -26,7 +27,7 @@ function spellingsOf(value: string): Record<string, string> {
   return {
     raw: value,
     'URL-encoded': encodeURIComponent(value),
-    'URL-encoded, lower-case hex': encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    'URL-encoded, lower-case hex': encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
     'form-encoded': form(value),
     'form-encoded, %20 for space': form(value).replaceAll('+', '%20'),
     'JSON string': json(value),
@@ -65,7 +66,12 @@ describe('client errors carry no spelling of a credential', () => {
     server = await startLoopbackServer((_request, response) => {
       // Header values must be Latin-1 without control characters: those spellings go in the headers, all in the body.
       const headerSafe = spellings.filter((spelling) => /^[\x20-\x7e]+$/.test(spelling));
-      sendJson(response, 400, { error: 'invalid_client', echo: spellings }, { 'x-request-id': headerSafe[3]!, 'request-id': headerSafe.at(-1)!, 'x-correlation-id': base64(`app:${SECRET}`) });
+      sendJson(
+        response,
+        400,
+        { error: 'invalid_client', echo: spellings },
+        { 'x-request-id': headerSafe[3]!, 'request-id': headerSafe.at(-1)!, 'x-correlation-id': base64(`app:${SECRET}`) },
+      );
     });
     const lp = createLogisticsClient({ baseUrl: server.origin, clientId: 'app', clientSecret: SECRET, subscriptionKey: KEY });
     const error = (await lp.tokenProvider.getToken().catch((e: unknown) => e)) as ApiError;

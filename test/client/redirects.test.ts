@@ -3,7 +3,14 @@
 // and records what reaches it. Every API and both token endpoints, for every redirect status.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
-import { ApiError, createCarriersClient, createFleetClient, createLogisticsClient, createTokenProvider, exchangeAuthorizationCode } from '../../src/index.ts';
+import {
+  ApiError,
+  createCarriersClient,
+  createFleetClient,
+  createLogisticsClient,
+  createTokenProvider,
+  exchangeAuthorizationCode,
+} from '../../src/index.ts';
 import { sendJson, startLoopbackServer, VEHICLE, type Handler, type LoopbackServer } from './loopback-server.ts';
 import { expectNoCredentials } from './no-credentials.ts';
 
@@ -32,7 +39,8 @@ async function start(handler: Handler): Promise<LoopbackServer> {
 /** The other origin: says yes to everything, hands out its own token, and records every request that reaches it. */
 const startElsewhere = () =>
   start((request, response) => {
-    if (request.url.endsWith('/token')) return sendJson(response, 200, { access_token: FOREIGN_TOKEN, token_type: 'Bearer', expired_in: 3600, expires_in: 3600 });
+    if (request.url.endsWith('/token'))
+      return sendJson(response, 200, { access_token: FOREIGN_TOKEN, token_type: 'Bearer', expired_in: 3600, expires_in: 3600 });
     sendJson(response, 200, request.url.includes('/vehicles') ? [VEHICLE] : { message: 'recorded' });
   });
 
@@ -67,10 +75,17 @@ describe.each(REDIRECT_STATUSES)('a %i redirect to another origin is not followe
   it('carriers milestone POST: not reported as recorded; the token and subscription key stay home', async () => {
     const elsewhere = await startElsewhere();
     const home = await start((request, response) => {
-      if (request.url.endsWith('/token')) return sendJson(response, 200, { access_token: HOME_TOKEN, token_type: 'Bearer', expired_in: 3600 });
+      if (request.url.endsWith('/token'))
+        return sendJson(response, 200, { access_token: HOME_TOKEN, token_type: 'Bearer', expired_in: 3600 });
       redirect(response, status, `${elsewhere.origin}${request.url}`);
     });
-    const carriers = createCarriersClient({ baseUrl: home.origin, clientId: 'app', clientSecret: CLIENT_SECRET, subscriptionKey: SUBSCRIPTION_KEY, retry: { retryNonIdempotent: true } });
+    const carriers = createCarriersClient({
+      baseUrl: home.origin,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      subscriptionKey: SUBSCRIPTION_KEY,
+      retry: { retryNonIdempotent: true },
+    });
     expectRedirectError(await failureOf(carriers.POST(MILESTONES, { body: EVENT })), status, elsewhere, `POST ${MILESTONES}`);
     expect(elsewhere.requests).toHaveLength(0);
     expect(home.requests.filter((r) => r.url === MILESTONES)).toHaveLength(1);
@@ -85,10 +100,19 @@ describe.each(REDIRECT_STATUSES)('a %i redirect to another origin is not followe
       if (tokenCalls === 1) return redirect(response, status, `${elsewhere.origin}/token`);
       sendJson(response, 200, { access_token: HOME_TOKEN, token_type: 'Bearer', expired_in: 3600 });
     });
-    const lp = createLogisticsClient({ baseUrl: home.origin, clientId: 'app', clientSecret: CLIENT_SECRET, subscriptionKey: SUBSCRIPTION_KEY, retry: { attempts: 1 } });
+    const lp = createLogisticsClient({
+      baseUrl: home.origin,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      subscriptionKey: SUBSCRIPTION_KEY,
+      retry: { attempts: 1 },
+    });
     expectRedirectError(await failureOf(lp.carriers.POST(MILESTONES, { body: EVENT })), status, elsewhere, 'POST /token');
     expect(elsewhere.requests).toHaveLength(0);
-    expect(home.requests.filter((r) => r.url === MILESTONES), 'no milestone is sent without a token from home').toHaveLength(0);
+    expect(
+      home.requests.filter((r) => r.url === MILESTONES),
+      'no milestone is sent without a token from home',
+    ).toHaveLength(0);
     // The next call asks home again and uses home's token.
     const { data } = await lp.carriers.POST(MILESTONES, { body: EVENT });
     expect(data).toEqual({ message: 'recorded' });
@@ -130,7 +154,8 @@ describe.each(REDIRECT_STATUSES)('a %i redirect to another origin is not followe
 describe('redirects within the configured origin', () => {
   it('a milestone POST answered 302 is an error, never an event reported as recorded', async () => {
     const home = await start((request, response) => {
-      if (request.url.endsWith('/token')) return sendJson(response, 200, { access_token: HOME_TOKEN, token_type: 'Bearer', expired_in: 3600 });
+      if (request.url.endsWith('/token'))
+        return sendJson(response, 200, { access_token: HOME_TOKEN, token_type: 'Bearer', expired_in: 3600 });
       if (request.url === MILESTONES) return redirect(response, 302, '/done');
       sendJson(response, 200, { message: 'recorded' });
     });
@@ -141,7 +166,9 @@ describe('redirects within the configured origin', () => {
   });
 
   it('the error names the Location host only: a credential in the Location URL is not shown', async () => {
-    const home = await start((_request, response) => redirect(response, 307, `http://user:${FLEET_API_KEY}@elsewhere.invalid:8443/x?code=${CODE}#${HOME_TOKEN}`));
+    const home = await start((_request, response) =>
+      redirect(response, 307, `http://user:${FLEET_API_KEY}@elsewhere.invalid:8443/x?code=${CODE}#${HOME_TOKEN}`),
+    );
     const fleet = createFleetClient({ baseUrl: home.origin, fleetApiKey: FLEET_API_KEY });
     const error = await failureOf(fleet.GET('/vehicles'));
     expect(error.kind).toBe('redirect');

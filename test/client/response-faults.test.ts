@@ -41,7 +41,13 @@ const APIS: Api[] = [
     operation: 'POST /v1/load-milestone-events',
     isFaulty: (request) => request.url === '/v1/load-milestone-events',
     call: (origin, options) =>
-      createCarriersClient({ baseUrl: origin, clientId: 'app', clientSecret: CLIENT_SECRET, subscriptionKey: SUBSCRIPTION_KEY, ...options }).POST('/v1/load-milestone-events', {
+      createCarriersClient({
+        baseUrl: origin,
+        clientId: 'app',
+        clientSecret: CLIENT_SECRET,
+        subscriptionKey: SUBSCRIPTION_KEY,
+        ...options,
+      }).POST('/v1/load-milestone-events', {
         body: EVENT,
       }),
   },
@@ -49,7 +55,8 @@ const APIS: Api[] = [
     name: 'service token',
     operation: 'POST /token',
     isFaulty: (request) => request.url === '/token',
-    call: (origin, options) => createTokenProvider({ baseUrl: origin, clientId: 'app', clientSecret: CLIENT_SECRET, ...options }).getToken(),
+    call: (origin, options) =>
+      createTokenProvider({ baseUrl: origin, clientId: 'app', clientSecret: CLIENT_SECRET, ...options }).getToken(),
   },
   {
     name: 'identity-provider token',
@@ -110,7 +117,8 @@ function endlessBody(cap: number, status = 200) {
 }
 
 const until = async (condition: () => boolean, ms: number) => {
-  for (const started = performance.now(); !condition() && performance.now() - started < ms; ) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (const started = performance.now(); !condition() && performance.now() - started < ms; )
+    await new Promise((resolve) => setTimeout(resolve, 10));
 };
 
 describe.each(APIS)('$name', (api) => {
@@ -210,7 +218,7 @@ describe.each(APIS.filter((api) => api.operation.endsWith('/token')))('$name ans
 describe('no content', () => {
   it('a 204 resolves with data undefined (no content by definition)', async () => {
     const s = await serve(APIS[0]!, (response) => response.writeHead(204).end());
-    const { data, response } = await APIS[0]!.call(s.origin, { retry: { attempts: 1 } }) as { data: unknown; response: Response };
+    const { data, response } = (await APIS[0]!.call(s.origin, { retry: { attempts: 1 } })) as { data: unknown; response: Response };
     expect(response.status).toBe(204);
     expect(data).toBeUndefined();
   });
@@ -248,7 +256,9 @@ describe('maxResponseBytes', () => {
     const bomb = gzipSync(Buffer.from(`[${'0,'.repeat(4 * MiB)}0]`));
     expect(bomb.length).toBeLessThan(MiB / 8);
     const s = await serve(fleetApi, (response) => {
-      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) }).end(bomb);
+      response
+        .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) })
+        .end(bomb);
     });
     const error = await failureOf(fleetApi.call(s.origin, { retry: { attempts: 1 }, maxResponseBytes: MiB }));
     expect(error.kind).toBe('response_too_large');
@@ -265,7 +275,9 @@ describe('maxResponseBytes', () => {
   it('a GET whose answer is too large is not retried', async () => {
     const { fault } = endlessBody(16 * MiB);
     const s = await serve(fleetApi, fault);
-    const error = await failureOf(fleetApi.call(s.origin, { maxResponseBytes: 256 * 1024, timeoutMs: 5000, retry: { attempts: 3, baseDelayMs: 0 } }));
+    const error = await failureOf(
+      fleetApi.call(s.origin, { maxResponseBytes: 256 * 1024, timeoutMs: 5000, retry: { attempts: 3, baseDelayMs: 0 } }),
+    );
     expect(error.kind).toBe('response_too_large');
     expect(s.requests).toHaveLength(1);
   });
@@ -300,7 +312,9 @@ describe('maxResponseBytes', () => {
 
   it('rejects a value that is not a whole number of bytes, naming the option', () => {
     for (const bad of [-1, 1.5, Number.NaN, '1024' as unknown as number]) {
-      expect(() => createFleetClient({ baseUrl: 'http://127.0.0.1:9', fleetApiKey: FLEET_API_KEY, maxResponseBytes: bad })).toThrow(/option "maxResponseBytes"/);
+      expect(() => createFleetClient({ baseUrl: 'http://127.0.0.1:9', fleetApiKey: FLEET_API_KEY, maxResponseBytes: bad })).toThrow(
+        /option "maxResponseBytes"/,
+      );
     }
   });
 });

@@ -33,7 +33,13 @@ describe('createTokenProvider', () => {
 
   it('reads expired_in from the service endpoint, with a form-encoded client credentials request', async () => {
     server = await tokenServer('expired_in', 1800);
-    const provider = createTokenProvider({ baseUrl: `${server.origin}/svc`, clientId: 'app', clientSecret: CLIENT_SECRET, now: () => 0, refreshSkewSeconds: 0 });
+    const provider = createTokenProvider({
+      baseUrl: `${server.origin}/svc`,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      now: () => 0,
+      refreshSkewSeconds: 0,
+    });
     const info = await provider.getTokenInfo();
     expect(info.expiresInSeconds).toBe(1800);
     expect(info.refreshAt).toBe(1_800_000);
@@ -41,7 +47,11 @@ describe('createTokenProvider', () => {
     expect(request?.method).toBe('POST');
     expect(request?.url).toBe('/svc/token');
     expect(request?.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(new URLSearchParams(request?.body))).toEqual({ grant_type: 'client_credentials', client_id: 'app', client_secret: CLIENT_SECRET });
+    expect(Object.fromEntries(new URLSearchParams(request?.body))).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'app',
+      client_secret: CLIENT_SECRET,
+    });
     expect(request?.headers['ocp-apim-subscription-key']).toBeUndefined();
   });
 
@@ -72,7 +82,13 @@ describe('createTokenProvider', () => {
   it('caches the token and renews it the configured skew ahead of expiry (injected clock)', async () => {
     server = await tokenServer('expired_in', 3600, 0);
     let clock = 1_000_000;
-    const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, refreshSkewSeconds: 120, now: () => clock });
+    const provider = createTokenProvider({
+      baseUrl: server.origin,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      refreshSkewSeconds: 120,
+      now: () => clock,
+    });
     expect(await provider.getToken()).toBe('token-1');
     clock += (3600 - 121) * 1000; // one second before the renewal point
     expect(await provider.getToken()).toBe('token-1');
@@ -123,7 +139,13 @@ describe('createTokenProvider', () => {
       sendJson(response, 200, { access_token: `token-${issued}`, token_type: 'Bearer', expired_in: 3600 });
     });
     let clock = 0;
-    const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, now: () => clock, retry: { attempts: 1 } });
+    const provider = createTokenProvider({
+      baseUrl: server.origin,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      now: () => clock,
+      retry: { attempts: 1 },
+    });
     expect(await provider.getToken()).toBe('token-1');
     down = true;
     clock = 3590_000; // past the renewal point (60 s ahead), 10 s before expiry
@@ -140,10 +162,18 @@ describe('createTokenProvider', () => {
   it('fails once the token has expired and no renewal succeeded, and after invalidate', async () => {
     let down = false;
     server = await startLoopbackServer((_request, response) =>
-      down ? sendJson(response, 503, { message: 'maintenance' }) : sendJson(response, 200, { access_token: 'token-1', token_type: 'Bearer', expired_in: 3600 }),
+      down
+        ? sendJson(response, 503, { message: 'maintenance' })
+        : sendJson(response, 200, { access_token: 'token-1', token_type: 'Bearer', expired_in: 3600 }),
     );
     let clock = 0;
-    const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, now: () => clock, retry: { attempts: 1 } });
+    const provider = createTokenProvider({
+      baseUrl: server.origin,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      now: () => clock,
+      retry: { attempts: 1 },
+    });
     await provider.getToken();
     down = true;
     clock = 3600_000;
@@ -157,9 +187,15 @@ describe('createTokenProvider', () => {
   });
 
   it('routes /oauth2 paths to authUrl and /token to baseUrl even when URL parsing rewrites a base URL', async () => {
-    server = await startLoopbackServer((_request, response) => sendJson(response, 200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 900, expired_in: 900 }));
+    server = await startLoopbackServer((_request, response) =>
+      sendJson(response, 200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 900, expired_in: 900 }),
+    );
     // `/x/../svc` is normalised to `/svc` by the URL parser: the request URL is shorter than the base URL as written.
-    const lp = createLogisticsClient({ baseUrl: `${server.origin}/x/../svc`, authUrl: `${server.origin}/idp/./v2`, subscriptionKey: SUBSCRIPTION_KEY });
+    const lp = createLogisticsClient({
+      baseUrl: `${server.origin}/x/../svc`,
+      authUrl: `${server.origin}/idp/./v2`,
+      subscriptionKey: SUBSCRIPTION_KEY,
+    });
     const body = { grant_type: 'client_credentials', client_id: 'app', client_secret: CLIENT_SECRET } as const;
     await lp.token.POST('/oauth2/default/v1/token', { body: { ...body, scope: 'carriers.milestones' } });
     await lp.token.POST('/token', { body });
@@ -169,18 +205,29 @@ describe('createTokenProvider', () => {
 
   it('a token client without the base URL a path needs rejects the call naming the option', async () => {
     const onlyIdentityProvider = createTokenClient({ authUrl: 'http://127.0.0.1:9' });
-    await expect(onlyIdentityProvider.POST('/token', { body: { grant_type: 'client_credentials', client_id: 'a', client_secret: 'b' } })).rejects.toThrow(
-      /createTokenClient: option "baseUrl" is required to call \/token/,
-    );
+    await expect(
+      onlyIdentityProvider.POST('/token', { body: { grant_type: 'client_credentials', client_id: 'a', client_secret: 'b' } }),
+    ).rejects.toThrow(/createTokenClient: option "baseUrl" is required to call \/token/);
     const onlyService = createTokenClient({ baseUrl: 'http://127.0.0.1:9' });
-    await expect(onlyService.GET('/oauth2/default/v1/authorize', { params: { query: {} as never } })).rejects.toThrow(/option "authUrl" is required/);
+    await expect(onlyService.GET('/oauth2/default/v1/authorize', { params: { query: {} as never } })).rejects.toThrow(
+      /option "authUrl" is required/,
+    );
   });
 
   it('rejects bad configuration naming the option, not its value', () => {
-    expect(() => createTokenProvider({ baseUrl: 'not a url', clientId: 'app', clientSecret: CLIENT_SECRET }).getToken()).toThrow(/option "baseUrl"/);
-    expect(() => createTokenProvider({ tokenEndpoint: 'identity-provider', authUrl: 'http://127.0.0.1:9', clientId: 'app', clientSecret: CLIENT_SECRET })).toThrow(
-      /option "scope" is required/,
+    expect(() => createTokenProvider({ baseUrl: 'not a url', clientId: 'app', clientSecret: CLIENT_SECRET }).getToken()).toThrow(
+      /option "baseUrl"/,
     );
-    expect(() => createTokenProvider({ baseUrl: 'http://127.0.0.1:9', clientId: 'app', clientSecret: '' })).toThrow(/option "clientSecret" is required/);
+    expect(() =>
+      createTokenProvider({
+        tokenEndpoint: 'identity-provider',
+        authUrl: 'http://127.0.0.1:9',
+        clientId: 'app',
+        clientSecret: CLIENT_SECRET,
+      }),
+    ).toThrow(/option "scope" is required/);
+    expect(() => createTokenProvider({ baseUrl: 'http://127.0.0.1:9', clientId: 'app', clientSecret: '' })).toThrow(
+      /option "clientSecret" is required/,
+    );
   });
 });

@@ -11,6 +11,10 @@ export default defineProject({
     // and openapi-fetch load once per run instead of once per file.
     isolate: false,
     // npm test sets LP_TYPE_TESTS_IN_TYPECHECK=1: its typecheck step compiles these files already (scripts/test.ts).
-    typecheck: { enabled: process.env.LP_TYPE_TESTS_IN_TYPECHECK !== '1', include: ['test/client/**/*.test-d.ts'], tsconfig: 'test/client/tsconfig.typecheck.json' },
+    typecheck: {
+      enabled: process.env.LP_TYPE_TESTS_IN_TYPECHECK !== '1',
+      include: ['test/client/**/*.test-d.ts'],
+      tsconfig: 'test/client/tsconfig.typecheck.json',
+    },
   },
 });

@@ -44,7 +44,8 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   if (chromiumMissingReason) return;
-  if (!existsSync(`${docsDir}/index.html`)) throw new Error('dist/docs/index.html is missing: run `npm run docs` first (npm run test:docs does).');
+  if (!existsSync(`${docsDir}/index.html`))
+    throw new Error('dist/docs/index.html is missing: run `npm run docs` first (npm run test:docs does).');
   mkdirSync(screenshotsDir, { recursive: true });
   server = await startDocsServerProcess();
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -81,7 +82,10 @@ function clippedSamples(page: Page): Promise<string[]> {
     [...document.querySelectorAll('pre, pre code, code')]
       .filter((element) => (element as HTMLElement).offsetParent !== null)
       .filter((element) => element.scrollWidth > element.clientWidth + 1)
-      .map((element) => `${element.tagName.toLowerCase()} (overflow ${getComputedStyle(element).overflowX}): ${(element.textContent ?? '').slice(0, 60)}`),
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()} (overflow ${getComputedStyle(element).overflowX}): ${(element.textContent ?? '').slice(0, 60)}`,
+      ),
   );
 }
 
@@ -116,7 +120,7 @@ describe('partner docs in headless Chromium', () => {
     });
   });
 
-  it('the landing page\'s quick start runs as written against a sandbox (port substituted)', async (ctx) => {
+  it("the landing page's quick start runs as written against a sandbox (port substituted)", async (ctx) => {
     if (chromiumMissingReason) ctx.skip(chromiumMissingReason);
     let curl = '';
     let typescript = '';
@@ -130,13 +134,19 @@ describe('partner docs in headless Chromium', () => {
     const sandbox = await startSandbox();
     try {
       const origin = new URL(sandbox.env.LP_FLEET_BASE_URL!).origin;
-      const fleet = buildVehicles(DEFAULT_VEHICLE_COUNT, buildLessees('a', 'b')).filter((v) => ['C-100234', 'C-100235', 'C-100236'].includes(v.customerNumber));
+      const fleet = buildVehicles(DEFAULT_VEHICLE_COUNT, buildLessees('a', 'b')).filter((v) =>
+        ['C-100234', 'C-100235', 'C-100236'].includes(v.customerNumber),
+      );
       const fromCurl = runShellSample(curl.replaceAll(SANDBOX_ORIGIN, origin));
       expect(fromCurl.stderr).toBe('');
       const vehicle = JSON.parse(fromCurl.stdout);
       expect(fleet).toContainEqual(vehicle);
       // Saved as the page says, first-call.mts, in a project as `npm init` makes it (CommonJS).
-      const fromTypeScript = runTypeScriptSample(typescript.replaceAll(SANDBOX_ORIGIN, origin), {}, { packageType: 'commonjs', extension: 'mts' });
+      const fromTypeScript = runTypeScriptSample(
+        typescript.replaceAll(SANDBOX_ORIGIN, origin),
+        {},
+        { packageType: 'commonjs', extension: 'mts' },
+      );
       expect(fromTypeScript.stderr).toBe('');
       expect(fromTypeScript.stdout.trim()).toBe(`${vehicle.vehicleNumber} ${vehicle.licensePlate} ${vehicle.vehicleType}`);
     } finally {
@@ -165,7 +175,10 @@ describe('partner docs in headless Chromium', () => {
         let clientSamplesChosen = false;
         for (const { op, method, path } of operationsOf(doc)) {
           // From the operation list at the top, as a reader would: Redoc scrolls to the operation.
-          await page.locator('a', { hasText: `${method.toUpperCase()} ${path}` }).first().click({ timeout: RENDER_TIMEOUT_MS });
+          await page
+            .locator('a', { hasText: `${method.toUpperCase()} ${path}` })
+            .first()
+            .click({ timeout: RENDER_TIMEOUT_MS });
           // Matched on the visible text: the heading's accessible name also carries its anchor link's label.
           const heading = page.locator('h1, h2').filter({ hasText: new RegExp(`^${escapeRegExp(op.summary)}$`) });
           await heading.first().waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
@@ -180,12 +193,19 @@ describe('partner docs in headless Chromium', () => {
           expect(await clippedSamples(page), `${op.operationId}: clipped samples (curl)`).toEqual([]);
           // The samples panel opens on curl; the published client is the other language, a page-wide choice made once.
           if (!clientSamplesChosen) {
-            const panelHeader = page.locator('.panel-request-samples [data-component-name="Panel/PanelHeader"]').filter({ visible: true }).first();
+            const panelHeader = page
+              .locator('.panel-request-samples [data-component-name="Panel/PanelHeader"]')
+              .filter({ visible: true })
+              .first();
             await panelHeader.getByText('curl', { exact: true }).click({ timeout: RENDER_TIMEOUT_MS });
             await page.getByRole('menuitem', { name: '@logistics-partner/api' }).first().click({ timeout: RENDER_TIMEOUT_MS });
             clientSamplesChosen = true;
           }
-          await page.getByText(/from '@logistics-partner\/api'/).filter({ visible: true }).first().waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
+          await page
+            .getByText(/from '@logistics-partner\/api'/)
+            .filter({ visible: true })
+            .first()
+            .waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
           expect(await clippedSamples(page), `${op.operationId}: clipped samples (TypeScript)`).toEqual([]);
           await page.screenshot({ path: `${screenshotsDir}/${api}-${op.operationId}.png` });
           await page.locator('a', { hasText: '← All Logistics Partner APIs' }).first().scrollIntoViewIfNeeded();
@@ -202,7 +222,10 @@ describe('partner docs in headless Chromium', () => {
         await page.getByRole('link', { name: String(loadBundle('fleet').info.title) }).click();
         await page.waitForURL(`${url}fleet.html`);
         const [first] = operationsOf(loadBundle('fleet'));
-        await page.locator('a', { hasText: `${first!.method.toUpperCase()} ${first!.path}` }).first().click();
+        await page
+          .locator('a', { hasText: `${first!.method.toUpperCase()} ${first!.path}` })
+          .first()
+          .click();
         expect(page.url().startsWith(`${url}fleet.html#`), page.url()).toBe(true);
         await page.locator('a', { hasText: '← All Logistics Partner APIs' }).first().click();
         await page.waitForURL(`${url}index.html`);
@@ -222,7 +245,7 @@ describe('partner docs in headless Chromium', () => {
     }
   });
 
-  it('the checks themselves catch a clipped sample (Redoc\'s panel without the wrapping style), a request to another host and a console error', async (ctx) => {
+  it("the checks themselves catch a clipped sample (Redoc's panel without the wrapping style), a request to another host and a console error", async (ctx) => {
     if (chromiumMissingReason) ctx.skip(chromiumMissingReason);
     // Proves the checks above can fail: a sample forced to one line in a hidden-overflow box, an image from
     // another host and a logged error.
@@ -245,8 +268,14 @@ describe('partner docs in headless Chromium', () => {
       // Redoc's own panel, without the docs' wrapping style: its long curl line runs past the box.
       const [milestone] = operationsOf(loadBundle('carriers'));
       await guarded.page.goto(`${server!.url}carriers.html`);
-      await guarded.page.locator('a', { hasText: `${milestone!.method.toUpperCase()} ${milestone!.path}` }).first().click();
-      await guarded.page.getByText(/curl -sS -X POST/).first().waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
+      await guarded.page
+        .locator('a', { hasText: `${milestone!.method.toUpperCase()} ${milestone!.path}` })
+        .first()
+        .click();
+      await guarded.page
+        .getByText(/curl -sS -X POST/)
+        .first()
+        .waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
       expect(await clippedSamples(guarded.page)).toEqual([]);
       await guarded.page.evaluate(() => document.getElementById('lp-sample-wrap')?.remove());
       expect((await clippedSamples(guarded.page)).join('\n')).toContain('ACCESS_TOKEN');
@@ -255,4 +284,3 @@ describe('partner docs in headless Chromium', () => {
     }
   });
 });
-

@@ -8,6 +8,11 @@ export interface DocsServerProcess {
 }
 
 export async function startDocsServerProcess(timeoutMs = 20_000): Promise<DocsServerProcess> {
-  const server = await startServer({ script: 'scripts/docs-serve.ts', args: ['--port', '0'], ready: /Serving dist\/docs at (http:\/\/127\.0\.0\.1:\d+\/)/, readyTimeoutMs: timeoutMs });
+  const server = await startServer({
+    script: 'scripts/docs-serve.ts',
+    args: ['--port', '0'],
+    ready: /Serving dist\/docs at (http:\/\/127\.0\.0\.1:\d+\/)/,
+    readyTimeoutMs: timeoutMs,
+  });
   return { url: server.readyMatch![1]!, stop: async () => void (await server.stop()) };
 }

@@ -48,7 +48,7 @@ describe('authentication stated per operation', () => {
 
 describe('partner language', () => {
   it('names the published documentation, never "the seed"', () => {
-    expect(partnerWording('Size limits are not shown (seed 8); far above the seed\'s examples.')).toBe(
+    expect(partnerWording("Size limits are not shown (seed 8); far above the seed's examples.")).toBe(
       "Size limits are not shown (published documentation, section 8); far above the published documentation's examples.",
     );
     expect(partnerWording('The seed shows x; not shown in the seed; see seed 4.5.')).toBe(
@@ -116,7 +116,10 @@ describe('enrichForDocs', () => {
     expect(doc.info.description).toContain('[desk@partner.test](mailto:desk@partner.test)');
     const withLicense = (license: object) => ({ ...loadBundle('carriers'), info: { ...loadBundle('carriers').info, license } });
     expect(enrichForDocs('carriers', withLicense({ name: 'UNLICENSED' }), { support }).info.license).toBeUndefined();
-    expect(enrichForDocs('carriers', withLicense({ name: 'MIT', identifier: 'MIT' }), { support }).info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    expect(enrichForDocs('carriers', withLicense({ name: 'MIT', identifier: 'MIT' }), { support }).info.license).toEqual({
+      name: 'MIT',
+      identifier: 'MIT',
+    });
   });
 
   it('leaves the bundle it was given unchanged', () => {

@@ -7,7 +7,7 @@ import { SANDBOX_DEFAULTS } from '../../sandbox/config.ts';
 import { landingPage, notFoundPage, QUICK_START } from '../../tools/docs/landing.ts';
 import { POSTMAN_DOWNLOADS } from '../../tools/postman/build-collection.ts';
 import { INTERNAL_WORDS } from '../../tools/docs/partner-language.ts';
-import { DEFAULT_DOCS_CONFIG, readSupportContact, type SupportContact } from '../../tools/docs/support.ts';
+import type { SupportContact } from '../../tools/docs/support.ts';
 
 const support: SupportContact = { name: 'Partner desk', email: 'desk@partner.test', note: 'Send the requestId.' };
 const bundles = loadBundles();
@@ -16,7 +16,7 @@ const page = () => landingPage(bundles, { builtFrom: 'from test', support });
 const textOf = (html: string) => html.replace(/<style>[\s\S]*?<\/style>/, '').replace(/<[^>]+>/g, ' ');
 
 describe('landing page', () => {
-  it('has a quick start against the sandbox\'s default port and public fleet key', () => {
+  it("has a quick start against the sandbox's default port and public fleet key", () => {
     const html = page();
     expect(html).toContain('npm install @logistics-partner/api');
     expect(html).toContain('npm run sandbox');
@@ -36,7 +36,9 @@ describe('landing page', () => {
   it('summarises the assumptions as not confirmed, one item each, without internal words', () => {
     const html = page();
     expect(html).toContain('Not confirmed by the published documentation');
-    expect(html.match(/<ul class="assumptions">([\s\S]*?)<\/ul>/)?.[1]?.match(/<li>/g)).toHaveLength(uniqueAssumptions(allAssumptions()).length);
+    expect(html.match(/<ul class="assumptions">([\s\S]*?)<\/ul>/)?.[1]?.match(/<li>/g)).toHaveLength(
+      uniqueAssumptions(allAssumptions()).length,
+    );
     expect(INTERNAL_WORDS.filter((word) => word.test(textOf(html)))).toEqual([]);
   });
 

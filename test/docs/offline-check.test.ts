@@ -21,7 +21,8 @@ describe('offline guard', () => {
     ].join('\n');
     const found = externalReferences(page);
     expect(found.filter((f) => f.startsWith('<'))).toHaveLength(3); // the three tags from another host
-    expect(found.filter((f) => !f.startsWith('<'))).toEqual([ // and the asset hosts, wherever they are named
+    expect(found.filter((f) => !f.startsWith('<'))).toEqual([
+      // and the asset hosts, wherever they are named
       'https://cdn.redoc.ly/redoc/latest/bundles/redoc.standalone.js',
       'https://fonts.googleapis.com/css?family=Roboto',
     ]);
@@ -34,8 +35,9 @@ describe('offline guard', () => {
     expect(html.match(/data:image\/svg\+xml,/g)).toHaveLength(2);
   });
 
-  it('finds links from the site root, and turns Redoc\'s menu links into its anchors', () => {
-    const html = '<a href="/">x</a><a href="/vehicles">y</a><a href="fleet.html">z</a><img src="//cdn.test/a.png"><script>a.href = "/" + b</script>';
+  it("finds links from the site root, and turns Redoc's menu links into its anchors", () => {
+    const html =
+      '<a href="/">x</a><a href="/vehicles">y</a><a href="fleet.html">z</a><img src="//cdn.test/a.png"><script>a.href = "/" + b</script>';
     expect(rootAbsoluteLinks(html)).toEqual(['/', '/vehicles']);
     expect(rootAbsoluteLinks(hashRootLinks(html))).toEqual([]);
     expect(hashRootLinks(html)).toContain('<a href="#/vehicles">');

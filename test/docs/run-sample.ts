@@ -14,11 +14,22 @@ export interface SampleRun {
   stderr: string;
 }
 
-const result = (run: ReturnType<typeof spawnSync>): SampleRun => ({ status: run.status, stdout: String(run.stdout), stderr: String(run.stderr) });
+const result = (run: ReturnType<typeof spawnSync>): SampleRun => ({
+  status: run.status,
+  stdout: String(run.stdout),
+  stderr: String(run.stderr),
+});
 
 /** A shell sample (sh -c), with only the given variables beside PATH: what it needs must come from the sample or `env`. */
 export function runShellSample(source: string, env: Record<string, string> = {}): SampleRun {
-  return result(spawnSync('sh', ['-c', source], { encoding: 'utf8', timeout: TIMEOUT_MS, maxBuffer: MAX_OUTPUT, env: { PATH: process.env.PATH ?? '', ...env } }));
+  return result(
+    spawnSync('sh', ['-c', source], {
+      encoding: 'utf8',
+      timeout: TIMEOUT_MS,
+      maxBuffer: MAX_OUTPUT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    }),
+  );
 }
 
 /** Compiler options under which a sample file sees '@logistics-partner/api' as a consumer does, from the client's source. */
@@ -52,13 +63,14 @@ export function runTypeScriptSamples(sources: string[], env: Record<string, stri
   try {
     writeFileSync(`${dir}/package.json`, JSON.stringify({ type: packageType }));
     writeFileSync(`${dir}/tsconfig.json`, JSON.stringify({ compilerOptions: consumerCompilerOptions }));
-    sources.forEach((source, index) => writeFileSync(`${dir}/sample-${index}.${extension}`, source));
+    for (const [index, source] of sources.entries()) writeFileSync(`${dir}/sample-${index}.${extension}`, source);
     const runner = [
       `for (let i = 0; i < ${sources.length}; i++) {`,
       `  if (i > 0) process.stdout.write(${JSON.stringify(SEPARATOR)});`,
       '  try {',
       `    await import(\`./sample-\${i}.${extension}\`);`,
       '  } catch (error) {',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample runner's own source, a template literal in it on purpose
       "    process.stdout.write(`\\n[sample failed] ${String((error as Error).message ?? error).split('\\n')[0]}`);",
       '  }',
       '}',

@@ -15,7 +15,8 @@ let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  if (!existsSync(`${docsDir}/index.html`)) throw new Error('dist/docs/index.html is missing: run `npm run docs` first (npm run test:docs does).');
+  if (!existsSync(`${docsDir}/index.html`))
+    throw new Error('dist/docs/index.html is missing: run `npm run docs` first (npm run test:docs does).');
   ({ server, url: base } = await startDocsServer(docsDir, { basePath: '/logistics-partner-api/' }));
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -45,14 +46,20 @@ describe('links of the built docs', () => {
     const { broken, checked, skipped } = await crawl(base);
     expect(broken).toEqual([]);
     for (const api of API_NAMES) {
-      for (const target of ['index.html', `${api}.html`, `specs/${api}.yaml`, `specs/${api}.json`]) expect(checked).toContain(`${base}${target}`);
+      for (const target of ['index.html', `${api}.html`, `specs/${api}.yaml`, `specs/${api}.json`])
+        expect(checked).toContain(`${base}${target}`);
     }
-    expect(checked.every((url) => url.startsWith(base)), 'no link left the base path').toBe(true);
+    expect(
+      checked.every((url) => url.startsWith(base)),
+      'no link left the base path',
+    ).toBe(true);
     expect(skipped, 'the Redoc pages were crawled too (their attribution link is external)').toContain('https://redocly.com/redoc/');
-    console.info(`[docs] linkinator: ${checked.length} internal links resolve; ${skipped.length} external links skipped (not fetched): ${skipped.join(', ')}`);
+    console.info(
+      `[docs] linkinator: ${checked.length} internal links resolve; ${skipped.length} external links skipped (not fetched): ${skipped.join(', ')}`,
+    );
   });
 
-  it('the 404 page\'s links resolve too, and the crawl reports a broken link when there is one', async () => {
+  it("the 404 page's links resolve too, and the crawl reports a broken link when there is one", async () => {
     // Its own links only: the site behind them was crawled above.
     expect((await crawl(`${base}404.html`, false)).broken).toEqual([]);
     // A page that does not exist is broken: the check is able to fail.

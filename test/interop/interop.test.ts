@@ -14,7 +14,6 @@ const bundles = loadBundles();
 const workDir = mkdtempSync(join(tmpdir(), 'lp-interop-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-
 describe('@readme/openapi-parser', () => {
   it.each(API_NAMES)('validates and dereferences %s without an error or a warning', async (api) => {
     expect((await readmeParser(api, bundles[api])).problems).toEqual([]);

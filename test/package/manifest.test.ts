@@ -30,7 +30,9 @@ describe('the published manifest', () => {
 
   it("matches the specs' licence", () => {
     for (const api of ['token', 'carriers', 'fleet']) {
-      expect(readFileSync(`${repoRoot}/openapi/${api}/openapi.yaml`, 'utf8')).toMatch(/\n {2}license:\n {4}name: MIT License\n {4}identifier: MIT\n/);
+      expect(readFileSync(`${repoRoot}/openapi/${api}/openapi.yaml`, 'utf8')).toMatch(
+        /\n {2}license:\n {4}name: MIT License\n {4}identifier: MIT\n/,
+      );
     }
   });
 

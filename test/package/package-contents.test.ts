@@ -2,7 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { checkPackageReadme, checkTarballFiles, markdownLinks, REQUIRED_FILES, typescriptBlocks } from '../../tools/release/package-contents.ts';
+import {
+  checkPackageReadme,
+  checkTarballFiles,
+  markdownLinks,
+  REQUIRED_FILES,
+  typescriptBlocks,
+} from '../../tools/release/package-contents.ts';
 import { PACKAGE_README } from '../../tools/release/package-stage.ts';
 
 const NAME = '@logistics-partner/api';
@@ -12,19 +18,31 @@ const FILES = [...REQUIRED_FILES, 'dist/client/src/token.d.ts'];
 describe('the package README', () => {
   it('passes: links stay in the package or are https, no npm script, an install command', () => {
     expect(checkPackageReadme(readme, NAME, FILES)).toEqual([]);
-    expect(markdownLinks(readme)).toEqual(expect.arrayContaining(['CHANGELOG.md', 'LICENSE', 'https://logistics-partner.github.io/api-kit/']));
+    expect(markdownLinks(readme)).toEqual(
+      expect.arrayContaining(['CHANGELOG.md', 'LICENSE', 'https://logistics-partner.github.io/api-kit/']),
+    );
   });
 
   it('has a TypeScript sample for configuration, each API, errors and the authorization code flow', () => {
     const samples = typescriptBlocks(readme).join('\n');
-    for (const call of ['getToken()', "POST('/token'", "POST('/v1/load-milestone-events'", "GET('/vehicles'", 'instanceof ApiError', 'exchangeAuthorizationCode(']) {
+    for (const call of [
+      'getToken()',
+      "POST('/token'",
+      "POST('/v1/load-milestone-events'",
+      "GET('/vehicles'",
+      'instanceof ApiError',
+      'exchangeAuthorizationCode(',
+    ]) {
       expect(samples).toContain(call);
     }
   });
 
   it('is refused when it links into the repo, mentions an npm script or has no install command', () => {
     const broken = readme
-      .replace('[CHANGELOG.md](CHANGELOG.md)', '[architecture](../shared/ARCHITECTURE.md), [specs](openapi/token/openapi.yaml), [plain](http://example.com/)')
+      .replace(
+        '[CHANGELOG.md](CHANGELOG.md)',
+        '[architecture](../shared/ARCHITECTURE.md), [specs](openapi/token/openapi.yaml), [plain](http://example.com/)',
+      )
       .replace('npm install @logistics-partner/api', 'npm ci && npm run contract');
     const problems = checkPackageReadme(broken, NAME, FILES);
     expect(problems).toEqual([
@@ -36,7 +54,7 @@ describe('the package README', () => {
     ]);
   });
 
-  it("refuses the contributor README, which the tarball shipped before: npm scripts, links into the repo, no install", () => {
+  it('refuses the contributor README, which the tarball shipped before: npm scripts, links into the repo, no install', () => {
     const contributors = readFileSync(`${repoRoot}/README.md`, 'utf8');
     const problems = checkPackageReadme(contributors, NAME, FILES);
     expect(problems.filter((p) => p.startsWith('README mentions an npm script')).length).toBeGreaterThan(20);
@@ -44,7 +62,9 @@ describe('the package README', () => {
   });
 
   it('counts an npm script inside a code block too', () => {
-    expect(checkPackageReadme(`${readme}\n\`\`\`sh\nnpm run sandbox\n\`\`\`\n`, NAME, FILES)).toEqual(['README mentions an npm script: "npm run sandbox"']);
+    expect(checkPackageReadme(`${readme}\n\`\`\`sh\nnpm run sandbox\n\`\`\`\n`, NAME, FILES)).toEqual([
+      'README mentions an npm script: "npm run sandbox"',
+    ]);
   });
 });
 

@@ -22,12 +22,22 @@ describe('releaseVerdict', () => {
     const none = releaseVerdict({ breaking: BREAKING, baseVersion: '1.2.3', version: '1.2.3', bumps: [] });
     expect(none).toEqual({ ok: false, message: expect.stringContaining('need a major version, but there is no changeset') });
     expect(none.message).toContain('POST /token: the `expired_in` field is renamed or removed');
-    const minor = releaseVerdict({ breaking: BREAKING, baseVersion: '1.2.3', version: '1.3.0', bumps: [{ file: 'a.md', bump: 'minor' }, { file: 'b.md', bump: 'patch' }] });
+    const minor = releaseVerdict({
+      breaking: BREAKING,
+      baseVersion: '1.2.3',
+      version: '1.3.0',
+      bumps: [
+        { file: 'a.md', bump: 'minor' },
+        { file: 'b.md', bump: 'patch' },
+      ],
+    });
     expect(minor).toEqual({ ok: false, message: expect.stringContaining('the changesets ask only for minor, patch') });
   });
 
   it('accepts a breaking change with a major changeset, or a major version already made', () => {
-    expect(releaseVerdict({ breaking: BREAKING, baseVersion: '1.2.3', version: '1.2.3', bumps: [{ file: 'x.md', bump: 'major' }] }).ok).toBe(true);
+    expect(
+      releaseVerdict({ breaking: BREAKING, baseVersion: '1.2.3', version: '1.2.3', bumps: [{ file: 'x.md', bump: 'major' }] }).ok,
+    ).toBe(true);
     expect(releaseVerdict({ breaking: BREAKING, baseVersion: '1.2.3', version: '2.0.0', bumps: [] }).ok).toBe(true);
   });
 });
@@ -61,7 +71,11 @@ describe('npm run release:check -- <base-ref>', () => {
   let repo: string;
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
   const check = () => {
-    const result = spawnSync(process.execPath, [`${repoRoot}/node_modules/tsx/dist/cli.mjs`, `${repoRoot}/scripts/release-check.ts`, 'HEAD'], { cwd: repo, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(
+      process.execPath,
+      [`${repoRoot}/node_modules/tsx/dist/cli.mjs`, `${repoRoot}/scripts/release-check.ts`, 'HEAD'],
+      { cwd: repo, encoding: 'utf8', timeout: 60_000 },
+    );
     return { code: result.status, out: `${result.stdout}${result.stderr}` };
   };
 

@@ -8,13 +8,28 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { repoRoot } from '../../spec-core/apis.ts';
 
-type Job = { needs?: string | string[]; permissions?: Record<string, string>; steps?: Array<{ uses?: string; run?: string; with?: Record<string, string> }> };
-const release = parse(readFileSync(`${repoRoot}/.github/workflows/release.yml`, 'utf8')) as { on: unknown; permissions: unknown; jobs: Record<string, Job> };
+type Job = {
+  needs?: string | string[];
+  permissions?: Record<string, string>;
+  steps?: Array<{ uses?: string; run?: string; with?: Record<string, string> }>;
+};
+const release = parse(readFileSync(`${repoRoot}/.github/workflows/release.yml`, 'utf8')) as {
+  on: unknown;
+  permissions: unknown;
+  jobs: Record<string, Job>;
+};
 const steps = (job: string) => release.jobs[job]!.steps ?? [];
-const runs = (job: string) => steps(job).map((s) => s.run ?? '').join('\n');
+const runs = (job: string) =>
+  steps(job)
+    .map((s) => s.run ?? '')
+    .join('\n');
 
 function lint(...files: string[]) {
-  const result = spawnSync(process.execPath, [`${repoRoot}/node_modules/tsx/dist/cli.mjs`, `${repoRoot}/scripts/lint-workflows.ts`, ...files], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(
+    process.execPath,
+    [`${repoRoot}/node_modules/tsx/dist/cli.mjs`, `${repoRoot}/scripts/lint-workflows.ts`, ...files],
+    { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 },
+  );
   return { code: result.status, out: `${result.stdout}${result.stderr}` };
 }
 
@@ -40,7 +55,9 @@ describe('release.yml', () => {
   });
 
   it('deploys dist/docs/ to GitHub Pages and attaches the bundled specs and the Postman collection to the release', () => {
-    expect(steps('test')).toContainEqual(expect.objectContaining({ uses: 'actions/upload-pages-artifact@v3', with: { path: 'dist/docs/' } }));
+    expect(steps('test')).toContainEqual(
+      expect.objectContaining({ uses: 'actions/upload-pages-artifact@v3', with: { path: 'dist/docs/' } }),
+    );
     expect(steps('pages').map((s) => s.uses)).toContain('actions/deploy-pages@v4');
     expect(runs('test')).toContain('cp dist/openapi/*.yaml dist/openapi/*.json dist/release/');
     expect(runs('test')).toContain('cp dist/docs/postman/*.postman_collection.json dist/release/');
@@ -49,7 +66,9 @@ describe('release.yml', () => {
 
   it('grants write permissions only to the job that needs each one', () => {
     const writers = Object.entries(release.jobs).flatMap(([name, job]) =>
-      Object.entries(job.permissions ?? {}).filter(([, level]) => level === 'write').map(([scope]) => `${name}:${scope}`),
+      Object.entries(job.permissions ?? {})
+        .filter(([, level]) => level === 'write')
+        .map(([scope]) => `${name}:${scope}`),
     );
     expect(writers.sort()).toEqual(['github-release:contents', 'pages:id-token', 'pages:pages', 'publish:id-token']);
   });
@@ -68,7 +87,21 @@ describe('npm run lint:workflows', () => {
       const file = join(dir, 'bad.yml');
       writeFileSync(
         file,
-        ['name: bad', 'on: push', 'permissions:', '  contents: write', 'jobs:', '  a:', '    runs-on: ubuntu-latest', '    permissions:', '      id-token: write', '    steps:', '      - run: echo hi', '        timeout-minutes: soon', ''].join('\n'),
+        [
+          'name: bad',
+          'on: push',
+          'permissions:',
+          '  contents: write',
+          'jobs:',
+          '  a:',
+          '    runs-on: ubuntu-latest',
+          '    permissions:',
+          '      id-token: write',
+          '    steps:',
+          '      - run: echo hi',
+          '        timeout-minutes: soon',
+          '',
+        ].join('\n'),
       );
       const { code, out } = lint(file);
       expect(out).toContain('FAILED');

@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
-import { COLLECTION_FILE, ENVIRONMENT_FILES, POSTMAN_DOWNLOADS, requestsOf, SANDBOX_DEFAULT_ORIGIN, variablesUsed, writePostmanCollection } from '../../tools/postman/build-collection.ts';
+import {
+  COLLECTION_FILE,
+  ENVIRONMENT_FILES,
+  POSTMAN_DOWNLOADS,
+  requestsOf,
+  SANDBOX_DEFAULT_ORIGIN,
+  variablesUsed,
+  writePostmanCollection,
+} from '../../tools/postman/build-collection.ts';
 import { runCollection, type NewmanSummary } from '../../tools/postman/newman.ts';
 import { TOKEN_EXPIRY_VARIABLE, TOKEN_RENEW_MARGIN_SECONDS } from '../../tools/postman/scripts.ts';
 import { start, stopAll, type Server } from '../../tools/server-load.ts';
@@ -31,7 +39,11 @@ afterAll(async () => {
 
 describe('the files', () => {
   it('are a v2.1 collection and two environments, named as Postman names them', () => {
-    expect(files.map((file) => file.slice(outDir.length + 1))).toEqual([COLLECTION_FILE, ENVIRONMENT_FILES.sandbox, ENVIRONMENT_FILES.live]);
+    expect(files.map((file) => file.slice(outDir.length + 1))).toEqual([
+      COLLECTION_FILE,
+      ENVIRONMENT_FILES.sandbox,
+      ENVIRONMENT_FILES.live,
+    ]);
     expect(POSTMAN_DOWNLOADS.map((link) => link.href)).toEqual(files.map((file) => `postman/${file.slice(outDir.length + 1)}`));
     expect(read(COLLECTION_FILE).info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
     for (const name of Object.values(ENVIRONMENT_FILES)) expect(read(name)._postman_variable_scope).toBe('environment');
@@ -45,7 +57,12 @@ describe('the files', () => {
     const used = variablesUsed(read(COLLECTION_FILE));
     expect(used).toContain('fleet_api_key');
     for (const name of Object.values(ENVIRONMENT_FILES)) {
-      expect(read(name).values.map((v: { key: string }) => v.key).sort(), name).toEqual(used);
+      expect(
+        read(name)
+          .values.map((v: { key: string }) => v.key)
+          .sort(),
+        name,
+      ).toEqual(used);
     }
   });
 
@@ -55,10 +72,12 @@ describe('the files', () => {
     expect(list.request.url.query.filter((q: { disabled: boolean }) => !q.disabled)).toEqual([]);
   });
 
-  it('point the sandbox environment at the sandbox\'s default port (sandbox/README.md)', () => {
+  it("point the sandbox environment at the sandbox's default port (sandbox/README.md)", () => {
     const port = new URL(SANDBOX_DEFAULT_ORIGIN).port;
     expect(readFileSync(join(repoRoot, 'sandbox/README.md'), 'utf8')).toMatch(new RegExp(`npm run sandbox +# port ${port}\\b`));
-    expect(read(ENVIRONMENT_FILES.sandbox).values.find((v: { key: string }) => v.key === 'base_url').value).toBe(`${SANDBOX_DEFAULT_ORIGIN}/svc`);
+    expect(read(ENVIRONMENT_FILES.sandbox).values.find((v: { key: string }) => v.key === 'base_url').value).toBe(
+      `${SANDBOX_DEFAULT_ORIGIN}/svc`,
+    );
   });
 });
 
@@ -67,7 +86,12 @@ const runAgainstSandbox = (overrides: Record<string, string> = {}, iterationCoun
   runCollection({
     collection: read(COLLECTION_FILE),
     environment: read(ENVIRONMENT_FILES.sandbox),
-    overrides: { base_url: sandbox.env.LP_BASE_URL!, auth_url: sandbox.env.LP_AUTH_URL!, fleet_base_url: sandbox.env.LP_FLEET_BASE_URL!, ...overrides },
+    overrides: {
+      base_url: sandbox.env.LP_BASE_URL!,
+      auth_url: sandbox.env.LP_AUTH_URL!,
+      fleet_base_url: sandbox.env.LP_FLEET_BASE_URL!,
+      ...overrides,
+    },
     iterationCount,
   });
 
@@ -91,7 +115,11 @@ describe('newman against the sandbox', () => {
   });
 
   it('fails the documented-status tests of every request whose credential is wrong', async () => {
-    const summary = await runAgainstSandbox({ client_secret: 'wrong-secret', subscription_key: 'wrong-key', fleet_api_key: 'wrong-fleet-key' });
+    const summary = await runAgainstSandbox({
+      client_secret: 'wrong-secret',
+      subscription_key: 'wrong-key',
+      fleet_api_key: 'wrong-fleet-key',
+    });
     const all = requestsOf(read(COLLECTION_FILE).item).map((r) => r.name);
     // Only the authorize redirect takes none of these credentials.
     expect(failedRequests(summary)).toEqual(all.filter((name) => name !== 'Start the authorization code grant').sort());

@@ -34,7 +34,10 @@ function baseDoc(): Json {
           security: [{ ApiKey: [] }],
           parameters: [{ name: 'kind', in: 'query', required: false, schema: { type: 'string', enum: ['small', 'large'] } }],
           responses: {
-            '200': { description: 'The things.', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } } } },
+            '200': {
+              description: 'The things.',
+              content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } } },
+            },
             '404': { description: 'None.' },
           },
         },
@@ -49,7 +52,11 @@ function baseDoc(): Json {
                   type: 'object',
                   additionalProperties: false,
                   required: ['id'],
-                  properties: { id: { type: ['string', 'integer'] }, kind: { type: 'string', enum: ['small', 'large'] }, note: { type: 'string' } },
+                  properties: {
+                    id: { type: ['string', 'integer'] },
+                    kind: { type: 'string', enum: ['small', 'large'] },
+                    note: { type: 'string' },
+                  },
                 },
               },
             },
@@ -61,7 +68,9 @@ function baseDoc(): Json {
         post: {
           operationId: 'requestToken',
           security: [],
-          responses: { '200': { description: 'A token.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Token' } } } } },
+          responses: {
+            '200': { description: 'A token.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Token' } } } },
+          },
         },
       },
     },
@@ -90,7 +99,7 @@ describe('compareSpecs', () => {
     expect(changes.map((c) => c.severity)).toEqual(['annotation']);
   });
 
-  it('uses only the README\'s three classes: an x- extension is an annotation, a deprecation non-breaking', () => {
+  it("uses only the README's three classes: an x- extension is an annotation, a deprecation non-breaking", () => {
     const changes = changesAfter((doc) => {
       doc.paths['/things'].get['x-codeSamples'] = [{ lang: 'curl', source: 'curl /things' }];
       doc.components.schemas.Thing['x-assumption'] = { what: 'a guess' };
@@ -134,7 +143,9 @@ describe('compareSpecs', () => {
   describe('new requirements in a request', () => {
     it('a new required parameter is breaking', () => {
       const found = breaking(
-        changesAfter((doc) => doc.paths['/things'].get.parameters.push({ name: 'region', in: 'query', required: true, schema: { type: 'string' } })),
+        changesAfter((doc) =>
+          doc.paths['/things'].get.parameters.push({ name: 'region', in: 'query', required: true, schema: { type: 'string' } }),
+        ),
       );
       expect(found.map((c) => c.what).join()).toContain('region');
     });
@@ -246,7 +257,14 @@ describe('specDiffReport', () => {
   const annotation: Change = { severity: 'annotation', where: 'GET /things', what: 'description', path: 'paths./things.get.description' };
 
   it('passes with no breaking change and counts every change', () => {
-    const report = specDiffReport('main', [{ api: 'fleet', changes: [annotation] }, { api: 'token', changes: [] }], false);
+    const report = specDiffReport(
+      'main',
+      [
+        { api: 'fleet', changes: [annotation] },
+        { api: 'token', changes: [] },
+      ],
+      false,
+    );
     expect(report.exitCode).toBe(0);
     expect(report.errors).toEqual([]);
     expect(report.output.at(-1)).toBe('\nspec:diff main..work tree: 1 change(s), 0 breaking.');

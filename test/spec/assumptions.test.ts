@@ -24,7 +24,10 @@ function readSeedGaps(text: string): Record<string, SeedSection> {
     const { title, open } = (section ?? {}) as Record<string, unknown>;
     if (!/^\d+(\.\d+)?$/.test(number)) throw new Error(`${SEED_GAPS}: section "${number}" is not a section number like 4.5`);
     if (typeof title !== 'string' || !title.trim()) throw new Error(`${SEED_GAPS}: section ${number} has no title`);
-    if (open !== undefined && !(Array.isArray(open) && open.length > 0 && open.every((point) => typeof point === 'string' && point.trim()))) {
+    if (
+      open !== undefined &&
+      !(Array.isArray(open) && open.length > 0 && open.every((point) => typeof point === 'string' && point.trim()))
+    ) {
       throw new Error(`${SEED_GAPS}: section ${number}: "open" must be a non-empty list of texts`);
     }
   }
@@ -38,7 +41,9 @@ function seedGapProblems(sections: Record<string, SeedSection>, assumptions: Ass
     ...Object.entries(sections)
       .filter(([number, section]) => section.open && !named.has(number))
       .map(([number]) => `seed ${number} leaves points open, but no x-assumption names it`),
-    ...assumptions.filter((a) => !(a.seed in sections)).map((a) => `${a.api}#${a.pointer} names seed ${a.seed}, which ${SEED_GAPS} does not list`),
+    ...assumptions
+      .filter((a) => !(a.seed in sections))
+      .map((a) => `${a.api}#${a.pointer} names seed ${a.seed}, which ${SEED_GAPS} does not list`),
   ];
 }
 
@@ -63,7 +68,9 @@ describe('x-assumption', () => {
   });
 
   it(`every seed section that leaves points open (${SEED_GAPS}) is named by an x-assumption, and each names a listed section`, () => {
-    const open = Object.entries(seedGaps).filter(([, section]) => section.open).map(([number]) => number);
+    const open = Object.entries(seedGaps)
+      .filter(([, section]) => section.open)
+      .map(([number]) => number);
     // A set: an object keeps keys such as "3" ahead of "2.1".
     expect(new Set(open)).toEqual(new Set(['2.1', '2.2', '3', '4.2', '4.4', '4.5', '4.7', '5.3', '5.4', '6', '7', '8', '9']));
     expect(seedGapProblems(seedGaps, assumptions)).toEqual([]);
@@ -71,34 +78,60 @@ describe('x-assumption', () => {
 
   it('finds an open section no x-assumption names, an x-assumption naming an unknown section, and a malformed record', () => {
     const one = assumptions.find((a) => a.seed === '8')!;
-    expect(seedGapProblems(seedGaps, assumptions.filter((a) => a.seed !== '6'))).toEqual(['seed 6 leaves points open, but no x-assumption names it']);
-    expect(seedGapProblems(seedGaps, [...assumptions, { ...one, seed: '4.9' }])).toEqual([`${one.api}#${one.pointer} names seed 4.9, which ${SEED_GAPS} does not list`]);
-    expect(() => readSeedGaps('sections:\n  "4.5": { title: List vehicles, open: [] }\n')).toThrow(/section 4\.5: "open" must be a non-empty list/);
+    expect(
+      seedGapProblems(
+        seedGaps,
+        assumptions.filter((a) => a.seed !== '6'),
+      ),
+    ).toEqual(['seed 6 leaves points open, but no x-assumption names it']);
+    expect(seedGapProblems(seedGaps, [...assumptions, { ...one, seed: '4.9' }])).toEqual([
+      `${one.api}#${one.pointer} names seed 4.9, which ${SEED_GAPS} does not list`,
+    ]);
+    expect(() => readSeedGaps('sections:\n  "4.5": { title: List vehicles, open: [] }\n')).toThrow(
+      /section 4\.5: "open" must be a non-empty list/,
+    );
     expect(() => readSeedGaps('sections:\n  four: { title: Endpoints }\n')).toThrow(/"four" is not a section number/);
     expect(() => readSeedGaps('other: 1\n')).toThrow(/no "sections" map/);
   });
 
   it('rejects a malformed "covers" and an empty "untestable"', () => {
     const base = { what: 'a thing assumed', why: 'a reason for it', seed: '7' };
-    expect(() => collectAssumptions('fleet', { info: { 'x-assumption': { ...base, covers: ['type'] } } })).toThrow(/"covers" must be a list of JSON pointers/);
+    expect(() => collectAssumptions('fleet', { info: { 'x-assumption': { ...base, covers: ['type'] } } })).toThrow(
+      /"covers" must be a list of JSON pointers/,
+    );
     expect(() => collectAssumptions('fleet', { info: { 'x-assumption': { ...base, covers: '/type' } } })).toThrow(/"covers"/);
-    expect(() => collectAssumptions('fleet', { info: { 'x-assumption': { ...base, untestable: ' ' } } })).toThrow(/"untestable" must say why/);
-    expect(collectAssumptions('fleet', { info: { 'x-assumption': { ...base, covers: ['', '/a', '#/paths/*/get'] } } })[0]!.covers).toEqual(['', '/a', '#/paths/*/get']);
+    expect(() => collectAssumptions('fleet', { info: { 'x-assumption': { ...base, untestable: ' ' } } })).toThrow(
+      /"untestable" must say why/,
+    );
+    expect(collectAssumptions('fleet', { info: { 'x-assumption': { ...base, covers: ['', '/a', '#/paths/*/get'] } } })[0]!.covers).toEqual([
+      '',
+      '/a',
+      '#/paths/*/get',
+    ]);
   });
 
   // A pattern that names nothing would quietly turn what it was meant to cover into violations.
   it('every "covers" pattern names at least one place of its bundle', () => {
     const places = (node: unknown, at: string, out: string[]) => {
       out.push(at);
-      if (node && typeof node === 'object') for (const [key, child] of Object.entries(node)) places(child, `${at}/${escapePointer(key)}`, out);
+      if (node && typeof node === 'object')
+        for (const [key, child] of Object.entries(node)) places(child, `${at}/${escapePointer(key)}`, out);
       return out;
     };
     const all = Object.fromEntries(API_NAMES.map((api) => [api, places(bundles[api], '', [])]));
     for (const a of assumptions) {
       for (const cover of a.covers) {
         const absolute = cover.startsWith('#') ? cover.slice(1) : `${a.pointer}${cover}`;
-        const re = new RegExp(`^${absolute.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}(/|$)`);
-        expect(all[a.api]!.some((place) => re.test(place)), `${a.api}#${a.pointer} covers "${cover}"`).toBe(true);
+        const re = new RegExp(
+          `^${absolute
+            .split('*')
+            .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+            .join('[^/]*')}(/|$)`,
+        );
+        expect(
+          all[a.api]!.some((place) => re.test(place)),
+          `${a.api}#${a.pointer} covers "${cover}"`,
+        ).toBe(true);
       }
     }
   });
@@ -138,6 +171,12 @@ describe('x-assumption', () => {
 
   it('the committed table lists every assumption', () => {
     const table = readFileSync(`${repoRoot}/generated/assumptions.md`, 'utf8');
-    for (const a of assumptions) expect(table).toContain(a.what.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').slice(0, 60));
+    for (const a of assumptions)
+      expect(table).toContain(
+        a.what
+          .replace(/\s*\n\s*/g, ' ')
+          .replace(/\|/g, '\\|')
+          .slice(0, 60),
+      );
   });
 });

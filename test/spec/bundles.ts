@@ -18,7 +18,13 @@ export interface OperationRef {
 
 export function operations(): OperationRef[] {
   return API_NAMES.flatMap((api) =>
-    operationsOf(bundles[api]).map(({ path, method, op, item }) => ({ api, path, method, operation: op, servers: item.servers ?? bundles[api].servers })),
+    operationsOf(bundles[api]).map(({ path, method, op, item }) => ({
+      api,
+      path,
+      method,
+      operation: op,
+      servers: item.servers ?? bundles[api].servers,
+    })),
   );
 }
 

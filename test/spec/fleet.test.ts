@@ -72,9 +72,7 @@ describe('Vehicle (seed 2.1)', () => {
     const list = resolveRef(bundles.fleet, operation('listVehicles').operation.responses['200'].content['application/json'].schema);
     expect(list.type).toBe('array');
     expect(list.items.$ref).toBe('#/components/schemas/Vehicle');
-    expect(operation('getVehicle').operation.responses['200'].content['application/json'].schema.$ref).toBe(
-      '#/components/schemas/Vehicle',
-    );
+    expect(operation('getVehicle').operation.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Vehicle');
   });
 
   it('is typed with the eight string fields in the generated types', () => {

@@ -54,11 +54,7 @@ describe('redocly lint', { timeout: 60_000 }, () => {
 
   it('fails an unused component', async () => {
     const { code, output } = await lint((dir) =>
-      edit(
-        `${dir}/openapi/fleet/openapi.yaml`,
-        'components:\n',
-        'components:\n  schemas:\n    Unused:\n      type: string\n',
-      ),
+      edit(`${dir}/openapi/fleet/openapi.yaml`, 'components:\n', 'components:\n  schemas:\n    Unused:\n      type: string\n'),
     );
     expect(code).not.toBe(0);
     expect(output).toMatch(/no-unused-components/);

@@ -20,7 +20,11 @@ const securityOf = (id: string) => {
 
 describe('seed operations', () => {
   it('has exactly the six operations of the seed, no more', () => {
-    expect(operations().map((o) => o.operation.operationId).sort()).toEqual(seedOperations.map(([id]) => id).sort());
+    expect(
+      operations()
+        .map((o) => o.operation.operationId)
+        .sort(),
+    ).toEqual(seedOperations.map(([id]) => id).sort());
   });
 
   it.each(seedOperations)('%s is %s %s %s on {%s} (seed %s)', (id, api, method, path, variable) => {
@@ -118,9 +122,7 @@ describe('request bodies (seed 4.1, 4.2, 4.4)', () => {
   });
 
   it('the authorization redirect takes client_id, response_type=code, redirect_uri, scope (required) and state (optional)', () => {
-    const params = Object.fromEntries(
-      operation('requestAuthorization').operation.parameters.map((p: any) => [p.name, p]),
-    );
+    const params = Object.fromEntries(operation('requestAuthorization').operation.parameters.map((p: any) => [p.name, p]));
     for (const name of ['client_id', 'response_type', 'redirect_uri', 'scope']) {
       expect(params[name], name).toMatchObject({ in: 'query', required: true });
     }

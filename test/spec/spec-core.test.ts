@@ -52,7 +52,11 @@ describe('the ajv factory', () => {
     const ajv = createSpecAjv({ doc: { $defs: { n: { type: 'integer' } } } }, (name) => `urn:test:${name}`);
     const validate = ajv.compile({
       type: 'object',
-      properties: { at: { type: 'string', format: 'date-time' }, n: { $ref: 'urn:test:doc#/$defs/n' }, secret: { type: 'string', format: 'password' } },
+      properties: {
+        at: { type: 'string', format: 'date-time' },
+        n: { $ref: 'urn:test:doc#/$defs/n' },
+        secret: { type: 'string', format: 'password' },
+      },
     });
     expect(validate({ at: '2026-01-01T00:00:00Z', n: 5, secret: 'x' })).toBe(true);
     expect(validate({ at: 'yesterday' })).toBe(false);

@@ -60,6 +60,8 @@ describe('listenFailure', () => {
     });
     first.close();
     const line = listenFailure('sandbox', '127.0.0.1', port, error);
-    expect(line).toBe(`sandbox: port ${port} on 127.0.0.1 is already in use. Stop the other process, or pass --port N (--port 0 picks a free port).`);
+    expect(line).toBe(
+      `sandbox: port ${port} on 127.0.0.1 is already in use. Stop the other process, or pass --port N (--port 0 picks a free port).`,
+    );
   });
 });

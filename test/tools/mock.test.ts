@@ -37,6 +37,11 @@ describe('joinBundles', () => {
 describe('settingsLines', () => {
   it('gives every setting a client needs: the three base URLs and the placeholder credentials', () => {
     const lines = settingsLines('http://127.0.0.1:4010');
-    expect(parseLpLines(lines)).toEqual({ LP_BASE_URL: 'http://127.0.0.1:4010', LP_AUTH_URL: 'http://127.0.0.1:4010', LP_FLEET_BASE_URL: 'http://127.0.0.1:4010', ...MOCK_PLACEHOLDERS });
+    expect(parseLpLines(lines)).toEqual({
+      LP_BASE_URL: 'http://127.0.0.1:4010',
+      LP_AUTH_URL: 'http://127.0.0.1:4010',
+      LP_FLEET_BASE_URL: 'http://127.0.0.1:4010',
+      ...MOCK_PLACEHOLDERS,
+    });
   });
 });

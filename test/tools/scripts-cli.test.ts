@@ -29,7 +29,10 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 /** Runs a script to its end; resolves with its exit code and output whatever the code. */
 async function run(script: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await execute(process.execPath, ['--import', 'tsx', '--', script, ...args], { cwd: repoRoot, timeout: 60_000 });
+    const { stdout, stderr } = await execute(process.execPath, ['--import', 'tsx', '--', script, ...args], {
+      cwd: repoRoot,
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -75,7 +78,9 @@ describe('a busy port', () => {
   ])('%s says so in one line that suggests --port, and exits 1', { timeout: SCRIPT_TIMEOUT_MS }, async (script, name) => {
     const busy = await run(script, '--port', String(port));
     expect(busy.code).toBe(1);
-    expect(busy.stderr.trim()).toBe(`${name}: port ${port} on 127.0.0.1 is already in use. Stop the other process, or pass --port N (--port 0 picks a free port).`);
+    expect(busy.stderr.trim()).toBe(
+      `${name}: port ${port} on 127.0.0.1 is already in use. Stop the other process, or pass --port N (--port 0 picks a free port).`,
+    );
     expect(busy.stdout).toBe('');
   });
 });

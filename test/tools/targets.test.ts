@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { LP_VARIABLES, parseLpLines, parseTargetName, readTargetVariables, SECRET_VARIABLES, withoutLpVariables } from '../../tools/environment.ts';
+import {
+  LP_VARIABLES,
+  parseLpLines,
+  parseTargetName,
+  readTargetVariables,
+  SECRET_VARIABLES,
+  withoutLpVariables,
+} from '../../tools/environment.ts';
 import { resolveTarget } from '../../tools/targets.ts';
 
 describe('environment', () => {
@@ -17,7 +24,7 @@ describe('environment', () => {
     expect(env).toEqual({ LP_BASE_URL: 'http://127.0.0.1:1/svc' });
   });
 
-  it('lists every secret variable among the target variables, and a child server gets none of the caller\'s LP_*', () => {
+  it("lists every secret variable among the target variables, and a child server gets none of the caller's LP_*", () => {
     for (const name of SECRET_VARIABLES) expect(LP_VARIABLES).toContain(name);
     expect(withoutLpVariables({ LP_CLIENT_SECRET: 's', HOME: '/home/x' })).toEqual({ HOME: '/home/x' });
   });
@@ -28,7 +35,11 @@ describe('environment', () => {
   });
 
   it('parses LP_* lines with quotes and comments, ignoring other lines', () => {
-    expect(parseLpLines('LP_A=1\nmock ready\nLP_B=***  # from your environment\nLP_C="a b"\nX=2\n')).toEqual({ LP_A: '1', LP_B: '***', LP_C: 'a b' });
+    expect(parseLpLines('LP_A=1\nmock ready\nLP_B=***  # from your environment\nLP_C="a b"\nX=2\n')).toEqual({
+      LP_A: '1',
+      LP_B: '***',
+      LP_C: 'a b',
+    });
   });
 });
 
@@ -37,7 +48,9 @@ describe('resolveTarget', () => {
     const saved = { ...process.env };
     for (const name of LP_VARIABLES) delete process.env[name];
     try {
-      await expect(resolveTarget('live')).rejects.toThrow(/needs at least one of LP_BASE_URL, LP_AUTH_URL, LP_FLEET_BASE_URL .*\.env\.example/);
+      await expect(resolveTarget('live')).rejects.toThrow(
+        /needs at least one of LP_BASE_URL, LP_AUTH_URL, LP_FLEET_BASE_URL .*\.env\.example/,
+      );
     } finally {
       process.env = saved;
     }
@@ -47,7 +60,7 @@ describe('resolveTarget', () => {
     await expect(resolveTarget('mock', { mutation: 'x' })).rejects.toThrow('a mutation needs the sandbox target');
   });
 
-  it('takes a live target\'s settings from the environment, starting nothing', async () => {
+  it("takes a live target's settings from the environment, starting nothing", async () => {
     const saved = { ...process.env };
     process.env.LP_FLEET_BASE_URL = 'http://127.0.0.1:9/fleet';
     try {

@@ -39,10 +39,27 @@ async function buildReferencePage(api: ApiName, enriched: Json, outDir: string, 
   // docs/redocly.yaml plus this API's downloads; Redoc shows them in a "Download OpenAPI description" box.
   const config = parse(readFileSync(`${repoRoot}/docs/redocly.yaml`, 'utf8')) as Json;
   const downloads = specDownloads(api);
-  config.openapi = { ...config.openapi, downloadUrls: [{ title: 'YAML', url: downloads.yaml }, { title: 'JSON', url: downloads.json }] };
+  config.openapi = {
+    ...config.openapi,
+    downloadUrls: [
+      { title: 'YAML', url: downloads.yaml },
+      { title: 'JSON', url: downloads.json },
+    ],
+  };
   writeFileSync(`${workDir}/${api}.redocly.yaml`, stringify(config));
   const page = `${outDir}/${api}.html`;
-  const args = [REDOCLY_CLI, 'build-docs', source, '--inlineBundle', '--output', page, '--title', String(enriched.info.title), '--config', `${workDir}/${api}.redocly.yaml`];
+  const args = [
+    REDOCLY_CLI,
+    'build-docs',
+    source,
+    '--inlineBundle',
+    '--output',
+    page,
+    '--title',
+    String(enriched.info.title),
+    '--config',
+    `${workDir}/${api}.redocly.yaml`,
+  ];
   try {
     // --inlineBundle: Redoc's scripts are embedded instead of loaded from Redocly's CDN.
     await run(process.execPath, args, { cwd: workDir, env: redoclyEnv(), maxBuffer: 16 * 1024 * 1024, timeout: 120_000 });
@@ -69,7 +86,8 @@ export async function buildDocs({ outDir = docsDir, configFile = DEFAULT_DOCS_CO
   const workDir = `${outDir}/.source`;
   mkdirSync(workDir, { recursive: true });
   mkdirSync(`${outDir}/specs`, { recursive: true });
-  for (const api of API_NAMES) for (const ext of ['yaml', 'json'] as const) copyFileSync(bundlePath(api, ext), `${outDir}/specs/${api}.${ext}`);
+  for (const api of API_NAMES)
+    for (const ext of ['yaml', 'json'] as const) copyFileSync(bundlePath(api, ext), `${outDir}/specs/${api}.${ext}`);
   const [reference] = await Promise.all([
     Promise.all(API_NAMES.map((api) => buildReferencePage(api, enrichForDocs(api, bundles[api], { support }), outDir, workDir))),
     // The Postman collection and its environments, generated from the same bundles and linked from the landing page.

@@ -51,7 +51,11 @@ export function authenticationOf(doc: Json, { op }: PathOperation): string {
       ? 'no credential header: the client authenticates with `client_id` and `client_secret` in the form body'
       : 'none: this is not an API call with credentials (it is opened in the user\u2019s browser)';
   }
-  const alternatives = requirements.map((r) => Object.keys(r).map((name) => describeScheme(doc, name)).join(' **and** '));
+  const alternatives = requirements.map((r) =>
+    Object.keys(r)
+      .map((name) => describeScheme(doc, name))
+      .join(' **and** '),
+  );
   return alternatives.length === 1 ? alternatives[0]! : `either ${alternatives.join('; or ')}`;
 }
 
@@ -72,7 +76,9 @@ const EXPIRED_IN_NOTE =
 
 /** The anchor Redoc gives an operation when built without its router (`disableRouter`): `#/<tag>/<operationid>`. */
 export function operationAnchor(op: Json): string {
-  const tag = String(op.tags?.[0] ?? 'default').toLowerCase().replace(/\s+/g, '-');
+  const tag = String(op.tags?.[0] ?? 'default')
+    .toLowerCase()
+    .replace(/\s+/g, '-');
   return `#/${tag}/${String(op.operationId).toLowerCase()}`;
 }
 
@@ -121,11 +127,16 @@ export function enrichForDocs(api: ApiName, bundle: Json, { support }: EnrichOpt
   }
   // The docs' own license wording comes with the package's licence decision; an internal marker is not shown.
   if (/^UNLICENSED$/i.test(String(doc.info.license?.identifier ?? doc.info.license?.name ?? ''))) delete doc.info.license;
-  doc.info.contact = { name: support.name, ...(support.email ? { email: support.email } : {}), ...(support.url ? { url: support.url } : {}) };
+  doc.info.contact = {
+    name: support.name,
+    ...(support.email ? { email: support.email } : {}),
+    ...(support.url ? { url: support.url } : {}),
+  };
 
   const links = API_NAMES.map((other) => (other === api ? `**${other}**` : `[${other}](${other}.html)`)).join(' · ');
   const rows = operations.map(
-    (o) => `| [\`${o.method.toUpperCase()} ${o.path}\`](${operationAnchor(o.op)}) | ${cell(o.op.summary ?? '')} | ${cell(authenticationOf(doc, o))} |`,
+    (o) =>
+      `| [\`${o.method.toUpperCase()} ${o.path}\`](${operationAnchor(o.op)}) | ${cell(o.op.summary ?? '')} | ${cell(authenticationOf(doc, o))} |`,
   );
   const placedCount = new Set([...byOperation.values()].flat()).size;
   const downloads = specDownloads(api);

@@ -13,7 +13,6 @@ import { POSTMAN_DOWNLOADS } from '../postman/build-collection.ts';
 
 type Json = Record<string, any>;
 
-
 /** `npm run sandbox` listens here unless told otherwise (sandbox/README.md). */
 export const SANDBOX_ORIGIN = 'http://127.0.0.1:4020';
 /** A vehicle of the sandbox's default fleet that the default fleet key may read (sandbox/fleet-fixtures.ts). */
@@ -36,8 +35,7 @@ export const QUICK_START = {
   ].join('\n'),
 };
 
-export const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** The texts shown here use only `code` and **bold** of markdown. */
 const inlineMarkdown = (text: string) =>
   escapeHtml(oneLine(text))
@@ -90,7 +88,8 @@ export function landingPage(bundles: Record<ApiName, Json>, { builtFrom, support
     return `<a href="${api}.html">${api}</a>: ${n}`;
   });
   const assumptionItems = assumptions.map(
-    ({ apis, a }) => `        <li>${inlineMarkdown(partnerWording(a.what))} <span class="apis">(${apis.map((api) => `<a href="${api}.html">${api}</a>`).join(', ')})</span></li>`,
+    ({ apis, a }) =>
+      `        <li>${inlineMarkdown(partnerWording(a.what))} <span class="apis">(${apis.map((api) => `<a href="${api}.html">${api}</a>`).join(', ')})</span></li>`,
   );
   const [collection, ...environments] = POSTMAN_DOWNLOADS;
   const postmanLink =

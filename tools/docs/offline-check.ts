@@ -54,5 +54,6 @@ export function checkOffline(page: string, { redoc }: { redoc: boolean }): void 
     throw new Error(`${page} would send Redoc's browser telemetry to Redocly: build it with REDOCLY_TELEMETRY=off`);
   }
   const rooted = rootAbsoluteLinks(html);
-  if (rooted.length > 0) throw new Error(`${page} links from the site root, which breaks under a base path: ${rooted.slice(0, 3).join(', ')}`);
+  if (rooted.length > 0)
+    throw new Error(`${page} links from the site root, which breaks under a base path: ${rooted.slice(0, 3).join(', ')}`);
 }

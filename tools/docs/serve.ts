@@ -44,7 +44,10 @@ export interface DocsServerOptions {
   basePath?: string;
 }
 
-export function startDocsServer(root: string, { port = 0, host = '127.0.0.1', basePath = '/' }: DocsServerOptions = {}): Promise<{ server: Server; url: string }> {
+export function startDocsServer(
+  root: string,
+  { port = 0, host = '127.0.0.1', basePath = '/' }: DocsServerOptions = {},
+): Promise<{ server: Server; url: string }> {
   const base = normaliseBasePath(basePath);
   const notFoundPage = existsSync(`${root}/404.html`) ? readFileSync(`${root}/404.html`) : undefined;
   const server = createServer((req, res) => {
@@ -53,7 +56,8 @@ export function startDocsServer(root: string, { port = 0, host = '127.0.0.1', ba
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
     } else if (!file || !existsSync(file) || !statSync(file).isFile()) {
-      if (notFoundPage) res.writeHead(404, { 'Content-Type': CONTENT_TYPES['.html']! }).end(req.method === 'HEAD' ? undefined : notFoundPage);
+      if (notFoundPage)
+        res.writeHead(404, { 'Content-Type': CONTENT_TYPES['.html']! }).end(req.method === 'HEAD' ? undefined : notFoundPage);
       else res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found\n');
     } else {
       res.writeHead(200, { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });

@@ -34,8 +34,11 @@ export function readSupportContact(configFile = DEFAULT_DOCS_CONFIG, env: NodeJS
   // A bad value is named where it came from: the environment wins over the file.
   const source = (variable: string, field: string) => (env[variable] ? variable : `${where}: support.${field}`);
   if (!contact.name) throw new Error(`${where}: support.name is missing`);
-  if (!contact.email && !contact.url) throw new Error(`${where}: support needs an email or a url (or DOCS_SUPPORT_EMAIL / DOCS_SUPPORT_URL)`);
-  if (contact.email && !EMAIL.test(contact.email)) throw new Error(`${source('DOCS_SUPPORT_EMAIL', 'email')} "${contact.email}" is not an email address`);
-  if (contact.url && !/^https?:\/\/[^\s/]+/.test(contact.url)) throw new Error(`${source('DOCS_SUPPORT_URL', 'url')} "${contact.url}" is not an http(s) URL`);
+  if (!contact.email && !contact.url)
+    throw new Error(`${where}: support needs an email or a url (or DOCS_SUPPORT_EMAIL / DOCS_SUPPORT_URL)`);
+  if (contact.email && !EMAIL.test(contact.email))
+    throw new Error(`${source('DOCS_SUPPORT_EMAIL', 'email')} "${contact.email}" is not an email address`);
+  if (contact.url && !/^https?:\/\/[^\s/]+/.test(contact.url))
+    throw new Error(`${source('DOCS_SUPPORT_URL', 'url')} "${contact.url}" is not an http(s) URL`);
   return contact;
 }

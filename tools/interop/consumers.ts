@@ -38,7 +38,11 @@ export async function readmeParser(api: ApiName, bundle: Bundle): Promise<Consum
 type PostmanConversion = { result: boolean; reason?: string; output?: { type: string; data: PostmanCollectionJson }[] };
 export type PostmanCollectionJson = Record<string, any>;
 const converter = require('openapi-to-postmanv2') as {
-  convertV2(input: { type: 'json'; data: string }, options: object, callback: (error: Error | null, result: PostmanConversion) => void): void;
+  convertV2(
+    input: { type: 'json'; data: string },
+    options: object,
+    callback: (error: Error | null, result: PostmanConversion) => void,
+  ): void;
 };
 
 /** The options the kit converts with: folders by tag, example values, no optional parameter switched on. */
@@ -73,7 +77,12 @@ export async function heyApiClients(outDir: string): Promise<ConsumerReport> {
   const problems: string[] = [];
   for (const api of API_NAMES) {
     try {
-      await createClient({ input: bundlePath(api, 'json'), output: join(outDir, api), plugins: ['@hey-api/client-fetch'], logs: { level: 'silent' } });
+      await createClient({
+        input: bundlePath(api, 'json'),
+        output: join(outDir, api),
+        plugins: ['@hey-api/client-fetch'],
+        logs: { level: 'silent' },
+      });
     } catch (error) {
       problems.push(`${api}: generate: ${(error as Error).message}`);
     }
@@ -83,14 +92,24 @@ export async function heyApiClients(outDir: string): Promise<ConsumerReport> {
     join(outDir, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
-        strict: true, noUncheckedIndexedAccess: true, noEmit: true, skipLibCheck: true, types: [],
-        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2022', 'DOM', 'DOM.Iterable'],
       },
       include: API_NAMES.map((api) => `${api}/**/*.ts`),
     }),
   );
   try {
-    await execFileAsync(process.execPath, [TSC, '-p', join(outDir, 'tsconfig.json'), '--pretty', 'false'], { timeout: 60_000, maxBuffer: 4 << 20 });
+    await execFileAsync(process.execPath, [TSC, '-p', join(outDir, 'tsconfig.json'), '--pretty', 'false'], {
+      timeout: 60_000,
+      maxBuffer: 4 << 20,
+    });
   } catch (error) {
     const { stdout, message } = error as { stdout?: string; message: string };
     problems.push(...(stdout?.trim() ? stdout.trim().split('\n') : [`tsc: ${message}`]));

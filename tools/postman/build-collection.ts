@@ -17,7 +17,14 @@ import { loadBundles, type Bundle } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
 import { resolveRef } from '../../spec-core/pointer.ts';
 import { postmanConversion, type PostmanCollectionJson } from '../interop/consumers.ts';
-import { EXPIRED_IN_TEST, statusTestScript, TOKEN_EXPIRY_VARIABLE, TOKEN_VARIABLE, tokenPreRequestScript, type StatusExpectation } from './scripts.ts';
+import {
+  EXPIRED_IN_TEST,
+  statusTestScript,
+  TOKEN_EXPIRY_VARIABLE,
+  TOKEN_VARIABLE,
+  tokenPreRequestScript,
+  type StatusExpectation,
+} from './scripts.ts';
 
 export const COLLECTION_FILE = 'logistics-partner-api.postman_collection.json';
 export const ENVIRONMENT_FILES = { sandbox: 'sandbox.postman_environment.json', live: 'live.postman_environment.json' } as const;
@@ -109,7 +116,8 @@ function authOf(bundle: Bundle, op: Bundle): { auth: Item; needsToken: boolean }
   const needsToken = schemes.includes('bearer');
   const keys = schemes.filter((scheme): scheme is { header: string; variable: VariableName } => scheme !== 'bearer');
   // Postman gives a request one auth: a bearer token goes there and the keys become headers, else one key is the auth.
-  if (needsToken) return { auth: { type: 'bearer', bearer: [{ key: 'token', value: `{{${TOKEN_VARIABLE}}}`, type: 'string' }] }, needsToken };
+  if (needsToken)
+    return { auth: { type: 'bearer', bearer: [{ key: 'token', value: `{{${TOKEN_VARIABLE}}}`, type: 'string' }] }, needsToken };
   const [key] = keys;
   if (!key) return { auth: { type: 'noauth' }, needsToken };
   return {
@@ -131,7 +139,9 @@ function extraKeyHeaders(bundle: Bundle, op: Bundle): Item[] {
   if (!('OAuth2' in chosen)) return [];
   return Object.keys(chosen).flatMap((name) => {
     const auth = SCHEME_AUTH[name];
-    return auth && auth !== 'bearer' ? [{ key: auth.header, value: `{{${auth.variable}}}`, description: 'Accepted with the bearer token.' }] : [];
+    return auth && auth !== 'bearer'
+      ? [{ key: auth.header, value: `{{${auth.variable}}}`, description: 'Accepted with the bearer token.' }]
+      : [];
   });
 }
 
@@ -154,7 +164,12 @@ function rewriteRequest(bundle: Bundle, item: Item, op: Bundle, host: string): I
   request.header = [...(request.header ?? []), ...extraKeyHeaders(bundle, op)];
   const seen = new Set<string>();
   // Array parameters come out twice; optional ones (the fleet filters, sort, state, PKCE) stay off until chosen.
-  const required = new Set((op.parameters ?? []).map((p: Bundle) => resolveRef(bundle, p)).filter((p: Bundle) => p.required).map((p: Bundle) => p.name));
+  const required = new Set(
+    (op.parameters ?? [])
+      .map((p: Bundle) => resolveRef(bundle, p))
+      .filter((p: Bundle) => p.required)
+      .map((p: Bundle) => p.name),
+  );
   request.url.query = (request.url.query ?? [])
     .filter((q: Item) => !seen.has(q.key) && seen.add(q.key))
     .map((q: Item) => ({ ...fillField(q), disabled: !required.has(q.key) }));
@@ -168,7 +183,8 @@ function rewriteRequest(bundle: Bundle, item: Item, op: Bundle, host: string): I
     request.body.raw = JSON.stringify(example, null, 2);
   }
   // The authorize endpoint answers a browser with a redirect to redirect_uri; the test looks at that answer itself.
-  if (op.operationId === 'requestAuthorization') rewritten.protocolProfileBehavior = { ...rewritten.protocolProfileBehavior, followRedirects: false };
+  if (op.operationId === 'requestAuthorization')
+    rewritten.protocolProfileBehavior = { ...rewritten.protocolProfileBehavior, followRedirects: false };
   const extraTests = op.operationId === 'requestServiceToken' ? EXPIRED_IN_TEST : [];
   rewritten.event = [
     ...(needsToken ? [{ listen: 'prerequest', script: lines(tokenPreRequestScript()) }] : []),
@@ -190,7 +206,8 @@ function operationFor(bundle: Bundle, item: Item) {
 
 async function folderOf(api: ApiName, bundle: Bundle): Promise<Item> {
   const conversion = await postmanConversion(api, bundle);
-  if (conversion.problems.length > 0 || !conversion.collection) throw new Error(`openapi-to-postmanv2 failed on ${api}: ${conversion.problems.join('; ')}`);
+  if (conversion.problems.length > 0 || !conversion.collection)
+    throw new Error(`openapi-to-postmanv2 failed on ${api}: ${conversion.problems.join('; ')}`);
   const rewrite = (items: Item[]): Item[] =>
     items.map((item) => {
       if (item.item) return { ...item, item: rewrite(item.item) };
@@ -203,13 +220,23 @@ async function folderOf(api: ApiName, bundle: Bundle): Promise<Item> {
   return { name: bundle.info.title, description: bundle.info.description, item };
 }
 
-export type PostmanEnvironment = { id: string; name: string; values: { key: string; value: string; type: 'default' | 'secret'; enabled: true }[]; _postman_variable_scope: 'environment' };
+export type PostmanEnvironment = {
+  id: string;
+  name: string;
+  values: { key: string; value: string; type: 'default' | 'secret'; enabled: true }[];
+  _postman_variable_scope: 'environment';
+};
 
 function environment(name: string, value: (key: VariableName, lp: string | undefined) => string): PostmanEnvironment {
   return {
     id: stableId(`environment ${name}`),
     name: `Logistics Partner API: ${name}`,
-    values: VARIABLES.map((v) => ({ key: v.key, value: value(v.key, v.lp), type: 'secret' in v && v.secret ? 'secret' : 'default', enabled: true })),
+    values: VARIABLES.map((v) => ({
+      key: v.key,
+      value: value(v.key, v.lp),
+      type: 'secret' in v && v.secret ? 'secret' : 'default',
+      enabled: true,
+    })),
     _postman_variable_scope: 'environment',
   };
 }
@@ -231,7 +258,10 @@ function sandboxEnvironment(origin: string): PostmanEnvironment {
 export type PostmanBuild = { collection: PostmanCollectionJson; environments: Record<keyof typeof ENVIRONMENT_FILES, PostmanEnvironment> };
 
 /** Builds the collection and both environments from the bundles (dist/openapi/*.json unless given). */
-export async function buildPostmanCollection(bundles: Record<ApiName, Bundle> = loadBundles(), sandboxOrigin = SANDBOX_DEFAULT_ORIGIN): Promise<PostmanBuild> {
+export async function buildPostmanCollection(
+  bundles: Record<ApiName, Bundle> = loadBundles(),
+  sandboxOrigin = SANDBOX_DEFAULT_ORIGIN,
+): Promise<PostmanBuild> {
   const folders = [];
   for (const api of API_NAMES) folders.push(await folderOf(api, bundles[api]));
   const collection = {
@@ -252,7 +282,13 @@ export async function buildPostmanCollection(bundles: Record<ApiName, Bundle> = 
     },
     item: folders,
   };
-  return { collection, environments: { sandbox: sandboxEnvironment(sandboxOrigin), live: environment('live', (key) => (key === TOKEN_EXPIRY_VARIABLE ? '0' : '')) } };
+  return {
+    collection,
+    environments: {
+      sandbox: sandboxEnvironment(sandboxOrigin),
+      live: environment('live', (key) => (key === TOKEN_EXPIRY_VARIABLE ? '0' : '')),
+    },
+  };
 }
 
 /** Every `{{name}}` the collection refers to, Postman's dynamic variables (`{{$...}}`) aside. */

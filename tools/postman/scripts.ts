@@ -48,7 +48,9 @@ if (!pm.environment.get('${TOKEN_VARIABLE}') || Date.now() >= cachedUntil) {
     pm.environment.set('${TOKEN_EXPIRY_VARIABLE}', String(Date.now() + Math.max(0, lifetime - ${TOKEN_RENEW_MARGIN_SECONDS}) * 1000));
   });
 }
-`.trim().split('\n');
+`
+    .trim()
+    .split('\n');
 }
 
 /** What the status tests of one request check, from its operation in the spec. */

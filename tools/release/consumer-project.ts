@@ -12,7 +12,15 @@ export interface ConsumerProject {
   programs: Array<{ name: string; file: string }>;
 }
 
-const STRICT = { target: 'ES2022', strict: true, noUncheckedIndexedAccess: true, lib: ['ES2023', 'DOM'], skipLibCheck: false, skipDefaultLibCheck: true, outDir: 'out' };
+const STRICT = {
+  target: 'ES2022',
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  lib: ['ES2023', 'DOM'],
+  skipLibCheck: false,
+  skipDefaultLibCheck: true,
+  outDir: 'out',
+};
 
 // The little of Node the programs use, declared here instead of installing @types/node: the compile checks the
 // package's own .d.ts files (skipLibCheck off) and stays quick.
@@ -37,10 +45,30 @@ export function writeConsumerProject(dir: string, consumers: string, samples: st
   });
   copyFileSync(join(consumers, 'esm', 'consumer.ts'), join(esm, 'consumer.ts'));
   writeFileSync(join(esm, 'package.json'), '{ "type": "module" }\n');
-  writeFileSync(join(esm, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...STRICT, ...types, module: 'NodeNext', moduleResolution: 'NodeNext' }, files: ['node-globals.d.ts', 'consumer.ts', ...sampleFiles] }, null, 2));
+  writeFileSync(
+    join(esm, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: { ...STRICT, ...types, module: 'NodeNext', moduleResolution: 'NodeNext' },
+        files: ['node-globals.d.ts', 'consumer.ts', ...sampleFiles],
+      },
+      null,
+      2,
+    ),
+  );
   copyFileSync(join(consumers, 'cjs', 'consumer.cts'), join(cjs, 'consumer.cts'));
   writeFileSync(join(cjs, 'package.json'), '{ "type": "commonjs" }\n');
-  writeFileSync(join(cjs, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...STRICT, ...types, module: 'CommonJS', moduleResolution: 'node10' }, files: ['node-globals.d.ts', 'consumer.cts'] }, null, 2));
+  writeFileSync(
+    join(cjs, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: { ...STRICT, ...types, module: 'CommonJS', moduleResolution: 'node10' },
+        files: ['node-globals.d.ts', 'consumer.cts'],
+      },
+      null,
+      2,
+    ),
+  );
   return {
     dir,
     esm,

@@ -31,7 +31,11 @@ export async function packCheck(root: string): Promise<void> {
     const manifest = JSON.parse(readFileSync(join(stage, 'package.json'), 'utf8')) as Manifest;
     const spec = `${manifest.name}@${manifest.version}`;
 
-    const packed = (JSON.parse((await step('npm pack dist/package', 'npm', ['pack', stage, '--json', '--pack-destination', work], { cwd: root })).stdout) as Packed[])[0]!;
+    const packed = (
+      JSON.parse(
+        (await step('npm pack dist/package', 'npm', ['pack', stage, '--json', '--pack-destination', work], { cwd: root })).stdout,
+      ) as Packed[]
+    )[0]!;
     const files = packed.files.map((file) => file.path);
     console.log(`${packed.entryCount} files, ${packed.size} bytes packed (${packed.unpackedSize} unpacked) in ${packed.filename}`);
     const readme = readFileSync(join(stage, 'README.md'), 'utf8');
@@ -44,7 +48,9 @@ export async function packCheck(root: string): Promise<void> {
       step('publint --strict', bin('publint'), ['--strict', stage], { cwd: root }),
       // ESM by design: attw flags a require() from CommonJS, yet Node 20.19+ loads it (the CommonJS consumer below
       // proves it). Every other rule and resolution, node10 included, must pass.
-      step('attw (every resolution)', bin('attw'), [tarball, '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'table-flipped'], { cwd: root }),
+      step('attw (every resolution)', bin('attw'), [tarball, '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'table-flipped'], {
+        cwd: root,
+      }),
     ]);
     // Awaited below; until then a failure must not end the process as an unhandled rejection (the sandbox would linger).
     lints.catch(() => {});
@@ -59,50 +65,105 @@ export async function packCheck(root: string): Promise<void> {
     // does not), and a scope registry in a project or global npmrc would win over both, so it is set too.
     const toRegistry = ['--registry', local.url, `--${manifest.name.split('/')[0]}:registry=${local.url}`];
     const seeded = JSON.parse(
-      (await step('npm pack the dependencies from node_modules', 'npm', ['pack', ...dependencies.map((d) => d.dir), '--json', '--ignore-scripts', '--pack-destination', local.dir], { cwd: root, env: npmEnv })).stdout,
+      (
+        await step(
+          'npm pack the dependencies from node_modules',
+          'npm',
+          ['pack', ...dependencies.map((d) => d.dir), '--json', '--ignore-scripts', '--pack-destination', local.dir],
+          { cwd: root, env: npmEnv },
+        )
+      ).stdout,
     ) as Packed[];
-    await Promise.all(seeded.map((seed) => step(`seed ${seed.filename}`, 'npm', ['publish', join(local.dir, seed.filename), '--ignore-scripts'], { cwd: root, env: npmEnv })));
-    await step(`npm run release:publish (${spec} to the local registry)`, 'npm', ['run', 'release:publish', '--', ...toRegistry], { cwd: root, env: npmEnv });
-    const packument = (await (await fetch(new URL(manifest.name.replace('/', '%2f'), local.url), { signal: AbortSignal.timeout(10_000) })).json()) as {
+    await Promise.all(
+      seeded.map((seed) =>
+        step(`seed ${seed.filename}`, 'npm', ['publish', join(local.dir, seed.filename), '--ignore-scripts'], { cwd: root, env: npmEnv }),
+      ),
+    );
+    await step(`npm run release:publish (${spec} to the local registry)`, 'npm', ['run', 'release:publish', '--', ...toRegistry], {
+      cwd: root,
+      env: npmEnv,
+    });
+    const packument = (await (
+      await fetch(new URL(manifest.name.replace('/', '%2f'), local.url), { signal: AbortSignal.timeout(10_000) })
+    ).json()) as {
       'dist-tags': Record<string, string>;
       versions: Record<string, Manifest>;
     };
     const published = packument.versions[manifest.version];
-    if (packument['dist-tags'].latest !== manifest.version || !published || published.license !== manifest.license || published.scripts !== undefined) {
+    if (
+      packument['dist-tags'].latest !== manifest.version ||
+      !published ||
+      published.license !== manifest.license ||
+      published.scripts !== undefined
+    ) {
       throw new Error(`pack:check: the registry does not list ${spec} as latest with its licence and no scripts`);
     }
 
     const project = writeConsumerProject(join(local.dir, 'consumer'), join(root, 'package', 'consumers'), typescriptBlocks(readme));
-    await step(`npm install ${spec} (by name, from the local registry, empty cache)`, 'npm', ['install', spec, ...toRegistry, '--no-audit', '--no-fund', '--ignore-scripts'], {
-      cwd: project.dir,
-      env: npmEnv,
-    });
-    const installed = JSON.parse(readFileSync(join(project.dir, 'node_modules', ...manifest.name.split('/'), 'package.json'), 'utf8')) as Manifest;
+    await step(
+      `npm install ${spec} (by name, from the local registry, empty cache)`,
+      'npm',
+      ['install', spec, ...toRegistry, '--no-audit', '--no-fund', '--ignore-scripts'],
+      {
+        cwd: project.dir,
+        env: npmEnv,
+      },
+    );
+    const installed = JSON.parse(
+      readFileSync(join(project.dir, 'node_modules', ...manifest.name.split('/'), 'package.json'), 'utf8'),
+    ) as Manifest;
     if (installed.version !== manifest.version) throw new Error(`pack:check: installed ${installed.version}, expected ${manifest.version}`);
-    await step('tsc --build (strict): ESM consumer and README samples (NodeNext), CommonJS consumer (node10)', bin('tsc'), ['--build', project.esm, project.cjs], { cwd: root });
+    await step(
+      'tsc --build (strict): ESM consumer and README samples (NodeNext), CommonJS consumer (node10)',
+      bin('tsc'),
+      ['--build', project.esm, project.cjs],
+      { cwd: root },
+    );
     if (!readFileSync(join(project.cjs, 'out', 'consumer.cjs'), 'utf8').includes(`require("${manifest.name}")`)) {
       throw new Error('pack:check: the CommonJS consumer was not compiled to require() calls');
     }
     await lints;
 
     const { env: sandboxEnv } = await sandbox;
-    const env: NodeJS.ProcessEnv = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('LP_'))), ...sandboxEnv };
+    const env: NodeJS.ProcessEnv = {
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('LP_'))),
+      ...sandboxEnv,
+    };
     for (const program of project.programs) {
-      const { output } = await step(`run the ${program.name} against the sandbox`, process.execPath, [program.file], { cwd: project.dir, env, timeoutMs: 60_000 });
+      const { output } = await step(`run the ${program.name} against the sandbox`, process.execPath, [program.file], {
+        cwd: project.dir,
+        env,
+        timeoutMs: 60_000,
+      });
       console.log(output.split('\n').at(-1));
     }
     await expectRecorded(sandboxEnv);
 
-    const again = await step(`npm run release:publish again (${spec} must be refused)`, 'npm', ['run', 'release:publish', '--', ...toRegistry], { cwd: root, env: npmEnv, expect: 'failure' });
+    const again = await step(
+      `npm run release:publish again (${spec} must be refused)`,
+      'npm',
+      ['run', 'release:publish', '--', ...toRegistry],
+      { cwd: root, env: npmEnv, expect: 'failure' },
+    );
     if (!/EPUBLISHCONFLICT|E409|cannot publish over|already present/i.test(again.output)) {
       throw new Error(`pack:check: the second publish failed, but not because the version exists:\n${again.output.slice(-1500)}`);
     }
-    console.log(`registry round trip: ${((performance.now() - tripBegan) / 1000).toFixed(1)} s (registry, seed, publish, install, compile, run, republish)`);
-    console.log(`second publish refused: ${again.output.split('\n').find((line) => /409|conflict|cannot publish|already present/i.test(line))?.trim()}`);
+    console.log(
+      `registry round trip: ${((performance.now() - tripBegan) / 1000).toFixed(1)} s (registry, seed, publish, install, compile, run, republish)`,
+    );
+    console.log(
+      `second publish refused: ${again.output
+        .split('\n')
+        .find((line) => /409|conflict|cannot publish|already present/i.test(line))
+        ?.trim()}`,
+    );
     console.log(`\npack:check: all checks passed for ${spec} (${((performance.now() - began) / 1000).toFixed(1)} s).`);
   } finally {
     await registry?.stop();
-    await sandbox?.then((server) => server.stop(), () => {});
+    await sandbox?.then(
+      (server) => server.stop(),
+      () => {},
+    );
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -20,7 +20,10 @@ export const REQUIRED_FILES = [
 export function checkTarballFiles(files: string[]): string[] {
   const unexpected = files.filter((path) => !ALLOWED_FILES.some((pattern) => pattern.test(path)));
   const missing = REQUIRED_FILES.filter((path) => !files.includes(path));
-  return [...unexpected.map((path) => `unexpected file in the tarball: ${path}`), ...missing.map((path) => `missing from the tarball: ${path}`)];
+  return [
+    ...unexpected.map((path) => `unexpected file in the tarball: ${path}`),
+    ...missing.map((path) => `missing from the tarball: ${path}`),
+  ];
 }
 
 /** Link targets of a Markdown text: [text](target), <https://...> autolinks and href="..." attributes. */
@@ -56,9 +59,14 @@ export function checkPackageReadme(markdown: string, packageName: string, files:
       problems.push(`README links outside the package: ${link}`);
     }
   }
-  for (const match of markdown.matchAll(/\bnpm\s+(?:run|run-script|rum|urn)\s+(\S+)/g)) problems.push(`README mentions an npm script: "${match[0]}"`);
-  const install = new RegExp(`^\\s*(?:npm (?:install|i|add)|pnpm add|yarn add)\\s+(?:-\\S+\\s+)*${packageName.replace(/[/.]/g, '\\$&')}(?:@\\S+)?\\s*$`, 'm');
+  for (const match of markdown.matchAll(/\bnpm\s+(?:run|run-script|rum|urn)\s+(\S+)/g))
+    problems.push(`README mentions an npm script: "${match[0]}"`);
+  const install = new RegExp(
+    `^\\s*(?:npm (?:install|i|add)|pnpm add|yarn add)\\s+(?:-\\S+\\s+)*${packageName.replace(/[/.]/g, '\\$&')}(?:@\\S+)?\\s*$`,
+    'm',
+  );
   const shellBlocks = [...markdown.matchAll(/^```(?:sh|shell|bash|console)?[ \t]*\n([\s\S]*?)^```/gm)].map((m) => m[1]!);
-  if (!shellBlocks.some((block) => install.test(block))) problems.push(`README has no install command (a shell block with "npm install ${packageName}")`);
+  if (!shellBlocks.some((block) => install.test(block)))
+    problems.push(`README has no install command (a shell block with "npm install ${packageName}")`);
   return problems;
 }

@@ -29,7 +29,11 @@ export function deriveManifest(root: Manifest): Manifest {
 }
 
 function runNpm(repoRoot: string, script: string): void {
-  const result = spawnSync('npm', ['run', '--silent', script], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'], timeout: 300_000 });
+  const result = spawnSync('npm', ['run', '--silent', script], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    timeout: 300_000,
+  });
   if (result.status !== 0) throw new Error(`release:stage: npm run ${script} failed (exit ${result.status ?? result.signal})`);
 }
 
@@ -49,12 +53,16 @@ export function stagePackage(repoRoot: string, options: { build?: boolean } = {}
   mkdirSync(dir, { recursive: true });
   for (const entry of manifest.files!) {
     const source = join(repoRoot, entry === 'README.md' ? PACKAGE_README : entry);
-    if (!existsSync(source)) throw new Error(`release:stage: "${entry}" is listed in package.json "files" but ${source} does not exist (run npm run build?)`);
+    if (!existsSync(source))
+      throw new Error(`release:stage: "${entry}" is listed in package.json "files" but ${source} does not exist (run npm run build?)`);
     mkdirSync(dirname(join(dir, entry)), { recursive: true });
     cpSync(source, join(dir, entry), { recursive: true });
   }
   const unlinked = specVersionMismatches(dir, manifest.version);
-  if (unlinked.length > 0) throw new Error(`release:stage: ${unlinked.join('; ')}. The specs' info.version is the package version (npm run release:version writes it).`);
+  if (unlinked.length > 0)
+    throw new Error(
+      `release:stage: ${unlinked.join('; ')}. The specs' info.version is the package version (npm run release:version writes it).`,
+    );
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return { dir, manifest };
 }

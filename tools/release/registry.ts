@@ -114,12 +114,16 @@ async function addUser(url: string): Promise<string> {
     signal: AbortSignal.timeout(10_000),
   });
   const body = (await response.json()) as { token?: string };
-  if (!response.ok || typeof body.token !== 'string') throw new Error(`local registry: adding the publisher failed with status ${response.status}`);
+  if (!response.ok || typeof body.token !== 'string')
+    throw new Error(`local registry: adding the publisher failed with status ${response.status}`);
   return body.token;
 }
 
 /** The installed packages `name` needs at run time (its `dependencies`, recursively), read from node_modules. */
-export function dependencyClosure(nodeModules: string, manifest: { dependencies?: Record<string, string> }): Array<{ name: string; dir: string }> {
+export function dependencyClosure(
+  nodeModules: string,
+  manifest: { dependencies?: Record<string, string> },
+): Array<{ name: string; dir: string }> {
   const found = new Map<string, string>();
   const visit = (dependencies: Record<string, string> | undefined) => {
     for (const name of Object.keys(dependencies ?? {})) {

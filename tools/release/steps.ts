@@ -41,7 +41,11 @@ export function step(name: string, command: string, args: string[], options: Ste
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       const seconds = (performance.now() - began) / 1000;
-      const clean = output.split('\n').filter((line) => !NOISE.test(line)).join('\n').trimEnd();
+      const clean = output
+        .split('\n')
+        .filter((line) => !NOISE.test(line))
+        .join('\n')
+        .trimEnd();
       console.log(`=== ${name} (${seconds.toFixed(1)} s)`);
       const succeeded = code === 0;
       if (succeeded !== ((options.expect ?? 'success') === 'success')) {

@@ -24,7 +24,8 @@ export function pendingBumps(changesetDir: string, packageName: string): Array<{
     const bumps = (front ? (parse(front[1]!) ?? {}) : {}) as Record<string, unknown>;
     const bump = bumps[packageName];
     if (bump === undefined) return [];
-    if (bump !== 'major' && bump !== 'minor' && bump !== 'patch') throw new Error(`${file}: "${packageName}" must be major, minor or patch, got ${JSON.stringify(bump)}`);
+    if (bump !== 'major' && bump !== 'minor' && bump !== 'patch')
+      throw new Error(`${file}: "${packageName}" must be major, minor or patch, got ${JSON.stringify(bump)}`);
     return [{ file, bump }];
   });
 }
@@ -47,12 +48,17 @@ export function releaseVerdict({ breaking, baseVersion, version, bumps }: Releas
   if (breaking.length === 0) return { ok: true, message: 'no breaking spec change: any bump will do' };
   const major = bumps.find((b) => b.bump === 'major');
   if (major) return { ok: true, message: `${breaking.length} breaking spec change(s), released as a major version by ${major.file}` };
-  if (majorOf(version) > majorOf(baseVersion)) return { ok: true, message: `${breaking.length} breaking spec change(s), and package.json already goes ${baseVersion} -> ${version}` };
-  const declared = bumps.length > 0 ? `the changesets ask only for ${[...new Set(bumps.map((b) => b.bump))].join(', ')}` : 'there is no changeset';
+  if (majorOf(version) > majorOf(baseVersion))
+    return { ok: true, message: `${breaking.length} breaking spec change(s), and package.json already goes ${baseVersion} -> ${version}` };
+  const declared =
+    bumps.length > 0 ? `the changesets ask only for ${[...new Set(bumps.map((b) => b.bump))].join(', ')}` : 'there is no changeset';
   return {
     ok: false,
     message:
-      `${breaking.length} breaking spec change(s) (${breaking.map((c) => `${c.where}: ${c.what}`).slice(0, 5).join('; ')}) ` +
+      `${breaking.length} breaking spec change(s) (${breaking
+        .map((c) => `${c.where}: ${c.what}`)
+        .slice(0, 5)
+        .join('; ')}) ` +
       `need a major version, but ${declared}. Add one with \`npx changeset\` and choose "major" (or make the change compatible).`,
   };
 }
@@ -61,7 +67,9 @@ export function releaseVerdict({ breaking, baseVersion, version, bumps }: Releas
 export function specVersionProblems(root: string, version: string): string[] {
   return SPEC_FILES.flatMap((file) => {
     const info = (parse(readFileSync(join(root, file), 'utf8')) as { info?: { version?: unknown } }).info;
-    return info?.version === version ? [] : [`${file}: info.version is ${JSON.stringify(info?.version)}, the package version is ${version}`];
+    return info?.version === version
+      ? []
+      : [`${file}: info.version is ${JSON.stringify(info?.version)}, the package version is ${version}`];
   });
 }
 

@@ -9,7 +9,11 @@ type Json = Record<string, unknown>;
 type Permissions = string | Record<string, string> | undefined;
 
 const writes = (permissions: Permissions): string[] =>
-  permissions === 'write-all' ? ['write-all'] : typeof permissions === 'object' && permissions ? Object.keys(permissions).filter((scope) => permissions[scope] === 'write') : [];
+  permissions === 'write-all'
+    ? ['write-all']
+    : typeof permissions === 'object' && permissions
+      ? Object.keys(permissions).filter((scope) => permissions[scope] === 'write')
+      : [];
 
 /** The leaf errors of action-validator's JSON report, one line each. */
 function leafErrors(node: unknown, into: string[] = []): string[] {
@@ -40,11 +44,13 @@ export function permissionProblems(workflow: Json): string[] {
   const problems: string[] = [];
   const top = writes(workflow.permissions as Permissions);
   if (top.length > 0) problems.push(`top-level permissions grant ${top.join(', ')}: write permissions belong on the job that needs them`);
-  if (workflow.permissions === undefined) problems.push('no top-level permissions: set `permissions: {}` (or read-only) so a job gets only what it declares');
+  if (workflow.permissions === undefined)
+    problems.push('no top-level permissions: set `permissions: {}` (or read-only) so a job gets only what it declares');
   for (const [name, job] of Object.entries((workflow.jobs ?? {}) as Record<string, Json>)) {
     if (!writes(job.permissions as Permissions).includes('id-token')) continue;
     const steps = JSON.stringify(job.steps ?? []);
-    if (!/--provenance|actions\/deploy-pages/.test(steps)) problems.push(`job "${name}" has id-token: write but neither publishes with --provenance nor deploys Pages`);
+    if (!/--provenance|actions\/deploy-pages/.test(steps))
+      problems.push(`job "${name}" has id-token: write but neither publishes with --provenance nor deploys Pages`);
   }
   return problems;
 }

@@ -17,7 +17,15 @@ import type { components as FleetComponents, paths as FleetPaths } from '@logist
 import type { paths as TokenPaths } from '@logistics-partner/api/token';
 
 type Vehicle = FleetComponents['schemas']['Vehicle'];
-const surface = [createTokenProvider, buildAuthorizationUrl, parseAuthorizationCallback, exchangeAuthorizationCode, createTokenClient, createCarriersClient, createFleetClient];
+const surface = [
+  createTokenProvider,
+  buildAuthorizationUrl,
+  parseAuthorizationCallback,
+  exchangeAuthorizationCode,
+  createTokenClient,
+  createCarriersClient,
+  createFleetClient,
+];
 const pathsSeen: Array<keyof FleetPaths | keyof TokenPaths | keyof CarriersPaths> = ['/vehicles', '/token', '/v1/load-milestone-events'];
 
 const env = process.env;
@@ -38,7 +46,9 @@ const lp = createLogisticsClient({
   tokenEndpoint: 'service',
 });
 // Token API, both endpoints: the service's lifetime is spelled expired_in, the identity provider's expires_in.
-const t = await lp.token.POST('/token', { body: { grant_type: 'client_credentials', client_id: required('LP_CLIENT_ID'), client_secret: required('LP_CLIENT_SECRET') } });
+const t = await lp.token.POST('/token', {
+  body: { grant_type: 'client_credentials', client_id: required('LP_CLIENT_ID'), client_secret: required('LP_CLIENT_SECRET') },
+});
 const lifetime: number = t.data.expired_in;
 if (typeof lifetime !== 'number') throw new Error('expected expired_in from the service token endpoint');
 const idp = createTokenProvider({
@@ -63,9 +73,18 @@ const first = vehicles[0];
 if (!first || typeof first.vehicleNumber !== 'string') throw new Error('expected a list of vehicles');
 const one = await lp.fleet.GET('/vehicles/{vehicleNumber}', { params: { path: { vehicleNumber: first.vehicleNumber } } });
 if (typeof one.data.vin !== 'string') throw new Error('expected one vehicle');
-const missing = await lp.fleet.GET('/vehicles/{vehicleNumber}', { params: { path: { vehicleNumber: 'V-NOT-THERE' } } }).catch((error: unknown) => error);
-if (!(missing instanceof ApiError) || missing.kind !== 'http' || missing.status !== 404) throw new Error('expected an ApiError of kind http with status 404');
-const auth = await buildAuthorizationUrl({ authUrl: required('LP_AUTH_URL'), clientId: 'c', redirectUri: 'http://127.0.0.1:1/cb', scope: 's', pkce: true });
+const missing = await lp.fleet
+  .GET('/vehicles/{vehicleNumber}', { params: { path: { vehicleNumber: 'V-NOT-THERE' } } })
+  .catch((error: unknown) => error);
+if (!(missing instanceof ApiError) || missing.kind !== 'http' || missing.status !== 404)
+  throw new Error('expected an ApiError of kind http with status 404');
+const auth = await buildAuthorizationUrl({
+  authUrl: required('LP_AUTH_URL'),
+  clientId: 'c',
+  redirectUri: 'http://127.0.0.1:1/cb',
+  scope: 's',
+  pkce: true,
+});
 if (!auth.codeVerifier) throw new Error('expected a PKCE verifier');
 console.log(
   `consumer ok: service token (expired_in ${lifetime}), identity-provider token, milestone ${recorded.response.status} for ${loadId}, ` +
