@@ -29,8 +29,8 @@ export function loadBundle(api: ApiName, ext: 'json' | 'yaml' = 'json'): Bundle 
 export const loadBundles = (ext: 'json' | 'yaml' = 'json'): Record<ApiName, Bundle> =>
   Object.fromEntries(API_NAMES.map((api) => [api, loadBundle(api, ext)])) as Record<ApiName, Bundle>;
 
-/** Where buildBundles records the digest of what it bundled (see sourcesDigest). */
-const DIGEST_FILE = join(bundleDir, '.sources.sha256');
+/** Where buildBundles records the digest of what it bundled (see sourcesDigest): beside dist/openapi/, which ships. */
+const DIGEST_FILE = join(bundleDir, '..', '.openapi-sources.sha256');
 
 /**
  * One digest of everything a bundle is made from: every file under openapi/ (path and content) and redocly.yaml. Reading
@@ -68,6 +68,7 @@ export function bundlesFresh(): boolean {
  * stdout, because the mock's stdout is a dotenv block.
  */
 export function buildBundles(): string[] {
+  rmSync(DIGEST_FILE, { force: true });
   rmSync(bundleDir, { recursive: true, force: true });
   mkdirSync(bundleDir, { recursive: true });
   const digest = sourcesDigest();

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSpecAjv } from '../../spec-core/ajv.ts';
 import { API_NAMES } from '../../spec-core/apis.ts';
+import { bundlesFresh, sourcesDigest } from '../../spec-core/bundles.ts';
 import { HTTP_METHODS, isHttpMethod } from '../../spec-core/http-methods.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
 import { escapePointer, nodeAt, resolveRef, unescapePointer } from '../../spec-core/pointer.ts';
@@ -61,5 +62,12 @@ describe('the ajv factory', () => {
     expect(validate({ at: '2026-01-01T00:00:00Z', n: 5, secret: 'x' })).toBe(true);
     expect(validate({ at: 'yesterday' })).toBe(false);
     expect(validate({ n: '5' })).toBe(false);
+  });
+});
+
+describe('bundle freshness', () => {
+  it('the bundles these tests read were built from openapi/ as it is now (else: npm run bundle)', () => {
+    expect(sourcesDigest()).toMatch(/^[0-9a-f]{64}$/);
+    expect(bundlesFresh()).toBe(true);
   });
 });
