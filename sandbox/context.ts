@@ -22,7 +22,7 @@ export type SandboxContext = {
   logStream: BatchedStderr;
 };
 
-/** True when this process runs with the given seeded contract violation. */
+/** True when this process runs with the given injected contract violation. */
 export function mutated(context: SandboxContext, id: MutationId): boolean {
   return context.mutation === id;
 }

@@ -1,4 +1,4 @@
-// Deterministic, seeded fleet data: two lessees with their customer numbers (fleet groups)
+// Deterministic fleet data (from a fixed random seed): two lessees with their customer numbers (fleet groups)
 // and N vehicles spread over them. The same N always yields the same vehicles.
 import type { components } from '../generated/fleet.ts';
 
@@ -22,9 +22,9 @@ const VEHICLE_TYPES = ['TRACTOR', 'STRAIGHT_TRUCK', 'TRAILER', 'BOX_TRUCK'] as c
 const VIN_ALPHABET = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789'; // VINs never use I, O or Q
 const PLATE_LETTERS = 'ABCDEFGHJKLMNPRSTUVWXYZ';
 
-/** mulberry32: a tiny seeded PRNG, so fixtures are reproducible without a dependency. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
+/** mulberry32: a tiny PRNG from a fixed random seed, so fixtures are reproducible without a dependency. */
+function prng(randomSeed: number): () => number {
+  let state = randomSeed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
@@ -51,7 +51,7 @@ export function buildLessees(callerApiKey: string, otherApiKey: string): Lessee[
  * count >= 2 gives both lessees a vehicle; customerVehicleNumber repeats across customers
  * on purpose (it is the customer's own numbering).
  */
-export function buildVehicles(count: number, lessees: Lessee[], seed = 20261122): Vehicle[] {
+export function buildVehicles(count: number, lessees: Lessee[], randomSeed = 20261122): Vehicle[] {
   if (!Number.isInteger(count) || count < 2 || count > MAX_VEHICLE_COUNT) {
     throw new Error(`vehicle count must be an integer from 2 to ${MAX_VEHICLE_COUNT}, got ${count}`);
   }
@@ -64,7 +64,7 @@ export function buildVehicles(count: number, lessees: Lessee[], seed = 20261122)
     second.customerNumbers[1],
     first.customerNumbers[2],
   ].filter((customer): customer is string => customer !== undefined);
-  const random = seededRandom(seed);
+  const random = prng(randomSeed);
   const pick = (alphabet: string, length: number) =>
     Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
   const perCustomer = new Map<string, number>();

@@ -139,7 +139,7 @@ async function main(): Promise<void> {
   const { app, context, foreignVehicleNumber, foreignCustomerNumber } = sandbox;
 
   // --mutations-switchable (for contract:mutation): one port where POST /_sandbox/mutation swaps in a fresh sandbox
-  // built with the same settings and credentials, seeded with another mutation.
+  // built with the same settings and credentials, started with another mutation.
   // The spec validators are compiled once: they depend on the bundles only.
   const rebuild = (mutation: MutationId | undefined) => buildSandbox({ ...settings, validators: context.validators, mutation });
   const switchable = options['mutations-switchable']

@@ -1,4 +1,4 @@
-// One sandbox port whose seeded contract violation can be changed while it runs (`--mutations-switchable`):
+// One sandbox port whose injected contract violation can be changed while it runs (`--mutations-switchable`):
 // contract:mutation switches it between suite runs instead of starting a process per mutation. Each switch builds
 // a fresh sandbox (new clock, tokens, codes and events), so nothing of one run can leak into the next; only the
 // credentials and the port stay, which is what lets every run use the same LP_* settings.
@@ -16,7 +16,7 @@ export type SwitchableSandbox = {
   server: Server;
   /** The sandbox that currently answers every API request. */
   current(): Sandbox;
-  /** Replaces the running sandbox with a fresh one seeded with `mutation` (undefined: the correct sandbox). */
+  /** Replaces the running sandbox with a fresh one started with `mutation` (undefined: the correct sandbox). */
   switchTo(mutation: MutationId | undefined): Promise<void>;
   listen(port: number, host: string): Promise<void>;
   close(): Promise<void>;

@@ -1,4 +1,4 @@
-// Seeded contract violations for mutation testing of the contract suite: each id switches
+// Injected contract violations for mutation testing of the contract suite: each id switches
 // on exactly one wrong behaviour at one place in the request path (`--mutation ID`).
 export const MUTATIONS = [
   // Service token endpoint (POST {base_url}/token)

@@ -1,5 +1,5 @@
 // Proof that the contract suite can fail: runs the live suite (strict about assumptions) against the sandbox once per
-// seeded contract violation (`sandbox/mutations.ts`) and prints which were caught. Every one must be.
+// injected contract violation (`sandbox/mutations.ts`) and prints which were caught. Every one must be.
 //
 // What keeps it fast without weakening the proof:
 // - one sandbox process per lane, started with --mutations-switchable: between runs it is switched to the next
@@ -28,7 +28,7 @@ const SWITCH_TIMEOUT_MS = 15_000;
 const CLI = {
   command: 'npm run contract:mutation --',
   summary:
-    'Proves the contract suite can fail: runs it (strict about assumptions) against the sandbox switched to each seeded contract violation of sandbox/mutations.ts; every one must be caught.',
+    'Proves the contract suite can fail: runs it (strict about assumptions) against the sandbox switched to each injected contract violation of sandbox/mutations.ts; every one must be caught.',
   options: {
     only: { type: 'string', value: 'ID,ID', description: 'Run only these mutation ids (npm run sandbox -- --list-mutations lists them).' },
     concurrency: {
@@ -245,7 +245,7 @@ async function main(): Promise<number> {
     const missed = results.filter((r) => !r.caught);
     const viaTargeted = caught.filter((r) => r.how.endsWith(' files')).length;
     console.log(
-      `\ncontract:mutation: ${caught.length} of ${results.length} seeded contract violations caught (strict; ${viaTargeted} by the targeted files, ` +
+      `\ncontract:mutation: ${caught.length} of ${results.length} injected contract violations caught (strict; ${viaTargeted} by the targeted files, ` +
         `${caught.length - viaTargeted} by the whole suite) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
     for (const r of missed)

@@ -23,7 +23,7 @@ const CLI = {
     },
     runs: { type: 'string', value: 'N', description: 'Property-based runs per operation and kind (default 5).' },
     out: { type: 'string', value: 'DIR', default: 'dist/contract', description: 'Where the reports go.' },
-    mutation: { type: 'string', value: 'ID', description: 'With --target sandbox: start it with this seeded contract violation.' },
+    mutation: { type: 'string', value: 'ID', description: 'With --target sandbox: start it with this injected contract violation.' },
     'strict-assumptions': { type: 'boolean', description: 'Contradicted assumptions fail the run too (or LP_STRICT_ASSUMPTIONS=1).' },
     'fail-on-skip': { type: 'boolean', description: 'Fail when any check was skipped (or LP_FAIL_ON_SKIP=1).' },
     'min-coverage': {

@@ -17,7 +17,7 @@ const CLI = {
     mutation: {
       type: 'string',
       value: 'ID',
-      description: 'With --target sandbox: start it with this seeded contract violation (npm run sandbox -- --list-mutations).',
+      description: 'With --target sandbox: start it with this injected contract violation (npm run sandbox -- --list-mutations).',
     },
   },
 } as const;

@@ -44,7 +44,7 @@ const STEPS: Step[] = [
   { name: 'generate:check', writes: [BUNDLES] },
   // Longest first once the bundles exist (the steps that need none fill the cores while generate:check runs), so
   // that the shorter steps end the run rather than a long one alone. The sandbox's tests include dredd against it
-  // (sandbox/test/dredd.test.ts, what dredd:sandbox runs); contract:mutation's baseline is the whole suite, strict,
+  // (test/sandbox/dredd.test.ts, what dredd:sandbox runs); contract:mutation's baseline is the whole suite, strict,
   // against the unmutated sandbox (what contract:sandbox runs, less the self-checks, which the contract step runs),
   // then every mutation must be caught.
   { name: 'test:sandbox', reads: [BUNDLES] },

@@ -31,7 +31,7 @@ export const RUN_VARIABLES = {
   LP_CONTRACT_TARGET: 'the target the suite runs against: mock, sandbox or live (set by npm run contract*)',
   LP_CONTRACT_OUT: 'directory of the suite reports (default dist/contract)',
   LP_CONTRACT_RUNS: 'property-based runs per operation (default 5)',
-  LP_CONTRACT_SEED: 'seed of the property-based inputs (default fixed, so a red run reproduces)',
+  LP_CONTRACT_RANDOM_SEED: 'random seed of the property-based inputs (default fixed, so a red run reproduces)',
   LP_STRICT_ASSUMPTIONS: '1: a contradicted assumption of the specs fails a live run',
   LP_FAIL_ON_SKIP: '1: a skipped check fails the run',
   LP_MIN_COVERAGE: 'the least ratio (0 to 1) of checks that must run',

@@ -20,7 +20,7 @@ export interface ResolvedTarget {
 }
 
 export interface TargetOptions {
-  /** Sandbox only: the seeded mutation (contract:mutation, the suite's self-tests). */
+  /** Sandbox only: the mutation, an injected contract violation (contract:mutation, the suite's self-tests). */
   mutation?: string;
   /** Sandbox only: POST /_sandbox/mutation may switch the mutation. */
   switchable?: boolean;

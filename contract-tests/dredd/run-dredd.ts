@@ -118,7 +118,7 @@ export async function dreddAgainst(target: TargetName, env: Record<string, strin
 
 export interface DreddOptions {
   target: TargetName;
-  /** Sandbox only: start it with this seeded contract violation. */
+  /** Sandbox only: start it with this injected contract violation. */
   mutation?: string;
   /** Print the notable lines while it runs (default true). */
   echo?: boolean;

@@ -13,8 +13,8 @@ import { reasonIfUnset, target } from '../support/target.ts';
 import { integerVariable } from '../../tools/environment.ts';
 
 const RUNS = integerVariable('LP_CONTRACT_RUNS', 5, 1);
-// A fixed seed by default keeps a red run reproducible; LP_CONTRACT_SEED explores other inputs.
-const SEED = integerVariable('LP_CONTRACT_SEED', 20261122, Number.MIN_SAFE_INTEGER);
+// A fixed random seed by default keeps a red run reproducible; LP_CONTRACT_RANDOM_SEED explores other inputs.
+const SEED = integerVariable('LP_CONTRACT_RANDOM_SEED', 20261122, Number.MIN_SAFE_INTEGER);
 
 const bodySchema = (operationId: string, mediaType: string): Schema => {
   const schema = operationById(operationId).requestBody?.content[mediaType]?.schema;

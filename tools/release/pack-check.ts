@@ -55,7 +55,7 @@ export async function packCheck(root: string): Promise<void> {
     // Awaited below; until then a failure must not end the process as an unhandled rejection (the sandbox would linger).
     lints.catch(() => {});
 
-    // The registry: the package's dependencies seeded from node_modules, then ours published as a release does.
+    // The registry: the package's dependencies preloaded from node_modules, then ours published as a release does.
     const dependencies = dependencyClosure(join(root, 'node_modules'), manifest as { dependencies?: Record<string, string> });
     const tripBegan = performance.now();
     const local = await startRegistry([`${manifest.name.split('/')[0]}/*`, ...dependencies.map((d) => d.name)]);
@@ -64,7 +64,7 @@ export async function packCheck(root: string): Promise<void> {
     // The release publishes to publishConfig.registry; only a command-line --registry overrides it (npm_config_registry
     // does not), and a scope registry in a project or global npmrc would win over both, so it is set too.
     const toRegistry = ['--registry', local.url, `--${manifest.name.split('/')[0]}:registry=${local.url}`];
-    const seeded = JSON.parse(
+    const preloaded = JSON.parse(
       (
         await step(
           'npm pack the dependencies from node_modules',
@@ -75,8 +75,11 @@ export async function packCheck(root: string): Promise<void> {
       ).stdout,
     ) as Packed[];
     await Promise.all(
-      seeded.map((seed) =>
-        step(`seed ${seed.filename}`, 'npm', ['publish', join(local.dir, seed.filename), '--ignore-scripts'], { cwd: root, env: npmEnv }),
+      preloaded.map((tarball) =>
+        step(`preload ${tarball.filename}`, 'npm', ['publish', join(local.dir, tarball.filename), '--ignore-scripts'], {
+          cwd: root,
+          env: npmEnv,
+        }),
       ),
     );
     await step(`npm run release:publish (${spec} to the local registry)`, 'npm', ['run', 'release:publish', '--', ...toRegistry], {
@@ -149,7 +152,7 @@ export async function packCheck(root: string): Promise<void> {
       throw new Error(`pack:check: the second publish failed, but not because the version exists:\n${again.output.slice(-1500)}`);
     }
     console.log(
-      `registry round trip: ${((performance.now() - tripBegan) / 1000).toFixed(1)} s (registry, seed, publish, install, compile, run, republish)`,
+      `registry round trip: ${((performance.now() - tripBegan) / 1000).toFixed(1)} s (registry, preload, publish, install, compile, run, republish)`,
     );
     console.log(
       `second publish refused: ${again.output

@@ -1,7 +1,7 @@
 // A throwaway npm registry (Verdaccio, in this process) for the publish-and-install round trip of pack:check.
 // Loopback only, a port the OS picks, config and storage in a temp dir removed on stop. The uplink is the registry npm
 // is configured with (`npm config get registry`), never a fixed host; but nothing reaches it: the packages the round
-// trip installs are served from the local storage (ours, published; its dependencies, seeded from node_modules), and
+// trip installs are served from the local storage (ours, published; its dependencies, preloaded from node_modules), and
 // those names are configured without a proxy, so Verdaccio never asks the uplink about them.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

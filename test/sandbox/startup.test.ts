@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SANDBOX_DEFAULTS } from '../config.ts';
+import { SANDBOX_DEFAULTS } from '../../sandbox/config.ts';
 import { aMilestone, authorize, recordMilestone } from './api-calls.ts';
 import { repoRoot, startSandboxProcess, type RunningProcess } from './sandbox-process.ts';
 

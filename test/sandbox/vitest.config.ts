@@ -4,8 +4,8 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   test: {
     name: 'sandbox',
-    include: ['sandbox/test/**/*.test.ts'],
-    root: new URL('..', import.meta.url).pathname,
+    include: ['test/sandbox/**/*.test.ts'],
+    root: new URL('../..', import.meta.url).pathname,
     testTimeout: 30_000,
     hookTimeout: 90_000,
     // Files share one module graph (no module-level state in the sandbox; each test builds its own sandbox), so

@@ -1,7 +1,7 @@
 // The sandbox's answers, successes and errors alike, use statuses the specs document and
 // bodies that validate against the bundled response schemas: the sandbox tells the truth.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OTHER_LESSEE_API_KEY } from '../config.ts';
+import { OTHER_LESSEE_API_KEY } from '../../sandbox/config.ts';
 import {
   aMilestone,
   authorizationCode,

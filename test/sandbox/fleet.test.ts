@@ -1,9 +1,9 @@
 // Fleet: API keys map to lessees and a caller sees only its own vehicles; filters (repeated
 // values OR, filters AND, customervehicleNumber spelling) and sort as the fleet spec decides.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OTHER_LESSEE_API_KEY } from '../config.ts';
-import type { Vehicle } from '../fleet-fixtures.ts';
-import { SORT_FIELDS } from '../fleet-index.ts';
+import { OTHER_LESSEE_API_KEY } from '../../sandbox/config.ts';
+import type { Vehicle } from '../../sandbox/fleet-fixtures.ts';
+import { SORT_FIELDS } from '../../sandbox/fleet-index.ts';
 import { fleetGet } from './api-calls.ts';
 import { startInProcess, type InProcessSandbox } from './sandbox-process.ts';
 

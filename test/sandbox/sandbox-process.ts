@@ -1,8 +1,8 @@
 // Test harness: starts the sandbox (or the mock) as a real process on a free port, reads its
 // dotenv lines, and always stops it; or runs the sandbox in-process on port 0.
-import { readCredentials } from '../config.ts';
-import type { MutationId } from '../mutations.ts';
-import { buildSandbox, type Sandbox, type SandboxOptions } from '../server.ts';
+import { readCredentials } from '../../sandbox/config.ts';
+import type { MutationId } from '../../sandbox/mutations.ts';
+import { buildSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { startServer, type RunningServer } from '../../tools/processes.ts';

@@ -1,15 +1,15 @@
-// Every seeded mutation must be observable: its probe sees the violation on the mutated
+// Every mutation (an injected contract violation) must be observable: its probe sees the violation on the mutated
 // sandbox and not on the correct one. Also checks the --list-mutations catalogue and the
 // --mutations-switchable switch that contract:mutation uses to change mutation without a restart.
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCredentials } from '../config.ts';
-import type { Vehicle } from '../fleet-fixtures.ts';
-import { MUTATIONS, type MutationId } from '../mutations.ts';
-import { SWITCH_PATH, serveSwitchable, type SwitchableSandbox } from '../mutation-switch.ts';
-import { buildSandbox } from '../server.ts';
+import { readCredentials } from '../../sandbox/config.ts';
+import type { Vehicle } from '../../sandbox/fleet-fixtures.ts';
+import { MUTATIONS, type MutationId } from '../../sandbox/mutations.ts';
+import { SWITCH_PATH, serveSwitchable, type SwitchableSandbox } from '../../sandbox/mutation-switch.ts';
+import { buildSandbox } from '../../sandbox/server.ts';
 import {
   advanceClock,
   aMilestone,

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dreddAgainst, parseResults } from '../../contract-tests/dredd/run-dredd.ts';
 import { RESULT_PREFIX } from '../../contract-tests/dredd/dredd-process.ts';
-import { dotenvLines, readCredentials } from '../config.ts';
-import type { MutationId } from '../mutations.ts';
+import { dotenvLines, readCredentials } from '../../sandbox/config.ts';
+import type { MutationId } from '../../sandbox/mutations.ts';
 import { startInProcess } from './sandbox-process.ts';
 
 // Its own reports: the dredd step of `npm test` writes dist/contract/dredd meanwhile.

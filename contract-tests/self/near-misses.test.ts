@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactor } from '../support/contract-fetch.ts';
 import { REDACTED } from '../support/redact.ts';
-import { nearMisses, redirectUriNearMisses, trickyStates, type Carrier } from './near-misses.ts';
+import { nearMisses, redirectUriNearMisses, trickyStates, type Carrier } from '../security/near-misses.ts';
 
 const SECRET = 'Self-Check-secret-0123';
 const CARRIERS: Carrier[] = ['header', 'form', 'query', 'path'];

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rssMiB } from '../../tools/server-load.ts';
-import { SandboxClock } from '../clock.ts';
-import { TokenStore } from '../token-store.ts';
+import { SandboxClock } from '../../sandbox/clock.ts';
+import { TokenStore } from '../../sandbox/token-store.ts';
 import { advanceClock, aMilestone, authorize, defaults, fleetGet, idpToken, recordMilestone, serviceToken } from './api-calls.ts';
 import { startInProcess, startSandboxProcess } from './sandbox-process.ts';
 

@@ -1,6 +1,6 @@
 // Plain-fetch calls to the sandbox used by several tests, with the sandbox's default
 // (public, test-only) credentials.
-import { SANDBOX_DEFAULTS } from '../config.ts';
+import { SANDBOX_DEFAULTS } from '../../sandbox/config.ts';
 
 export const defaults = SANDBOX_DEFAULTS;
 
