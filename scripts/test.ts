@@ -14,6 +14,7 @@
 // Steps start in the order listed whenever those rules allow, so the early checks still fail first.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { integerOption, parseCommandLine } from '../tools/cli.ts';
+import { readVariable } from '../tools/environment.ts';
 
 type Step = {
   name: string;
@@ -85,7 +86,7 @@ const CLI = {
 
 function jobs(): number {
   const { values } = parseCommandLine(CLI);
-  return integerOption(CLI, 'jobs', values.jobs ?? process.env.LP_TEST_JOBS ?? '3', 1, 8);
+  return integerOption(CLI, 'jobs', values.jobs ?? readVariable('LP_TEST_JOBS') ?? '3', 1, 8);
 }
 
 const touches = (these: string[] | undefined, those: string[] | undefined) => (these ?? []).some((name) => (those ?? []).includes(name));

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { Redactor } from '../support/redact.ts';
+import { flagVariable } from '../../tools/environment.ts';
 import { SECRET_VARIABLES, type TargetName } from '../support/target.ts';
 
 export interface SuiteRun {
@@ -34,8 +35,8 @@ export interface SuiteOptions {
 }
 
 /** Strict unless told otherwise: on local targets, and wherever LP_STRICT_ASSUMPTIONS=1. */
-export const strictByDefault = (target: TargetName, env: Record<string, string | undefined> = process.env) =>
-  target !== 'live' || env.LP_STRICT_ASSUMPTIONS === '1';
+export const strictByDefault = (target: TargetName, env: NodeJS.ProcessEnv = process.env) =>
+  target !== 'live' || flagVariable('LP_STRICT_ASSUMPTIONS', env);
 
 export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const redactor = new Redactor(SECRET_VARIABLES.map((name) => options.env[name]));

@@ -1,5 +1,6 @@
 // Vitest project of the typed client (src/): behaviour tests against loopback servers, and type tests (*.test-d.ts).
 import { defineProject } from 'vitest/config';
+import { flagVariable } from '../../tools/environment.ts';
 
 export default defineProject({
   test: {
@@ -12,7 +13,7 @@ export default defineProject({
     isolate: false,
     // npm test sets LP_TYPE_TESTS_IN_TYPECHECK=1: its typecheck step compiles these files already (scripts/test.ts).
     typecheck: {
-      enabled: process.env.LP_TYPE_TESTS_IN_TYPECHECK !== '1',
+      enabled: !flagVariable('LP_TYPE_TESTS_IN_TYPECHECK'),
       include: ['test/client/**/*.test-d.ts'],
       tsconfig: 'test/client/tsconfig.typecheck.json',
     },
