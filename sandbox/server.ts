@@ -186,21 +186,14 @@ function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionL
   );
   app.setErrorHandler(errorHandler('api', context));
 
-  app.register(
-    async (scope) => {
-      scope.setErrorHandler(errorHandler('oauth', context));
-      serviceTokenRoutes(scope, context);
-    },
-    { prefix: '/svc' },
-  );
+  // The token endpoints answer errors the OAuth way (RFC 6749 5.2); everything else with the API's error body.
+  const withOAuthErrors = (routes: typeof serviceTokenRoutes) => async (scope: Parameters<typeof serviceTokenRoutes>[0]) => {
+    scope.setErrorHandler(errorHandler('oauth', context));
+    routes(scope, context);
+  };
+  app.register(withOAuthErrors(serviceTokenRoutes), { prefix: '/svc' });
   app.register(async (scope) => milestoneRoutes(scope, context), { prefix: '/svc' });
-  app.register(
-    async (scope) => {
-      scope.setErrorHandler(errorHandler('oauth', context));
-      identityProviderRoutes(scope, context);
-    },
-    { prefix: '/idp' },
-  );
+  app.register(withOAuthErrors(identityProviderRoutes), { prefix: '/idp' });
   app.register(async (scope) => fleetRoutes(scope, context), { prefix: '/fleet' });
   app.register(async (scope) => inspectionRoutes(scope, context), { prefix: '/_sandbox' });
   return app;

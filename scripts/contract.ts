@@ -8,22 +8,17 @@ import { runSuite, strictByDefault } from '../contract-tests/runner/run-suite.ts
 import { verdictOfRun } from '../contract-tests/runner/verdict.ts';
 import { integerOption, parseCommandLine, usageError } from '../tools/cli.ts';
 import { flagVariable, loadDotenv, parseTargetName, readVariable, type TargetName } from '../tools/environment.ts';
-import { resolveTarget, type ResolvedTarget } from '../tools/targets.ts';
+import { resolveTarget, TARGET_CLI_OPTIONS, type ResolvedTarget } from '../tools/targets.ts';
 
 const CLI = {
   command: 'npm run contract --',
   summary:
     'Runs the contract suite against a target. Exits 1 on any contract violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock and the sandbox always are).',
   options: {
-    target: {
-      type: 'string',
-      value: 'mock|sandbox|live',
-      default: 'mock',
-      description: 'mock and sandbox are started here; live reads the LP_* variables (and .env).',
-    },
+    target: TARGET_CLI_OPTIONS.target,
     runs: { type: 'string', value: 'N', description: 'Property-based runs per operation and kind (default 5).' },
     out: { type: 'string', value: 'DIR', default: 'dist/contract', description: 'Where the reports go.' },
-    mutation: { type: 'string', value: 'ID', description: 'With --target sandbox: start it with this injected contract violation.' },
+    mutation: TARGET_CLI_OPTIONS.mutation,
     'strict-assumptions': { type: 'boolean', description: 'Contradicted assumptions fail the run too (or LP_STRICT_ASSUMPTIONS=1).' },
     'fail-on-skip': { type: 'boolean', description: 'Fail when any check was skipped (or LP_FAIL_ON_SKIP=1).' },
     'min-coverage': {

@@ -2,24 +2,13 @@
 import { runDredd } from '../contract-tests/dredd/run-dredd.ts';
 import { parseCommandLine, usageError } from '../tools/cli.ts';
 import { parseTargetName, type TargetName } from '../tools/environment.ts';
+import { TARGET_CLI_OPTIONS } from '../tools/targets.ts';
 
 const CLI = {
   command: 'npm run dredd --',
   summary:
     "Runs dredd over every operation of the specs against a target, through Prism's validating proxy (any response that breaks the schema fails). Exits 1 on any failing transaction or error.",
-  options: {
-    target: {
-      type: 'string',
-      value: 'mock|sandbox|live',
-      default: 'mock',
-      description: 'mock and sandbox are started here; live reads the LP_* variables (and .env).',
-    },
-    mutation: {
-      type: 'string',
-      value: 'ID',
-      description: 'With --target sandbox: start it with this injected contract violation (npm run sandbox -- --list-mutations).',
-    },
-  },
+  options: TARGET_CLI_OPTIONS,
 } as const;
 
 const { values } = parseCommandLine(CLI);

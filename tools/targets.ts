@@ -10,6 +10,21 @@ import { startServer, type RunningServer } from './processes.ts';
 
 export type TargetEnv = Partial<Record<LpVariable, string>>;
 
+/** The command-line options of every script that runs against a target (tools/cli.ts option specs). */
+export const TARGET_CLI_OPTIONS = {
+  target: {
+    type: 'string',
+    value: 'mock|sandbox|live',
+    default: 'mock',
+    description: 'mock and sandbox are started here; live reads the LP_* variables (and .env).',
+  },
+  mutation: {
+    type: 'string',
+    value: 'ID',
+    description: 'With --target sandbox: start it with this injected contract violation (npm run sandbox -- --list-mutations).',
+  },
+} as const;
+
 export interface ResolvedTarget {
   name: TargetName;
   env: TargetEnv;
