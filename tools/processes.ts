@@ -3,8 +3,22 @@
 // Each server runs in its own process group, so a stop also reaches what it started (Prism under the mock), and a
 // server still running when this process exits is killed rather than left behind.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../spec-core/apis.ts';
 import { parseLpLines, withoutLpVariables } from './environment.ts';
+
+/**
+ * The arguments that make `node` run one of the kit's TypeScript scripts in a single process from any directory (a bare
+ * `--import tsx` resolves from the working directory, which fails in a throwaway repo; the tsx CLI starts a second node).
+ */
+export const tsxScriptArgs = (script: string, ...args: string[]): string[] => [
+  '--import',
+  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+  '--',
+  script,
+  ...args,
+];
 
 export const DEFAULT_READY_TIMEOUT_MS = 60_000;
 export const DEFAULT_STOP_GRACE_MS = 5_000;

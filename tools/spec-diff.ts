@@ -2,7 +2,7 @@
 // work tree and lists what changed for each API. The diff itself is api-smart-diff's; the rules below only tighten its
 // classification where this kit is stricter.
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { apiDiff, type Diff } from 'api-smart-diff';
@@ -137,26 +137,34 @@ function apiFolders(openapiDir: string): string[] {
     .sort();
 }
 
-/** Bundles every API of `<dir>/openapi` with the kit's redocly CLI and default config (bundling needs no lint rules). */
-async function bundleTree(dir: string): Promise<Map<string, Json>> {
-  const bundles = new Map<string, Json>();
-  await Promise.all(
-    apiFolders(`${dir}/openapi`).map(async (api) => {
-      const output = `${dir}/bundles/${api}.json`;
-      try {
-        await run(process.execPath, [REDOCLY_CLI, 'bundle', `openapi/${api}/openapi.yaml`, '--output', output, '--ext', 'json'], {
-          cwd: dir,
-          env: redoclyEnv(),
-          timeout: 120_000,
-          maxBuffer: 16 * 1024 * 1024,
-        });
-      } catch (error) {
-        const { stderr } = error as { stderr?: string };
-        throw new Error(`redocly bundle failed for openapi/${api} in ${dir}:\n${stderr ?? String(error)}`);
-      }
-      bundles.set(api, JSON.parse(readFileSync(output, 'utf8')) as Json);
-    }),
+/**
+ * Bundles every API of each `<dir>/openapi` tree (the ref's and the work tree's) in ONE run of the kit's Redocly CLI: a
+ * throwaway config names each tree's APIs and their outputs, so the CLI starts once (about 0.35 CPU-s) instead of once
+ * per API and tree. Only `apis` is configured: bundling needs no lint rules, and Redocly's defaults apply as before.
+ */
+async function bundleTrees(work: string, dirs: string[]): Promise<Array<Map<string, Json>>> {
+  const entries = dirs.flatMap((dir, tree) =>
+    apiFolders(`${dir}/openapi`).map((api) => ({ tree, api, alias: `tree${tree}-${api}`, output: `${work}/bundles/${tree}/${api}.json` })),
   );
+  const bundles = dirs.map(() => new Map<string, Json>());
+  if (entries.length === 0) return bundles;
+  const config = `${work}/redocly.yaml`;
+  writeFileSync(
+    config,
+    `apis:\n${entries.map((e) => `  ${e.alias}:\n    root: ${JSON.stringify(`${dirs[e.tree]}/openapi/${e.api}/openapi.yaml`)}\n    output: ${JSON.stringify(e.output)}\n`).join('')}`,
+  );
+  try {
+    await run(process.execPath, [REDOCLY_CLI, 'bundle', '--config', config], {
+      cwd: work,
+      env: redoclyEnv(),
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (error) {
+    const { stderr } = error as { stderr?: string };
+    throw new Error(`redocly bundle failed for the specs in ${dirs.join(' and ')}:\n${stderr ?? String(error)}`);
+  }
+  for (const e of entries) bundles[e.tree]!.set(e.api, JSON.parse(readFileSync(e.output, 'utf8')) as Json);
   return bundles;
 }
 
@@ -192,7 +200,7 @@ export async function compareWithRef(repo: string, ref: string): Promise<ApiComp
     cpSync(`${repo}/openapi`, `${headDir}/openapi`, { recursive: true });
     mkdirSync(baseDir, { recursive: true });
     extractTreeAtRef(repo, ref, baseDir);
-    const [before, after] = await Promise.all([bundleTree(baseDir), bundleTree(headDir)]);
+    const [before, after] = (await bundleTrees(work, [baseDir, headDir])) as [Map<string, Json>, Map<string, Json>];
     const apis = [...new Set([...before.keys(), ...after.keys()])].sort();
     return apis.map((api) => {
       const [b, a] = [before.get(api), after.get(api)];

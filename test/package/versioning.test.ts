@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { tsxScriptArgs } from '../../tools/processes.ts';
 import { pendingBumps, releaseVerdict, SPEC_FILES, specVersionProblems, writeSpecVersions } from '../../tools/release/versioning.ts';
 import type { Change } from '../../tools/spec-diff.ts';
 
@@ -71,11 +72,11 @@ describe('npm run release:check -- <base-ref>', () => {
   let repo: string;
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
   const check = () => {
-    const result = spawnSync(
-      process.execPath,
-      [`${repoRoot}/node_modules/tsx/dist/cli.mjs`, `${repoRoot}/scripts/release-check.ts`, 'HEAD'],
-      { cwd: repo, encoding: 'utf8', timeout: 60_000 },
-    );
+    const result = spawnSync(process.execPath, tsxScriptArgs(`${repoRoot}/scripts/release-check.ts`, 'HEAD'), {
+      cwd: repo,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     return { code: result.status, out: `${result.stdout}${result.stderr}` };
   };
 

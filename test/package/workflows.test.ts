@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { tsxScriptArgs } from '../../tools/processes.ts';
 
 type Job = {
   needs?: string | string[];
@@ -25,11 +26,11 @@ const runs = (job: string) =>
     .join('\n');
 
 function lint(...files: string[]) {
-  const result = spawnSync(
-    process.execPath,
-    [`${repoRoot}/node_modules/tsx/dist/cli.mjs`, `${repoRoot}/scripts/lint-workflows.ts`, ...files],
-    { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 },
-  );
+  const result = spawnSync(process.execPath, tsxScriptArgs(`${repoRoot}/scripts/lint-workflows.ts`, ...files), {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: result.status, out: `${result.stdout}${result.stderr}` };
 }
 

@@ -6,11 +6,12 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { tsxScriptArgs } from '../../tools/processes.ts';
 
 let repo: string;
 
 function specDiff(...args: string[]) {
-  const result = spawnSync(process.execPath, [`${repoRoot}/node_modules/tsx/dist/cli.mjs`, `${repoRoot}/scripts/spec-diff.ts`, ...args], {
+  const result = spawnSync(process.execPath, tsxScriptArgs(`${repoRoot}/scripts/spec-diff.ts`, ...args), {
     cwd: repo,
     encoding: 'utf8',
     timeout: 60_000,

@@ -22,13 +22,6 @@ const STRICT = {
   outDir: 'out',
 };
 
-// The little of Node the programs use, declared here instead of installing @types/node: the compile checks the
-// package's own .d.ts files (skipLibCheck off) and stays quick.
-const NODE_GLOBALS = `declare const process: { env: Record<string, string | undefined>; exitCode?: number | undefined };
-declare const require: unknown;
-declare const module: unknown;
-`;
-
 /** Writes the project (no install yet). `consumers` is package/consumers of the repo; `samples` are the README's. */
 export function writeConsumerProject(dir: string, consumers: string, samples: string[]): ConsumerProject {
   const esm = join(dir, 'esm');
@@ -37,7 +30,9 @@ export function writeConsumerProject(dir: string, consumers: string, samples: st
   mkdirSync(cjs, { recursive: true });
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'lp-round-trip-consumer', private: true }, null, 2)}\n`);
   const types = { types: [] };
-  for (const project of [esm, cjs]) writeFileSync(join(project, 'node-globals.d.ts'), NODE_GLOBALS);
+  // The little of Node the programs use, declared instead of installing @types/node: the compile checks the package's
+  // own .d.ts files (skipLibCheck off) and stays quick.
+  for (const project of [esm, cjs]) copyFileSync(join(consumers, 'node-globals.d.ts'), join(project, 'node-globals.d.ts'));
   const sampleFiles = samples.map((source, i) => {
     const name = `readme-sample-${i + 1}.ts`;
     writeFileSync(join(esm, name), source);
