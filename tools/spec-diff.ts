@@ -4,6 +4,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { basename } from 'node:path';
 import { promisify } from 'node:util';
 import { apiDiff, type Diff } from 'api-smart-diff';
 import { isHttpMethod } from '../spec-core/http-methods.ts';
@@ -138,13 +139,19 @@ function apiFolders(openapiDir: string): string[] {
 }
 
 /**
- * Bundles every API of each `<dir>/openapi` tree (the ref's and the work tree's) in ONE run of the kit's Redocly CLI: a
- * throwaway config names each tree's APIs and their outputs, so the CLI starts once (about 0.35 CPU-s) instead of once
- * per API and tree. Only `apis` is configured: bundling needs no lint rules, and Redocly's defaults apply as before.
+ * Bundles every API of each `<dir>/openapi` tree (the ref's, `base`, and the work tree's, `head`) in ONE run of the kit's
+ * Redocly CLI: a throwaway config names each tree's APIs (`base-fleet`, `head-fleet`...) and their outputs, so the CLI
+ * starts once (about 0.35 CPU-s) instead of once per API and tree. Only `apis` is configured: bundling needs no lint
+ * rules, and Redocly's defaults apply as before.
  */
 async function bundleTrees(work: string, dirs: string[]): Promise<Array<Map<string, Json>>> {
   const entries = dirs.flatMap((dir, tree) =>
-    apiFolders(`${dir}/openapi`).map((api) => ({ tree, api, alias: `tree${tree}-${api}`, output: `${work}/bundles/${tree}/${api}.json` })),
+    apiFolders(`${dir}/openapi`).map((api) => ({
+      tree,
+      api,
+      alias: `${basename(dir)}-${api}`,
+      output: `${work}/bundles/${tree}/${api}.json`,
+    })),
   );
   const bundles = dirs.map(() => new Map<string, Json>());
   if (entries.length === 0) return bundles;
