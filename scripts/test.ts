@@ -13,6 +13,9 @@
 //   (only contract and dredd are steps now; the rules stay for whoever adds the others back).
 // Steps start in the order listed whenever those rules allow, so the early checks still fail first.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { repoRoot } from '../spec-core/apis.ts';
 import { integerOption, parseCommandLine } from '../tools/cli.ts';
 import { readVariable } from '../tools/environment.ts';
 
@@ -97,15 +100,27 @@ function conflicts(step: Step, running: Step): boolean {
 
 type Outcome = { step: Step; seconds: number; status: 'ok' | 'FAILED' | 'stopped' };
 
+const SCRIPTS = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+
+/** The command line of an npm script; a step without one is a mistake in STEPS. */
+function scriptOf(name: string): string {
+  const script = SCRIPTS[name];
+  if (!script) throw new Error(`npm test: package.json has no script "${name}"`);
+  return script;
+}
+
 function runStep(
   step: Step,
   live: boolean,
   started: (child: ChildProcess) => void,
 ): Promise<{ code: number; output: string; seconds: number }> {
   const begin = performance.now();
-  // Own process group, so a failure elsewhere can stop the step with everything it started.
-  const child = spawn('npm', ['run', step.name], {
-    env: { ...process.env, ...step.env },
+  // The step's npm script, run as `npm run` would run it (sh, with node_modules/.bin on the PATH) but without starting
+  // npm itself for each step (half a CPU-second each). Own process group, so a failure elsewhere can stop the step with
+  // everything it started.
+  const child = spawn('sh', ['-c', scriptOf(step.name)], {
+    env: { ...process.env, ...step.env, PATH: `${join(repoRoot, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}` },
+    cwd: repoRoot,
     stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     detached: !live,
   });
@@ -149,6 +164,7 @@ function table(outcomes: Outcome[], notRun: Step[]): string {
 
 async function main(): Promise<number> {
   const limit = jobs();
+  for (const step of STEPS) scriptOf(step.name); // a misspelt step fails before anything runs
   const live = limit === 1;
   const begin = performance.now();
   const pending = [...STEPS];
