@@ -1,7 +1,8 @@
 // `npm test`: runs every check of the kit, three steps at a time (`--jobs N` or LP_TEST_JOBS to change), stops at the
 // first failure, and prints the wall time of each step. Three, on the 2 cores the project budgets for: the steps spend
 // a good part of their time waiting (process starts, servers, timeouts: test:client uses about half its wall time in
-// CPU), so a third step fills the cores that two would leave idle (two at a time: 127 s; three: 115 s). A step's
+// CPU), so a third step fills the cores that two would leave idle (measured on a quiet 2-core machine: three at a time
+// 116-122 s, four 126 s; about 215-225 CPU-seconds in all, so the cores are nearly always busy). A step's
 // output is printed in one block when it ends, so steps never interleave their lines; with --jobs 1 the steps run one
 // after another and stream their output live.
 //
