@@ -6,12 +6,11 @@
 // output is printed in one block when it ends, so steps never interleave their lines; with --jobs 1 the steps run one
 // after another and stream their output live.
 //
-// Steps share files, so not every pair may overlap:
-// - generate:check rebuilds dist/openapi (`npm run bundle` deletes and rewrites it), which nearly every other step
-//   reads; it never overlaps a step that reads it. The readers rebuild the bundles only when openapi/ changed since
-//   they were built (spec-core/bundles.ts), which never happens after generate:check;
-// - contract and contract:sandbox both write dist/contract; dredd and dredd:sandbox both write dist/contract/dredd
-//   (only contract and dredd are steps now; the rules stay for whoever adds the others back).
+// Steps share files, so not every pair may overlap: generate:check rebuilds dist/openapi (`npm run bundle` deletes and
+// rewrites it), which nearly every other step reads; it never overlaps a step that reads it. The readers rebuild the
+// bundles only when openapi/ changed since they were built (spec-core/bundles.ts), which never happens after
+// generate:check. Every other output has one writer among the steps (contract: dist/contract; dredd:
+// dist/contract/dredd; the rest write temp folders or folders no other step reads).
 // Steps start in the order listed whenever those rules allow, so the early checks still fail first.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -32,10 +31,6 @@ type Step = {
 
 /** dist/openapi/ (`npm run bundle` deletes and rewrites it). */
 const BUNDLES = 'bundles';
-/** The reports and ledger directly in dist/contract/ (contract:mutation writes below dist/contract/mutations/). */
-const CONTRACT_REPORTS = 'contract reports';
-/** dist/contract/dredd/: the dredd documents and xunit files. */
-const DREDD_REPORTS = 'dredd reports';
 
 const STEPS: Step[] = [
   // The specs and the code, statically (generate:check bundles, so the bundles exist for every reader after it).
@@ -62,12 +57,12 @@ const STEPS: Step[] = [
   // The package as another repo installs it: staged as the release stages it, published to a local Verdaccio, installed
   // by name in ESM and CommonJS projects and run against the sandbox.
   { name: 'pack:check', reads: [BUNDLES] },
-  { name: 'contract', reads: [BUNDLES], writes: [CONTRACT_REPORTS] },
+  { name: 'contract', reads: [BUNDLES] },
   { name: 'typecheck' },
   // Its type tests (*.test-d.ts) are compiled by the typecheck step too (the root tsconfig includes test/, and a failed
   // expectTypeOf or an unused @ts-expect-error is a compile error there); vitest would run a second tsc over them.
   { name: 'test:client', env: { LP_TYPE_TESTS_IN_TYPECHECK: '1' } },
-  { name: 'dredd', reads: [BUNDLES], writes: [DREDD_REPORTS] },
+  { name: 'dredd', reads: [BUNDLES] },
 ];
 /** Every step but lint and the steps before it needs the bundles generate:check builds. */
 const NEEDS_BUNDLES_FIRST = new Set(
