@@ -97,12 +97,9 @@ try {
   // Per round and variant, the median of its block: the ratio of two variants round by round gives the spread.
   const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   const blockMedians: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)]!;
-  };
   const quantile = (values: number[], q: number) =>
     [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+  const median = (values: number[]) => quantile(values, 0.5);
   for (const run of Object.values(variants)) for (let i = 0; i < 200; i += 1) await run(); // warm up
   for (let round = 0; round < ROUNDS; round += 1) {
     for (let k = 0; k < names.length; k += 1) {

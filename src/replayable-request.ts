@@ -15,11 +15,8 @@ const origins = new WeakMap<object, Origin>();
 /** The signal of a request whose caller gave none: a Request always has one, and this one never aborts. */
 const NEVER_ABORTED = new AbortController().signal;
 
-/**
- * A real Request that records its origin: what a caller's middleware gets.
- * @internal
- */
-export class ReplayableRequest extends Request {
+/** A real Request that records its origin: what a caller's middleware gets. */
+class ReplayableRequest extends Request {
   constructor(input: RequestInfo | URL, init?: RequestInit) {
     super(input, init);
     const body = init?.body ?? null;

@@ -4,11 +4,8 @@
 // credentials to redact) turns it into an ApiError of kind 'invalid_response'.
 import { settleTimeout, transferTimeout } from './timeout-fetch.js';
 
-/**
- * 32 MiB: far above any answer of these APIs, far below what would hurt a process.
- * @internal
- */
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** 32 MiB: far above any answer of these APIs, far below what would hurt a process. */
+const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /**
  * Validates the maxResponseBytes option: a whole number of bytes, 0 for no limit.

@@ -158,8 +158,14 @@ export function buildTokenProvider(settings: TokenProviderSettings): TokenProvid
     cached = { info, promise: Promise.resolve(info), token: Promise.resolve(info.accessToken) };
   }
 
+  /** The cached token while it needs no renewal. */
+  function fresh(): typeof cached {
+    return cached && now() < cached.info.refreshAt ? cached : undefined;
+  }
+
   function getTokenInfo(): Promise<TokenInfo> {
-    if (cached && now() < cached.info.refreshAt) return cached.promise;
+    const current = fresh();
+    if (current) return current.promise;
     if (inFlight) return inFlight;
     const previous = cached;
     const pending = requestToken().then(
@@ -191,8 +197,8 @@ export function buildTokenProvider(settings: TokenProviderSettings): TokenProvid
 
   const provider: TokenProvider & TokenSource = {
     getTokenInfo,
-    getToken: () => (cached && now() < cached.info.refreshAt ? cached.token : getTokenInfo().then(tokenOf)),
-    peekToken: () => (cached && now() < cached.info.refreshAt ? cached.info.accessToken : undefined),
+    getToken: () => fresh()?.token ?? getTokenInfo().then(tokenOf),
+    peekToken: () => fresh()?.info.accessToken,
     invalidate(token) {
       if (token === undefined || cached?.info.accessToken === token) cached = undefined;
     },
