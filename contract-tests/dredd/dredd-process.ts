@@ -3,6 +3,7 @@
 // instead of a Prism CLI and a dredd CLI per document: Prism and dredd load once (each load is about a CPU-second).
 // Its output goes to the parent, which redacts it; the LP_* settings come in its environment, never on its argv.
 import { createRequire } from 'node:module';
+import { isMainModule } from '../../tools/cli.ts';
 import { freePort } from '../../tools/free-port.ts';
 
 const require = createRequire(import.meta.url);
@@ -94,7 +95,7 @@ async function main(plan: DreddPlanItem[]): Promise<void> {
   }
 }
 
-if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
+if (isMainModule(import.meta.url)) {
   try {
     await main(JSON.parse(process.argv[2] ?? '[]') as DreddPlanItem[]);
     // Dredd leaves sockets and timers behind; the work is done.

@@ -37,7 +37,7 @@ export class CheckFailure extends Error {
 }
 
 /** Turns the client's ApiError into a CheckFailure naming the next step; other errors pass unchanged. */
-export function explain(error: unknown): unknown {
+function explain(error: unknown): unknown {
   if (!(error instanceof ApiError)) return error;
   const next =
     error.status === 401

@@ -40,7 +40,7 @@ function patternsOf(api: ApiName): CoverPattern[] {
 }
 
 /** The assumption responsible for a place of the spec, the most specific when several cover it; none for a seed fact. */
-export function coveringAssumption(api: ApiName, location: string): Assumption | undefined {
+function coveringAssumption(api: ApiName, location: string): Assumption | undefined {
   const at = segmentsOf(location);
   let best: CoverPattern | undefined;
   for (const pattern of patternsOf(api)) {

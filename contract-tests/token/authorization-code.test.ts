@@ -2,19 +2,18 @@
 // when the identity provider approves unattended (answers the authorize call with a redirect to LP_REDIRECT_URI).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAuthorizationUrl, exchangeAuthorizationCode, parseAuthorizationCallback } from '../../src/index.ts';
+import { exchangeCode, needsCodeExchange } from '../security/authorization.ts';
 import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
 import { clientTransport, explaining } from '../support/clients.ts';
 import { mediaTypeOf } from '../support/conformance.ts';
 import { exchange } from '../support/contract-fetch.ts';
-import { FORM, JSON_TYPE, form, send, statusClass } from '../support/requests.ts';
+import { JSON_TYPE, send, statusClass } from '../support/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../support/wrong-credentials.ts';
 import { reasonIfUnset, required, target } from '../support/target.ts';
 
 const AUTHORIZE = ['requestAuthorization'];
 const BOTH = ['requestAuthorization', 'requestIdentityProviderToken'];
-const needs = () =>
-  reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
 /** Same origin and path; a Location that is not an absolute URL is never the registered redirect URI. */
 const sameEndpoint = (a: string, b: string) => {
   if (!URL.canParse(a) || !URL.canParse(b)) return false;
@@ -54,22 +53,8 @@ const exchangeOptions = (code: string, redirectUri = required(target, 'LP_REDIRE
   ...(codeVerifier ? { codeVerifier } : {}),
 });
 
-/** A raw exchange (the client's helper throws on errors; negative cases need the status). */
-const rawExchange = (fields: Record<string, string | undefined>) =>
-  send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', {
-    method: 'POST',
-    headers: { ...FORM, 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY ?? '' },
-    body: form({
-      grant_type: 'authorization_code',
-      client_id: target.env.LP_CLIENT_ID,
-      client_secret: target.env.LP_CLIENT_SECRET,
-      redirect_uri: target.env.LP_REDIRECT_URI,
-      ...fields,
-    }),
-  });
-
 beforeAll(async () => {
-  unattended = needs();
+  unattended = needsCodeExchange();
   if (unattended) return;
   const { response, location } = await authorize();
   unattended =
@@ -108,7 +93,7 @@ describe('authorization code grant', () => {
   // The security rule (RFC 6749 10.15) is asserted: never a redirect to the unregistered URI. How the refusal looks
   // (a 400 HTML page) is the spec's guess, recorded from what the server answered.
   it('never redirects to an unregistered redirect_uri', async (ctx) => {
-    skipIf(ctx, AUTHORIZE, needs());
+    skipIf(ctx, AUTHORIZE, needsCodeExchange());
     const evil = 'https://attacker.invalid/steal';
     const seen = await authorize({ redirectUri: evil });
     const { response, location } = seen;
@@ -141,7 +126,7 @@ describe('authorization code grant', () => {
       String(token.token_type).toLowerCase() === 'bearer',
       `the code exchange answered token_type ${JSON.stringify(token.token_type)}`,
     );
-    const { response } = await rawExchange({ code });
+    const { response } = await exchangeCode({ code });
     expect(statusClass(response.status), `replayed code answered ${response.status}`).toBe(4);
   });
 
@@ -150,7 +135,7 @@ describe('authorization code grant', () => {
     const { code } = await freshCode();
     const other = new URL(required(target, 'LP_REDIRECT_URI'));
     other.pathname = `${other.pathname.replace(/\/$/, '')}/other`;
-    const { response } = await rawExchange({ code, redirect_uri: other.toString() });
+    const { response } = await exchangeCode({ code, redirect_uri: other.toString() });
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
@@ -159,7 +144,7 @@ describe('authorization code grant', () => {
     const { code } = await freshCode();
     const secret = required(target, 'LP_CLIENT_SECRET');
     for (const wrong of wrongValues(secret)) {
-      const { response } = await rawExchange({ code, client_secret: wrong });
+      const { response } = await exchangeCode({ code, client_secret: wrong });
       expect(statusClass(response.status), `a wrong client_secret (${describeWrong(secret, wrong)}) answered ${response.status}`).toBe(4);
     }
   });
@@ -184,10 +169,10 @@ describe('authorization code grant', () => {
       first.exchange,
     );
     if (!code) return;
-    const wrong = await rawExchange({ code, code_verifier: 'x'.repeat(43) });
+    const wrong = await exchangeCode({ code, code_verifier: 'x'.repeat(43) });
     const second = await authorize({ pkce: true });
     const secondCode = codeOf(second.location, second.request.state);
-    const right = secondCode ? await rawExchange({ code: secondCode, code_verifier: second.request.codeVerifier }) : undefined;
+    const right = secondCode ? await exchangeCode({ code: secondCode, code_verifier: second.request.codeVerifier }) : undefined;
     const refusedWrong = statusClass(wrong.response.status) === 4;
     const acceptedRight = right !== undefined && statusClass(right.response.status) === 2;
     observeAssumption(

@@ -2,10 +2,11 @@
 // Needs a target whose clock the suite can move forward (the sandbox); elsewhere skipped, since it would mean waiting.
 import { describe, expect, it } from 'vitest';
 import { buildAuthorizationUrl, parseAuthorizationCallback } from '../../src/index.ts';
+import { exchangeCode, needsCodeExchange } from '../security/authorization.ts';
 import { reasonIfCannot } from '../support/capabilities.ts';
 import { tokenProvider } from '../support/clients.ts';
 import { exchange } from '../support/contract-fetch.ts';
-import { FORM, JSON_TYPE, form, send, statusClass } from '../support/requests.ts';
+import { JSON_TYPE, send, statusClass } from '../support/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, required, target } from '../support/target.ts';
 import { withClockAdvanced } from '../support/target-clock.ts';
@@ -39,16 +40,7 @@ describe('token and code lifetimes', () => {
   });
 
   it('refuses an authorization code exchanged an hour after it was issued', async (ctx) => {
-    const needs = reasonIfUnset(
-      target,
-      'LP_AUTH_URL',
-      'LP_CLIENT_ID',
-      'LP_CLIENT_SECRET',
-      'LP_SCOPE',
-      'LP_REDIRECT_URI',
-      'LP_SUBSCRIPTION_KEY',
-    );
-    skipIf(ctx, ['requestIdentityProviderToken'], needs, reasonIfCannot(target.name, 'advancesClock'));
+    skipIf(ctx, ['requestIdentityProviderToken'], needsCodeExchange(), reasonIfCannot(target.name, 'advancesClock'));
     const request = await buildAuthorizationUrl({
       authUrl: required(target, 'LP_AUTH_URL'),
       clientId: required(target, 'LP_CLIENT_ID'),
@@ -64,17 +56,7 @@ describe('token and code lifetimes', () => {
     );
     const { code } = parseAuthorizationCallback(location!, { state: request.state });
     const status = await withClockAdvanced(target, ONE_HOUR, async () => {
-      const { response } = await send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', {
-        method: 'POST',
-        headers: { ...FORM, 'Ocp-Apim-Subscription-Key': required(target, 'LP_SUBSCRIPTION_KEY') },
-        body: form({
-          grant_type: 'authorization_code',
-          client_id: target.env.LP_CLIENT_ID,
-          client_secret: target.env.LP_CLIENT_SECRET,
-          redirect_uri: target.env.LP_REDIRECT_URI,
-          code,
-        }),
-      });
+      const { response } = await exchangeCode({ code });
       return response.status;
     });
     expect(statusClass(status), `an hour-old code answered ${status}`).toBe(4);

@@ -1,19 +1,9 @@
 // The sandbox's answers, successes and errors alike, use statuses the specs document and
 // bodies that validate against the bundled response schemas: the sandbox tells the truth.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OTHER_LESSEE_API_KEY } from '../../sandbox/config.ts';
-import {
-  aMilestone,
-  authorizationCode,
-  authorize,
-  defaults,
-  fleetGet,
-  idpToken,
-  postForm,
-  recordMilestone,
-  serviceToken,
-} from './api-calls.ts';
-import { startInProcess, type InProcessSandbox } from './sandbox-process.ts';
+import { aMilestone, authorizationCode, authorize, defaults, fleetGet, idpToken, postForm, recordMilestone } from './api-calls.ts';
+import { startInProcess, useSandboxWithToken } from './sandbox-process.ts';
 import { createSpecAjv } from '../../spec-core/ajv.ts';
 import { API_NAMES } from '../../spec-core/apis.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
@@ -45,87 +35,89 @@ async function problems(operationId: string, response: Response): Promise<string
   return validate(JSON.parse(text)) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
 }
 
-let sandbox: InProcessSandbox;
-let token: string;
-beforeAll(async () => {
-  sandbox = await startInProcess();
-  token = await serviceToken(sandbox.origin);
-});
-afterAll(() => sandbox?.close());
+const shared = useSandboxWithToken();
 
 const serviceFields = { grant_type: 'client_credentials', client_id: defaults.LP_CLIENT_ID, client_secret: defaults.LP_CLIENT_SECRET };
 
 const cases: [string, string, () => Promise<Response>][] = [
-  ['requestServiceToken', '200', () => postForm(`${sandbox.origin}/svc/token`, serviceFields)],
-  ['requestServiceToken', '400 missing field', () => postForm(`${sandbox.origin}/svc/token`, { grant_type: 'client_credentials' })],
-  ['requestServiceToken', '400 wrong grant', () => postForm(`${sandbox.origin}/svc/token`, { ...serviceFields, grant_type: 'password' })],
+  ['requestServiceToken', '200', () => postForm(`${shared.sandbox.origin}/svc/token`, serviceFields)],
+  ['requestServiceToken', '400 missing field', () => postForm(`${shared.sandbox.origin}/svc/token`, { grant_type: 'client_credentials' })],
+  [
+    'requestServiceToken',
+    '400 wrong grant',
+    () => postForm(`${shared.sandbox.origin}/svc/token`, { ...serviceFields, grant_type: 'password' }),
+  ],
   [
     'requestServiceToken',
     '400 JSON body',
-    () => fetch(`${sandbox.origin}/svc/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }),
+    () => fetch(`${shared.sandbox.origin}/svc/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }),
   ],
-  ['requestServiceToken', '401', () => postForm(`${sandbox.origin}/svc/token`, { ...serviceFields, client_secret: 'x' })],
+  ['requestServiceToken', '401', () => postForm(`${shared.sandbox.origin}/svc/token`, { ...serviceFields, client_secret: 'x' })],
   [
     'requestIdentityProviderToken',
     '200 client credentials',
-    () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE }),
+    () => idpToken(shared.sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE }),
   ],
   [
     'requestIdentityProviderToken',
     '200 code',
     async () =>
-      idpToken(sandbox.origin, {
+      idpToken(shared.sandbox.origin, {
         grant_type: 'authorization_code',
-        code: await authorizationCode(sandbox.origin),
+        code: await authorizationCode(shared.sandbox.origin),
         redirect_uri: defaults.LP_REDIRECT_URI,
       }),
   ],
   [
     'requestIdentityProviderToken',
     '400 bad code',
-    () => idpToken(sandbox.origin, { grant_type: 'authorization_code', code: 'x', redirect_uri: defaults.LP_REDIRECT_URI }),
+    () => idpToken(shared.sandbox.origin, { grant_type: 'authorization_code', code: 'x', redirect_uri: defaults.LP_REDIRECT_URI }),
   ],
   [
     'requestIdentityProviderToken',
     '400 invalid scope',
-    () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: 'nope' }),
+    () => idpToken(shared.sandbox.origin, { grant_type: 'client_credentials', scope: 'nope' }),
   ],
   [
     'requestIdentityProviderToken',
     '401 no key',
-    () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE }, null),
+    () => idpToken(shared.sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE }, null),
   ],
   [
     'requestIdentityProviderToken',
     '401 wrong secret',
-    () => idpToken(sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE, client_secret: 'x' }),
+    () => idpToken(shared.sandbox.origin, { grant_type: 'client_credentials', scope: defaults.LP_SCOPE, client_secret: 'x' }),
   ],
-  ['requestAuthorization', '302', () => authorize(sandbox.origin, { state: 's' })],
-  ['requestAuthorization', '302 error', () => authorize(sandbox.origin, { response_type: 'token' })],
-  ['requestAuthorization', '400', () => authorize(sandbox.origin, { redirect_uri: 'https://elsewhere.example/' })],
-  ['recordLoadMilestoneEvent', '200', () => recordMilestone(sandbox.origin, token, aMilestone)],
-  ['recordLoadMilestoneEvent', '400 malformed', () => recordMilestone(sandbox.origin, token, '{')],
+  ['requestAuthorization', '302', () => authorize(shared.sandbox.origin, { state: 's' })],
+  ['requestAuthorization', '302 error', () => authorize(shared.sandbox.origin, { response_type: 'token' })],
+  ['requestAuthorization', '400', () => authorize(shared.sandbox.origin, { redirect_uri: 'https://elsewhere.example/' })],
+  ['recordLoadMilestoneEvent', '200', () => recordMilestone(shared.sandbox.origin, shared.token, aMilestone)],
+  ['recordLoadMilestoneEvent', '400 malformed', () => recordMilestone(shared.sandbox.origin, shared.token, '{')],
   [
     'recordLoadMilestoneEvent',
     '400 non-UTC',
-    () => recordMilestone(sandbox.origin, token, { ...aMilestone, event_time: '2026-11-22T14:30:00+02:00' }),
+    () => recordMilestone(shared.sandbox.origin, shared.token, { ...aMilestone, event_time: '2026-11-22T14:30:00+02:00' }),
   ],
   [
     'recordLoadMilestoneEvent',
     '400 content type',
-    () => recordMilestone(sandbox.origin, token, 'x', { 'content-type': 'application/xml' }),
+    () => recordMilestone(shared.sandbox.origin, shared.token, 'x', { 'content-type': 'application/xml' }),
   ],
-  ['recordLoadMilestoneEvent', '401', () => recordMilestone(sandbox.origin, 'nope', aMilestone)],
-  ['recordLoadMilestoneEvent', '404 unknown path', () => fetch(`${sandbox.origin}/svc/v2/load-milestone-events`, { method: 'POST' })],
-  ['listVehicles', '200', () => fleetGet(sandbox.origin, '/vehicles?sort=vin%20desc')],
-  ['listVehicles', '200 other lessee', () => fleetGet(sandbox.origin, '/vehicles', OTHER_LESSEE_API_KEY)],
-  ['listVehicles', '400 sort', () => fleetGet(sandbox.origin, '/vehicles?sort=vin')],
-  ['listVehicles', '400 unknown parameter', () => fleetGet(sandbox.origin, '/vehicles?customerVehicleNumber=TRK-1')],
-  ['listVehicles', '401', () => fleetGet(sandbox.origin, '/vehicles', null)],
-  ['listVehicles', '404 dropped base path', () => fetch(`${sandbox.origin}/vehicles`)],
-  ['getVehicle', '200', () => fleetGet(sandbox.origin, '/vehicles/V-000001')],
-  ['getVehicle', '401', () => fleetGet(sandbox.origin, '/vehicles/V-000001', 'nope')],
-  ['getVehicle', '404', () => fleetGet(sandbox.origin, '/vehicles/V-000002')],
+  ['recordLoadMilestoneEvent', '401', () => recordMilestone(shared.sandbox.origin, 'nope', aMilestone)],
+  [
+    'recordLoadMilestoneEvent',
+    '404 unknown path',
+    () => fetch(`${shared.sandbox.origin}/svc/v2/load-milestone-events`, { method: 'POST' }),
+  ],
+  ['listVehicles', '200', () => fleetGet(shared.sandbox.origin, '/vehicles?sort=vin%20desc')],
+  ['listVehicles', '200 other lessee', () => fleetGet(shared.sandbox.origin, '/vehicles', OTHER_LESSEE_API_KEY)],
+  ['listVehicles', '400 sort', () => fleetGet(shared.sandbox.origin, '/vehicles?sort=vin')],
+  ['listVehicles', '400 unknown parameter', () => fleetGet(shared.sandbox.origin, '/vehicles?customerVehicleNumber=TRK-1')],
+  ['listVehicles', '401', () => fleetGet(shared.sandbox.origin, '/vehicles', null)],
+  ['listVehicles', '404 dropped base path', () => fetch(`${shared.sandbox.origin}/vehicles`)],
+  ['getVehicle', '200', () => fleetGet(shared.sandbox.origin, '/vehicles/V-000001')],
+  ['getVehicle', '401', () => fleetGet(shared.sandbox.origin, '/vehicles/V-000001', 'nope')],
+  ['getVehicle', '404', () => fleetGet(shared.sandbox.origin, '/vehicles/V-000002')],
 ];
 
 describe('responses conform to the bundled specs', () => {

@@ -3,17 +3,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { aMilestone, defaults, recordMilestone, serviceToken } from './api-calls.ts';
-import { startInProcess, type InProcessSandbox } from './sandbox-process.ts';
+import { startInProcess, useSandboxWithToken } from './sandbox-process.ts';
 
-let sandbox: InProcessSandbox;
-let token: string;
-beforeAll(async () => {
-  sandbox = await startInProcess();
-  token = await serviceToken(sandbox.origin);
-});
-afterAll(() => sandbox?.close());
+const shared = useSandboxWithToken();
 
 const events = async (origin: string, loadId: string) =>
   (await (await fetch(`${origin}/_sandbox/load-milestone-events?load_id=${encodeURIComponent(loadId)}`)).json()) as Record<
@@ -24,15 +18,17 @@ const events = async (origin: string, loadId: string) =>
 describe('POST {base_url}/v1/load-milestone-events', () => {
   it('records a milestone and confirms with a message', async () => {
     const event = { ...aMilestone, load_id: 'LD-RECORD-1' };
-    const response = await recordMilestone(sandbox.origin, token, event);
+    const response = await recordMilestone(shared.sandbox.origin, shared.token, event);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({ message: expect.stringMatching(/\S/) });
-    expect(await events(sandbox.origin, 'LD-RECORD-1')).toEqual([expect.objectContaining({ ...event, client_id: defaults.LP_CLIENT_ID })]);
+    expect(await events(shared.sandbox.origin, 'LD-RECORD-1')).toEqual([
+      expect.objectContaining({ ...event, client_id: defaults.LP_CLIENT_ID }),
+    ]);
   });
 
   it('accepts the subscription key alongside the token', async () => {
-    const response = await recordMilestone(sandbox.origin, token, aMilestone, {
+    const response = await recordMilestone(shared.sandbox.origin, shared.token, aMilestone, {
       'ocp-apim-subscription-key': defaults.LP_SUBSCRIPTION_KEY,
     });
     expect(response.status).toBe(200);
@@ -44,25 +40,25 @@ describe('POST {base_url}/v1/load-milestone-events', () => {
     ['a Basic credential', undefined, { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }],
   ])('refuses %s with 401 and WWW-Authenticate: Bearer, recording nothing', async (_label, bearer, headers) => {
     const event = { ...aMilestone, load_id: `LD-REFUSED-${_label}` };
-    const response = await recordMilestone(sandbox.origin, bearer, event, headers);
+    const response = await recordMilestone(shared.sandbox.origin, bearer, event, headers);
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect(await events(sandbox.origin, event.load_id)).toEqual([]);
+    expect(await events(shared.sandbox.origin, event.load_id)).toEqual([]);
   });
 
   it('checks the token before the body (no token + malformed JSON → 401)', async () => {
-    expect((await recordMilestone(sandbox.origin, undefined, '{"load_id":')).status).toBe(401);
+    expect((await recordMilestone(shared.sandbox.origin, undefined, '{"load_id":')).status).toBe(401);
   });
 
   it('answers malformed JSON with 400 and a clear message', async () => {
-    const response = await recordMilestone(sandbox.origin, token, '{"load_id": "LD-1", ');
+    const response = await recordMilestone(shared.sandbox.origin, shared.token, '{"load_id": "LD-1", ');
     expect(response.status).toBe(400);
     expect(((await response.json()) as { message: string }).message).toMatch(/JSON/);
   });
 
   it.each(['load_id', 'milestone_type', 'event_time'])('answers a missing %s with 400 naming it', async (field) => {
     const { [field as keyof typeof aMilestone]: _omitted, ...event } = aMilestone;
-    const response = await recordMilestone(sandbox.origin, token, event);
+    const response = await recordMilestone(shared.sandbox.origin, shared.token, event);
     expect(response.status).toBe(400);
     expect(((await response.json()) as { message: string }).message).toContain(field);
   });
@@ -75,7 +71,7 @@ describe('POST {base_url}/v1/load-milestone-events', () => {
     ['an impossible date', '2026-13-45T14:30:00Z'],
     ['a Unix time string', '1795322070'],
   ])('answers event_time with %s with 400', async (_label, eventTime) => {
-    const response = await recordMilestone(sandbox.origin, token, { ...aMilestone, event_time: eventTime });
+    const response = await recordMilestone(shared.sandbox.origin, shared.token, { ...aMilestone, event_time: eventTime });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { message: string }).message).toContain('event_time');
   });
@@ -83,17 +79,17 @@ describe('POST {base_url}/v1/load-milestone-events', () => {
   it.each(['2026-11-22T14:30:00Z', '2026-11-22T14:30:00.123Z', '2026-11-22T14:30:00+00:00'])(
     'accepts the UTC timestamp %s',
     async (eventTime) => {
-      expect((await recordMilestone(sandbox.origin, token, { ...aMilestone, event_time: eventTime })).status).toBe(200);
+      expect((await recordMilestone(shared.sandbox.origin, shared.token, { ...aMilestone, event_time: eventTime })).status).toBe(200);
     },
   );
 
   it('answers a non-JSON content type with 400', async () => {
-    const response = await recordMilestone(sandbox.origin, token, 'load_id=1', { 'content-type': 'text/plain' });
+    const response = await recordMilestone(shared.sandbox.origin, shared.token, 'load_id=1', { 'content-type': 'text/plain' });
     expect(response.status).toBe(400);
   });
 
   it('answers a JSON array body with 400', async () => {
-    expect((await recordMilestone(sandbox.origin, token, [aMilestone])).status).toBe(400);
+    expect((await recordMilestone(shared.sandbox.origin, shared.token, [aMilestone])).status).toBe(400);
   });
 });
 

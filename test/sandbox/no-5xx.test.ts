@@ -1,17 +1,11 @@
 // Robustness: requests of any shape (methods, paths, headers, bodies, query strings) get a
 // 4xx or a success from the sandbox, never a 5xx. Generated with fast-check, bounded runs.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaults, serviceToken } from './api-calls.ts';
-import { startInProcess, type InProcessSandbox } from './sandbox-process.ts';
+import { describe, expect, it } from 'vitest';
+import { defaults } from './api-calls.ts';
+import { startInProcess, useSandboxWithToken } from './sandbox-process.ts';
 
-let sandbox: InProcessSandbox;
-let token: string;
-beforeAll(async () => {
-  sandbox = await startInProcess();
-  token = await serviceToken(sandbox.origin);
-});
-afterAll(() => sandbox?.close());
+const shared = useSandboxWithToken();
 
 const PATHS = [
   '/svc/token',
@@ -121,7 +115,7 @@ const answeredBelow500 = (origin: string) =>
   fc.asyncProperty(request, async (r) => {
     const headers: Record<string, string> = {};
     if (r.contentType) headers['content-type'] = r.contentType;
-    if (r.authorization) headers.authorization = r.authorization === 'valid' ? `Bearer ${token}` : r.authorization;
+    if (r.authorization) headers.authorization = r.authorization === 'valid' ? `Bearer ${shared.token}` : r.authorization;
     if (r.apiKey !== undefined) headers['api-key'] = r.apiKey;
     if (r.subscriptionKey !== undefined) headers['ocp-apim-subscription-key'] = r.subscriptionKey;
     const hasBody = !['GET', 'HEAD'].includes(r.method);
@@ -137,7 +131,7 @@ const answeredBelow500 = (origin: string) =>
 
 describe('no request of any shape produces a 5xx', () => {
   it('answers 300 generated requests with status < 500', async () => {
-    await fc.assert(answeredBelow500(sandbox.origin), { numRuns: 300, seed: 20261122, endOnFailure: true });
+    await fc.assert(answeredBelow500(shared.sandbox.origin), { numRuns: 300, seed: 20261122, endOnFailure: true });
   });
 
   it('would notice a 5xx: the same check fails against the get-unknown-500 mutation', async () => {
@@ -151,9 +145,9 @@ describe('no request of any shape produces a 5xx', () => {
   });
 
   it('answers an oversized body with 413, not a crash', async () => {
-    const response = await fetch(`${sandbox.origin}/svc/v1/load-milestone-events`, {
+    const response = await fetch(`${shared.sandbox.origin}/svc/v1/load-milestone-events`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${shared.token}` },
       body: JSON.stringify({ load_id: 'x'.repeat(2 * 1024 * 1024) }),
     });
     expect(response.status).toBe(413);
