@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningServer } from '../../contract-tests/runner/target-server.ts';
+import { withoutLpVariables } from '../environment.ts';
 import { writeConsumerProject } from './consumer-project.ts';
 import { checkPackageReadme, checkTarballFiles, typescriptBlocks } from './package-contents.ts';
 import { PACKAGE_README, STAGE_DIR, type Manifest } from './package-stage.ts';
@@ -128,10 +129,7 @@ export async function packCheck(root: string): Promise<void> {
     await lints;
 
     const { env: sandboxEnv } = await sandbox;
-    const env: NodeJS.ProcessEnv = {
-      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('LP_'))),
-      ...sandboxEnv,
-    };
+    const env: NodeJS.ProcessEnv = { ...withoutLpVariables(), ...sandboxEnv };
     for (const program of project.programs) {
       const { output } = await step(`run the ${program.name} against the sandbox`, process.execPath, [program.file], {
         cwd: project.dir,
