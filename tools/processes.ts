@@ -12,7 +12,7 @@ import { parseLpLines, withoutLpVariables } from './environment.ts';
  * The arguments that make `node` run one of the kit's TypeScript scripts in a single process from any directory (a bare
  * `--import tsx` resolves from the working directory, which fails in a throwaway repo; the tsx CLI starts a second node).
  */
-export const tsxScriptArgs = (script: string, ...args: string[]): string[] => [
+const tsxScriptArgs = (script: string, ...args: string[]): string[] => [
   '--import',
   pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
   '--',
