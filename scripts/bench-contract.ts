@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { dreddAgainst } from '../contract-tests/dredd/run-dredd.ts';
 import { runSuite, type SuiteRun } from '../contract-tests/runner/run-suite.ts';
-import { startMock, startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
+import { startMock, startSandbox, type TargetServer } from '../tools/targets.ts';
 import { readLedger } from '../contract-tests/support/reports.ts';
 import type { TargetName } from '../contract-tests/support/target.ts';
 import { parseCommandLine } from '../tools/cli.ts';
@@ -21,7 +21,7 @@ interface Row {
   failed: number;
 }
 
-async function withServer<T>(start: () => Promise<RunningServer>, body: (server: RunningServer) => Promise<T>): Promise<T> {
+async function withServer<T>(start: () => Promise<TargetServer>, body: (server: TargetServer) => Promise<T>): Promise<T> {
   const started = performance.now();
   const server = await start();
   console.log(`  (server up in ${((performance.now() - started) / 1000).toFixed(1)} s, not counted)`);
@@ -32,7 +32,7 @@ async function withServer<T>(start: () => Promise<RunningServer>, body: (server:
   }
 }
 
-async function suite(target: TargetName, server: RunningServer): Promise<Row> {
+async function suite(target: TargetName, server: TargetServer): Promise<Row> {
   const outputDir = join(repoRoot, 'dist/contract/bench', target);
   rmSync(outputDir, { recursive: true, force: true });
   const run: SuiteRun = await runSuite({ target, env: server.env, outputDir, vitestArgs: ['--exclude', 'contract-tests/self/**'] });

@@ -2,7 +2,8 @@
 // p99, ratio; goal sandbox >= 10x), then the sandbox's list latency and RSS at 100,000 vehicles.
 import { readFileSync } from 'node:fs';
 import { integerOption, parseCommandLine } from '../tools/cli.ts';
-import { autocannon, CONNECTIONS_OPTION, cpuSeconds, rssMiB, start, stopAll, stopAllOnSignals } from '../tools/server-load.ts';
+import { stopAllServers } from '../tools/processes.ts';
+import { autocannon, CONNECTIONS_OPTION, cpuSeconds, rssMiB, start, stopAllOnSignals } from '../tools/server-load.ts';
 
 const CLI = {
   command: 'npm run bench:servers --',
@@ -159,5 +160,5 @@ stopAllOnSignals();
 try {
   await main();
 } finally {
-  await stopAll();
+  await stopAllServers();
 }

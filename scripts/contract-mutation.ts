@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { SuiteSession, type SessionRun } from '../contract-tests/runner/suite-session.ts';
-import { startSandbox, type RunningServer } from '../contract-tests/runner/target-server.ts';
+import { startSandbox, type TargetServer } from '../tools/targets.ts';
 import { MUTATIONS } from '../sandbox/mutations.ts';
 import { integerOption, parseCommandLine, usageError } from '../tools/cli.ts';
 
@@ -93,7 +93,7 @@ function targetedFiles(ledgerDir: string, fileOfTest: Map<string, Set<string>>):
 /** One sandbox process and one loaded suite that the runs of one lane share; switched to each lane's next mutation. */
 class Lane {
   private constructor(
-    private readonly server: RunningServer,
+    private readonly server: TargetServer,
     private readonly session: SuiteSession,
     /** LP_CONTRACT_OUT of the lane's runs: the ledger of its latest run. */
     readonly outputDir: string,

@@ -2,7 +2,8 @@
 // the RSS growth of a fresh sandbox process after creating that many (figures for sandbox/README.md).
 // Run: npx tsx scripts/sandbox-memory.ts (about 90 s).
 import { parseCommandLine } from '../tools/cli.ts';
-import { rssMiB, start, stopAll, stopAllOnSignals, type Server } from '../tools/server-load.ts';
+import { type RunningServer, stopAllServers } from '../tools/processes.ts';
+import { rssMiB, start, stopAllOnSignals } from '../tools/server-load.ts';
 
 parseCommandLine({
   command: 'npx tsx scripts/sandbox-memory.ts',
@@ -29,10 +30,10 @@ async function flood(count: number, call: () => Promise<Response>): Promise<void
   );
 }
 
-const originOf = (server: Server) => server.env.LP_BASE_URL!.replace(/\/svc$/, '');
+const originOf = (server: RunningServer) => server.env.LP_BASE_URL!.replace(/\/svc$/, '');
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
-async function growth(label: string, make: (server: Server) => () => Promise<Response>): Promise<void> {
+async function growth(label: string, make: (server: RunningServer) => () => Promise<Response>): Promise<void> {
   const server = await start('sandbox/main.ts', ['--port', '0', '--log-level', 'warn'], 'sandbox ready');
   const call = make(server);
   await flood(2000, call); // warm-up: JIT and heap settle before the baseline
@@ -103,5 +104,5 @@ stopAllOnSignals();
 try {
   await main();
 } finally {
-  await stopAll();
+  await stopAllServers();
 }

@@ -3,7 +3,8 @@
 // side. Prints the sandbox's RSS and throughput per block, then compares its throughput with a
 // freshly started sandbox, measured alternately so that other load on the machine hits both alike.
 import { integerOption, parseCommandLine, usageError } from '../tools/cli.ts';
-import { autocannon, CONNECTIONS_OPTION, rssMiB, start, stopAll, stopAllOnSignals, type Server } from '../tools/server-load.ts';
+import { type RunningServer, stopAllServers } from '../tools/processes.ts';
+import { autocannon, CONNECTIONS_OPTION, rssMiB, start, stopAllOnSignals } from '../tools/server-load.ts';
 
 const CLI = {
   command: 'npm run soak --',
@@ -39,7 +40,7 @@ const BLOCK_SECONDS = 15;
 const COMPARE_SECONDS = 4;
 const COMPARE_ROUNDS = 5;
 
-async function throughput(server: Server, seconds: number): Promise<number> {
+async function throughput(server: RunningServer, seconds: number): Promise<number> {
   const result = await autocannon({
     url: `${server.env.LP_FLEET_BASE_URL}${FILTER}`,
     headers: { 'api-key': server.env.LP_FLEET_API_KEY! },
@@ -52,7 +53,7 @@ async function throughput(server: Server, seconds: number): Promise<number> {
 }
 
 /** Authorize and token requests at `rate` per second each until stopped; counts the answers by status. */
-function flood(server: Server, rate: number) {
+function flood(server: RunningServer, rate: number) {
   const origin = server.env.LP_BASE_URL!.replace(/\/svc$/, '');
   const statuses = new Map<number, number>();
   const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -109,7 +110,7 @@ function flood(server: Server, rate: number) {
   };
 }
 
-async function stored(server: Server): Promise<string> {
+async function stored(server: RunningServer): Promise<string> {
   const health = (await (await fetch(`${server.env.LP_BASE_URL!.replace(/\/svc$/, '')}/_sandbox/health`)).json()) as {
     stored: { codes: number; tokens: number; events: number };
   };
@@ -171,5 +172,5 @@ stopAllOnSignals();
 try {
   await main();
 } finally {
-  await stopAll();
+  await stopAllServers();
 }

@@ -1,10 +1,10 @@
 // Collects every x-assumption from the bundles into one table: what the specs decided where the seed says "not shown".
 // The contract suite reads the same entries to tell a contradicted assumption from a contract violation.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { parse } from 'yaml';
 import { API_NAMES, repoRoot, type ApiName } from './apis.ts';
-import { loadBundle } from './bundles.ts';
+import { loadBundle, specSourceFiles } from './bundles.ts';
 import { escapePointer } from './pointer.ts';
 
 export interface Assumption {
@@ -79,19 +79,11 @@ export interface AssumptionSource {
 
 let sources: Map<string, AssumptionSource> | undefined;
 
-function* yamlFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* yamlFiles(path);
-    else if (entry.name.endsWith('.yaml')) yield path;
-  }
-}
-
 /** Where a decision is written in the sources under openapi/ (the bundles inline the files, so the text identifies it). */
 export function sourceOf(assumption: Pick<Assumption, 'what'>): AssumptionSource | undefined {
   if (!sources) {
     sources = new Map();
-    for (const file of yamlFiles(join(repoRoot, 'openapi'))) {
+    for (const file of specSourceFiles().filter((path) => path.endsWith('.yaml'))) {
       for (const [pointer, value] of walk(parse(readFileSync(file, 'utf8')), '')) {
         const entries = Array.isArray(value) ? value : [value];
         entries.forEach((entry, index) => {

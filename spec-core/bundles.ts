@@ -32,21 +32,22 @@ export const loadBundles = (ext: 'json' | 'yaml' = 'json'): Record<ApiName, Bund
 /** Where buildBundles records the digest of what it bundled (see sourcesDigest): beside dist/openapi/, which ships. */
 const DIGEST_FILE = join(bundleDir, '..', '.openapi-sources.sha256');
 
+/** Every file under openapi/, depth first, each directory's entries in the order readdir gives them. */
+export function specSourceFiles(dir = join(repoRoot, 'openapi')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return specSourceFiles(path);
+    return entry.isFile() ? [path] : [];
+  });
+}
+
 /**
  * One digest of everything a bundle is made from: every file under openapi/ (path and content) and redocly.yaml. Reading
  * them costs a few milliseconds; bundling costs a Redocly start, so readers rebundle only when this changed.
  */
 export function sourcesDigest(): string {
   const hash = createHash('sha256');
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) files.push(path);
-    }
-  };
-  walk(join(repoRoot, 'openapi'));
+  const files = specSourceFiles();
   files.push(join(repoRoot, 'redocly.yaml'));
   for (const file of files.sort())
     hash

@@ -2,7 +2,7 @@
 // script, wait for its ready line, read its LP_* lines, and stop it: SIGTERM, then SIGKILL after a grace period.
 // Each server runs in its own process group, so a stop also reaches what it started (Prism under the mock), and a
 // server still running when this process exits is killed rather than left behind.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../spec-core/apis.ts';
@@ -12,13 +12,19 @@ import { parseLpLines, withoutLpVariables } from './environment.ts';
  * The arguments that make `node` run one of the kit's TypeScript scripts in a single process from any directory (a bare
  * `--import tsx` resolves from the working directory, which fails in a throwaway repo; the tsx CLI starts a second node).
  */
-export const tsxScriptArgs = (script: string, ...args: string[]): string[] => [
+const tsxScriptArgs = (script: string, ...args: string[]): string[] => [
   '--import',
   pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
   '--',
   script,
   ...args,
 ];
+
+/** Runs one of the kit's scripts to completion in `cwd` (a minute at most): its exit code and its stdout then stderr. */
+export function runScript(script: string, args: string[], cwd: string): { code: number | null; out: string } {
+  const result = spawnSync(process.execPath, tsxScriptArgs(script, ...args), { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
 
 export const DEFAULT_READY_TIMEOUT_MS = 60_000;
 export const DEFAULT_STOP_GRACE_MS = 5_000;

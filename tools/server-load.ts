@@ -2,7 +2,7 @@
 // autocannon, and read its RSS and CPU time from /proc.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { startServer, stopAllServers, type RunningServer } from './processes.ts';
+import { type RunningServer, startServer, stopAllServers } from './processes.ts';
 
 export type AutocannonResult = {
   requests: { average: number; total: number };
@@ -21,23 +21,18 @@ type Autocannon = (options: {
 // autocannon ships no types; this is the part of its API we use.
 export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-export type Server = RunningServer;
-
 /** The --connections option of the load scripts (bench:servers, soak). */
 export const CONNECTIONS_OPTION = { type: 'string', value: 'N', description: 'Load connections, 1-200.', default: '10' } as const;
 
 /** Starts a server script (tools/processes.ts) and resolves when it prints readyLine; bench runs may take their time. */
-export function start(script: string, args: string[], readyLine: string): Promise<Server> {
+export function start(script: string, args: string[], readyLine: string): Promise<RunningServer> {
   return startServer({ script, args, ready: readyLine, readyTimeoutMs: 120_000, stopGraceMs: 10_000 });
 }
 
-/** Stops every server started here. */
-export const stopAll = stopAllServers;
-
 /** For scripts: on SIGINT or SIGTERM, stop the servers first, then exit. */
 export function stopAllOnSignals(): void {
-  process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
-  process.on('SIGTERM', () => void stopAll().then(() => process.exit(143)));
+  process.on('SIGINT', () => void stopAllServers().then(() => process.exit(130)));
+  process.on('SIGTERM', () => void stopAllServers().then(() => process.exit(143)));
 }
 
 export function rssMiB(pid: number): number {

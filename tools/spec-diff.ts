@@ -1,14 +1,13 @@
 // The breaking-change check behind `npm run spec:diff` (scripts/spec-diff.ts): bundles the specs at a git ref and in a
 // work tree and lists what changed for each API. The diff itself is api-smart-diff's; the rules below only tighten its
 // classification where this kit is stricter.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename } from 'node:path';
-import { promisify } from 'node:util';
 import { apiDiff, type Diff } from 'api-smart-diff';
 import { isHttpMethod } from '../spec-core/http-methods.ts';
-import { REDOCLY_CLI, redoclyEnv } from '../spec-core/redocly.ts';
+import { runRedocly } from '../spec-core/redocly.ts';
 
 type Json = Record<string, any>;
 /** The three classes the README defines for `spec:diff`; every change gets one of them. */
@@ -127,8 +126,6 @@ export function formatChanges(api: string, changes: Change[]): string {
 
 // ---- bundling a tree of specs -------------------------------------------------------------------------------
 
-const run = promisify(execFile);
-
 /** API folders of an openapi/ tree: each one with an openapi.yaml (openapi/shared has none). */
 function apiFolders(openapiDir: string): string[] {
   if (!existsSync(openapiDir)) return [];
@@ -161,12 +158,7 @@ async function bundleTrees(work: string, dirs: string[]): Promise<Array<Map<stri
     `apis:\n${entries.map((e) => `  ${e.alias}:\n    root: ${JSON.stringify(`${dirs[e.tree]}/openapi/${e.api}/openapi.yaml`)}\n    output: ${JSON.stringify(e.output)}\n`).join('')}`,
   );
   try {
-    await run(process.execPath, [REDOCLY_CLI, 'bundle', '--config', config], {
-      cwd: work,
-      env: redoclyEnv(),
-      timeout: 120_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await runRedocly(['bundle', '--config', config], work);
   } catch (error) {
     const { stderr } = error as { stderr?: string };
     throw new Error(`redocly bundle failed for the specs in ${dirs.join(' and ')}:\n${stderr ?? String(error)}`);

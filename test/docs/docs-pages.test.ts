@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../contract-tests/runner/target-server.ts';
+import { startSandbox } from '../../tools/targets.ts';
 import { buildLessees, buildVehicles, DEFAULT_VEHICLE_COUNT } from '../../sandbox/fleet-fixtures.ts';
 import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import { collectAssumptions } from '../../spec-core/assumptions.ts';

@@ -2,7 +2,7 @@
 // the sandbox prints, the TypeScript samples against the client's source. The identifiers they name (vehicle numbers,
 // VINs, customer numbers) are vehicles the sandbox's default fleet key may read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningServer } from '../../contract-tests/runner/target-server.ts';
+import { startSandbox, type TargetServer } from '../../tools/targets.ts';
 import { SANDBOX_DEFAULTS } from '../../sandbox/config.ts';
 import { buildLessees, buildVehicles, DEFAULT_VEHICLE_COUNT, type Vehicle } from '../../sandbox/fleet-fixtures.ts';
 import { API_NAMES } from '../../spec-core/apis.ts';
@@ -50,7 +50,7 @@ describe('sample identifiers', () => {
 });
 
 describe('every sample against the sandbox', () => {
-  let sandbox: RunningServer;
+  let sandbox: TargetServer;
   const runs = new Map<Sample, SampleRun>();
 
   beforeAll(async () => {

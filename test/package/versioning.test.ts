@@ -1,13 +1,13 @@
 // The versioning policy: one version for the package and the specs, and a breaking spec change needs a major release.
 // The last test runs `npm run release:check`'s script as CI does, in a throwaway git repo holding the kit's specs.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { tsxScriptArgs } from '../../tools/processes.ts';
+import { runScript } from '../../tools/processes.ts';
 import { pendingBumps, releaseVerdict, SPEC_FILES, specVersionProblems, writeSpecVersions } from '../../tools/release/versioning.ts';
 import type { Change } from '../../tools/spec-diff.ts';
 
@@ -71,14 +71,7 @@ describe('one version for the package and the specs', () => {
 describe('npm run release:check -- <base-ref>', () => {
   let repo: string;
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
-  const check = () => {
-    const result = spawnSync(process.execPath, tsxScriptArgs(`${repoRoot}/scripts/release-check.ts`, 'HEAD'), {
-      cwd: repo,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    return { code: result.status, out: `${result.stdout}${result.stderr}` };
-  };
+  const check = () => runScript(`${repoRoot}/scripts/release-check.ts`, ['HEAD'], repo);
 
   beforeAll(() => {
     repo = mkdtempSync(join(tmpdir(), 'lp-release-check-'));

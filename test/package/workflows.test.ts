@@ -1,13 +1,12 @@
 // The release workflow does what issue 16 asks, with least privilege, and lint:workflows catches a broken workflow
 // (run as a process, as npm test runs it).
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { tsxScriptArgs } from '../../tools/processes.ts';
+import { runScript } from '../../tools/processes.ts';
 
 type Job = {
   needs?: string | string[];
@@ -25,14 +24,7 @@ const runs = (job: string) =>
     .map((s) => s.run ?? '')
     .join('\n');
 
-function lint(...files: string[]) {
-  const result = spawnSync(process.execPath, tsxScriptArgs(`${repoRoot}/scripts/lint-workflows.ts`, ...files), {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: result.status, out: `${result.stdout}${result.stderr}` };
-}
+const lint = (...files: string[]) => runScript(`${repoRoot}/scripts/lint-workflows.ts`, files, repoRoot);
 
 describe('release.yml', () => {
   it('runs on a version tag, with no permission by default', () => {

@@ -18,14 +18,15 @@ import {
 } from '../../tools/postman/build-collection.ts';
 import { runCollection, type NewmanSummary } from '../../tools/postman/newman.ts';
 import { TOKEN_EXPIRY_VARIABLE, TOKEN_RENEW_MARGIN_SECONDS } from '../../tools/postman/scripts.ts';
-import { start, stopAll, type Server } from '../../tools/server-load.ts';
+import { type RunningServer, stopAllServers } from '../../tools/processes.ts';
+import { start } from '../../tools/server-load.ts';
 
 const outDir = mkdtempSync(join(tmpdir(), 'lp-postman-'));
 const read = (name: string) => JSON.parse(readFileSync(join(outDir, name), 'utf8'));
 const operationCount = Object.values(loadBundles()).reduce((sum, bundle) => sum + operationsOf(bundle).length, 0);
 
 let files: string[] = [];
-let sandbox: Server;
+let sandbox: RunningServer;
 beforeAll(async () => {
   [files, sandbox] = await Promise.all([
     writePostmanCollection(outDir),
@@ -33,7 +34,7 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  await stopAll();
+  await stopAllServers();
   rmSync(outDir, { recursive: true, force: true });
 });
 

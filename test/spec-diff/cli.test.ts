@@ -1,23 +1,16 @@
 // Runs `scripts/spec-diff.ts` as a process in a throw-away git repository holding a copy of the kit's specs:
 // the exit code and the listing for no change, a breaking change, an intended one, and a bad ref.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { tsxScriptArgs } from '../../tools/processes.ts';
+import { runScript } from '../../tools/processes.ts';
 
 let repo: string;
 
-function specDiff(...args: string[]) {
-  const result = spawnSync(process.execPath, tsxScriptArgs(`${repoRoot}/scripts/spec-diff.ts`, ...args), {
-    cwd: repo,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: result.status, out: `${result.stdout}${result.stderr}` };
-}
+const specDiff = (...args: string[]) => runScript(`${repoRoot}/scripts/spec-diff.ts`, args, repo);
 
 const originals = new Map<string, string>();
 

@@ -1,12 +1,10 @@
 // Builds the partner docs into dist/docs/: the landing page, one Redoc page per API (fully offline, --inlineBundle),
 // the specs to download, the Postman collection, and a 404 page. `npm run docs` (scripts/docs.ts) calls buildDocs(); the tests call the parts.
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { API_NAMES, bundlePath, repoRoot, type ApiName } from '../../spec-core/apis.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
-import { REDOCLY_CLI, redoclyEnv } from '../../spec-core/redocly.ts';
+import { runRedocly } from '../../spec-core/redocly.ts';
 import { enrichForDocs, specDownloads } from './enrich.ts';
 import { writePostmanCollection } from '../postman/build-collection.ts';
 import { landingPage, notFoundPage } from './landing.ts';
@@ -16,8 +14,6 @@ import { DEFAULT_DOCS_CONFIG, readSupportContact } from './support.ts';
 type Json = Record<string, any>;
 
 export const docsDir = `${repoRoot}/dist/docs`;
-
-const run = promisify(execFile);
 
 /**
  * Redoc's code panels keep long lines on one line and cut them at the panel's edge; partners copy commands from
@@ -49,7 +45,6 @@ async function buildReferencePage(api: ApiName, enriched: Json, outDir: string, 
   writeFileSync(`${workDir}/${api}.redocly.yaml`, stringify(config));
   const page = `${outDir}/${api}.html`;
   const args = [
-    REDOCLY_CLI,
     'build-docs',
     source,
     '--inlineBundle',
@@ -62,7 +57,7 @@ async function buildReferencePage(api: ApiName, enriched: Json, outDir: string, 
   ];
   try {
     // --inlineBundle: Redoc's scripts are embedded instead of loaded from Redocly's CDN.
-    await run(process.execPath, args, { cwd: workDir, env: redoclyEnv(), maxBuffer: 16 * 1024 * 1024, timeout: 120_000 });
+    await runRedocly(args, workDir);
   } catch (error) {
     const { stderr, stdout } = error as { stderr?: string; stdout?: string };
     throw new Error(`redocly build-docs failed for ${api}:\n${stderr || stdout || String(error)}`);

@@ -22,6 +22,13 @@ const STRICT = {
   outDir: 'out',
 };
 
+/** One half of the project: its package.json `type` and a strict tsconfig compiling `files` with node-globals.d.ts. */
+function writeModule(dir: string, type: string, resolution: { module: string; moduleResolution: string }, files: string[]): void {
+  writeFileSync(join(dir, 'package.json'), `{ "type": "${type}" }\n`);
+  const tsconfig = { compilerOptions: { ...STRICT, types: [], ...resolution }, files: ['node-globals.d.ts', ...files] };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+}
+
 /** Writes the project (no install yet). `consumers` is package/consumers of the repo; `samples` are the README's. */
 export function writeConsumerProject(dir: string, consumers: string, samples: string[]): ConsumerProject {
   const esm = join(dir, 'esm');
@@ -29,7 +36,6 @@ export function writeConsumerProject(dir: string, consumers: string, samples: st
   mkdirSync(esm, { recursive: true });
   mkdirSync(cjs, { recursive: true });
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'lp-round-trip-consumer', private: true }, null, 2)}\n`);
-  const types = { types: [] };
   // The little of Node the programs use, declared instead of installing @types/node: the compile checks the package's
   // own .d.ts files (skipLibCheck off) and stays quick.
   for (const project of [esm, cjs]) copyFileSync(join(consumers, 'node-globals.d.ts'), join(project, 'node-globals.d.ts'));
@@ -38,32 +44,10 @@ export function writeConsumerProject(dir: string, consumers: string, samples: st
     writeFileSync(join(esm, name), source);
     return name;
   });
+  writeModule(esm, 'module', { module: 'NodeNext', moduleResolution: 'NodeNext' }, ['consumer.ts', ...sampleFiles]);
   copyFileSync(join(consumers, 'esm', 'consumer.ts'), join(esm, 'consumer.ts'));
-  writeFileSync(join(esm, 'package.json'), '{ "type": "module" }\n');
-  writeFileSync(
-    join(esm, 'tsconfig.json'),
-    JSON.stringify(
-      {
-        compilerOptions: { ...STRICT, ...types, module: 'NodeNext', moduleResolution: 'NodeNext' },
-        files: ['node-globals.d.ts', 'consumer.ts', ...sampleFiles],
-      },
-      null,
-      2,
-    ),
-  );
+  writeModule(cjs, 'commonjs', { module: 'CommonJS', moduleResolution: 'node10' }, ['consumer.cts']);
   copyFileSync(join(consumers, 'cjs', 'consumer.cts'), join(cjs, 'consumer.cts'));
-  writeFileSync(join(cjs, 'package.json'), '{ "type": "commonjs" }\n');
-  writeFileSync(
-    join(cjs, 'tsconfig.json'),
-    JSON.stringify(
-      {
-        compilerOptions: { ...STRICT, ...types, module: 'CommonJS', moduleResolution: 'node10' },
-        files: ['node-globals.d.ts', 'consumer.cts'],
-      },
-      null,
-      2,
-    ),
-  );
   return {
     dir,
     esm,

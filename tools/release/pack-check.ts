@@ -7,7 +7,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type RunningServer } from '../../contract-tests/runner/target-server.ts';
+import { startSandbox, type TargetServer } from '../targets.ts';
+import { withoutLpVariables } from '../environment.ts';
 import { writeConsumerProject } from './consumer-project.ts';
 import { checkPackageReadme, checkTarballFiles, typescriptBlocks } from './package-contents.ts';
 import { PACKAGE_README, STAGE_DIR, type Manifest } from './package-stage.ts';
@@ -21,7 +22,7 @@ export async function packCheck(root: string): Promise<void> {
   const bin = (name: string) => join(root, 'node_modules', '.bin', name);
   const work = mkdtempSync(join(tmpdir(), 'lp-pack-check-'));
   let registry: LocalRegistry | undefined;
-  let sandbox: Promise<RunningServer> | undefined;
+  let sandbox: Promise<TargetServer> | undefined;
   try {
     await step('npm run release:stage (the release build)', 'npm', ['run', 'release:stage'], { cwd: root });
     // The sandbox loads the bundles the stage has just rebuilt; it starts while the rest goes on (needed only at the end).
@@ -128,10 +129,7 @@ export async function packCheck(root: string): Promise<void> {
     await lints;
 
     const { env: sandboxEnv } = await sandbox;
-    const env: NodeJS.ProcessEnv = {
-      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('LP_'))),
-      ...sandboxEnv,
-    };
+    const env: NodeJS.ProcessEnv = { ...withoutLpVariables(), ...sandboxEnv };
     for (const program of project.programs) {
       const { output } = await step(`run the ${program.name} against the sandbox`, process.execPath, [program.file], {
         cwd: project.dir,

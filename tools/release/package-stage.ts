@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { API_NAMES } from '../../spec-core/apis.ts';
 import { ensureBundles } from '../../spec-core/bundles.ts';
 
 export const STAGE_DIR = join('dist', 'package');
@@ -69,7 +70,7 @@ export function stagePackage(repoRoot: string, options: { build?: boolean } = {}
 
 /** The bundles whose info.version is not `version`: the specs and the package are released together, under one number. */
 export function specVersionMismatches(dir: string, version: string): string[] {
-  return ['token', 'carriers', 'fleet'].flatMap((api) => {
+  return API_NAMES.flatMap((api) => {
     const spec = JSON.parse(readFileSync(join(dir, 'dist', 'openapi', `${api}.json`), 'utf8')) as { info?: { version?: string } };
     return spec.info?.version === version ? [] : [`the ${api} spec's info.version is ${spec.info?.version}, the package's ${version}`];
   });

@@ -5,10 +5,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { API_NAMES } from '../../spec-core/apis.ts';
 import type { Change } from '../spec-diff.ts';
 
 export type Bump = 'major' | 'minor' | 'patch';
-export const SPEC_FILES = ['token', 'carriers', 'fleet'].map((api) => join('openapi', api, 'openapi.yaml'));
+export const SPEC_FILES = API_NAMES.map((api) => join('openapi', api, 'openapi.yaml'));
 
 /** The bumps the pending changesets ask for `packageName` (each file's front matter maps package names to a bump). */
 export function pendingBumps(changesetDir: string, packageName: string): Array<{ file: string; bump: Bump }> {
