@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommandLine, usageError } from '../tools/cli.ts';
 import { pendingBumps, releaseVerdict, specVersionProblems } from '../tools/release/versioning.ts';
-import { compareWithRef, gitTopLevel } from '../tools/spec-diff.ts';
+import { compareWithRef, formatChanges, gitTopLevel } from '../tools/spec-diff.ts';
 
 const spec = {
   command: 'npm run release:check --',
@@ -23,7 +23,10 @@ try {
   const base = JSON.parse(
     execFileSync('git', ['show', `${ref}:package.json`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
   ) as { version: string };
-  const breaking = (await compareWithRef(root, ref)).flatMap((r) => r.changes).filter((c) => c.severity === 'breaking');
+  const results = await compareWithRef(root, ref);
+  // The listing spec:diff would print, so CI compares the trees once for both.
+  for (const { api, changes } of results) console.log(formatChanges(api, changes));
+  const breaking = results.flatMap((r) => r.changes).filter((c) => c.severity === 'breaking');
   const verdict = releaseVerdict({
     breaking,
     baseVersion: base.version,
