@@ -1,22 +1,33 @@
 // Vitest project of the contract suite: the same files run against the mock, the sandbox or a live target (LP_* variables).
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
+
+// The suite's tests of itself send nothing to the target: a live run leaves them out, so its verdict line counts only
+// checks of the target (the mock and sandbox runs of npm test run them).
+const live = process.env.LP_CONTRACT_TARGET === 'live';
+// A live target's clock is never moved, so its files may run side by side (LP_CONTRACT_WORKERS, default 3): a far
+// target then costs one round trip per step of the longest file, not of all of them. The transport divides
+// --concurrency and --rate-limit among the workers, so the target sees no more than the partner allowed.
+const workers = live ? Math.max(1, Number(process.env.LP_CONTRACT_WORKERS) || 3) : 1;
 
 export default defineProject({
   test: {
     name: 'contract',
     include: ['contract-tests/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(live ? ['contract-tests/self/**'] : [])],
     root: new URL('..', import.meta.url).pathname,
     setupFiles: ['contract-tests/support/setup.ts'],
     globalSetup: ['contract-tests/support/global-setup.ts'],
-    // Targets are remote servers: give slow staging environments room, but never hang forever.
-    testTimeout: 30_000,
-    // One file at a time: the expiry checks move the sandbox's clock, which must not expire another file's tokens.
-    // It also keeps the load on a partner's staging environment low.
-    fileParallelism: false,
+    // Targets are remote servers: give slow staging environments room, but never hang forever. Every request has its
+    // own deadline and bounded tries (support/transport.ts); a live check may also sit out a gateway's Retry-After.
+    testTimeout: live ? 600_000 : 30_000,
+    // The mock and the sandbox: one file at a time, since the expiry checks move the sandbox's clock, which must not
+    // expire another file's tokens.
+    fileParallelism: workers > 1,
+    maxWorkers: workers,
     // Files share one module graph, so the bundles are parsed and the ajv validators compiled once per run.
     isolate: false,
     // Worker threads: a run's worker starts cheaper than a process (contract:mutation starts one per run, some 50).
     pool: 'threads',
-    hookTimeout: 30_000,
+    hookTimeout: live ? 600_000 : 30_000,
   },
 });

@@ -23,7 +23,7 @@ const VIN_ALPHABET = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789'; // VINs never use I, O
 const PLATE_LETTERS = 'ABCDEFGHJKLMNPRSTUVWXYZ';
 
 /** mulberry32: a tiny PRNG from a fixed random seed, so fixtures are reproducible without a dependency. */
-function prng(randomSeed: number): () => number {
+export function prng(randomSeed: number): () => number {
   let state = randomSeed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

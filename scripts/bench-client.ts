@@ -1,8 +1,9 @@
 // `npm run bench:client`: per-call cost of raw fetch (without a timeout, with AbortSignal.timeout, and with the client's
 // own timer), bare openapi-fetch and our client (auth middleware, token cached), measured side by side in one run against
 // a loopback node:http server, each ratio with its spread over the rounds; plus token requests for 1,000 concurrent calls.
-// BENCH_BASELINE=<path to another copy's src/index.ts> adds that client as one more variant, so that a change is measured
-// against the code before it in the same run (e.g. `git archive <commit> src generated | tar -x -C node_modules/.cache/x`).
+// --baseline <path to another copy's src/index.ts> (or BENCH_BASELINE) adds that client as one more variant, so that a
+// change is measured against the code before it in the same run (e.g. `git archive <commit> src generated | tar -x -C
+// node_modules/.cache/x`). --rounds and --calls (or BENCH_ROUNDS, BENCH_CALLS) size the run.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -10,11 +11,32 @@ import { pathToFileURL } from 'node:url';
 import createClient from 'openapi-fetch';
 import type { paths as CarriersPaths } from '../generated/carriers.ts';
 import { createCarriersClient } from '../src/index.ts';
+import { integerOption, parseCommandLine } from '../tools/cli.ts';
+
+const CLI = {
+  command: 'npm run bench:client --',
+  summary:
+    'Measures the per-call cost of raw fetch, bare openapi-fetch and our client against a loopback server, side by side in one run, and the token requests of 1,000 concurrent calls on a fresh client.',
+  options: {
+    rounds: {
+      type: 'string',
+      value: 'N',
+      description: 'Rounds, each a block of calls per variant in a rotating order (default: BENCH_ROUNDS, else 200).',
+    },
+    calls: { type: 'string', value: 'N', description: 'Calls per block (default: BENCH_CALLS, else 25).' },
+    baseline: {
+      type: 'string',
+      value: 'PATH',
+      description: "Another copy's src/index.ts, measured as one more variant (default: BENCH_BASELINE).",
+    },
+  },
+} as const;
+const { values: options } = parseCommandLine(CLI);
 
 // Many short blocks in a rotating order: drift (GC, CPU frequency, other load) and the cost one variant leaves behind for
 // the next then fall on every variant alike. Long blocks in a fixed order measured identical variants up to 15% apart here.
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
-const CALLS_PER_BLOCK = Number(process.env.BENCH_CALLS ?? 25);
+const ROUNDS = integerOption(CLI, 'rounds', options.rounds ?? process.env.BENCH_ROUNDS ?? '200', 1, 100_000);
+const CALLS_PER_BLOCK = integerOption(CLI, 'calls', options.calls ?? process.env.BENCH_CALLS ?? '25', 1, 100_000);
 const TIMEOUT_MS = 30_000; // the client's default per-attempt timeout
 const EVENT = { load_id: 'L-1', milestone_type: 'PICKED_UP', event_time: '2024-05-01T12:00:00Z' };
 const CONFIRMATION = JSON.stringify({ message: 'recorded' });
@@ -46,7 +68,7 @@ try {
   const bare = createClient<CarriersPaths>({ baseUrl: origin, headers });
   const ours = createCarriersClient({ baseUrl: origin, clientId: 'bench', clientSecret: 'bench-secret' });
   await ours.POST('/v1/load-milestone-events', { body: EVENT }); // fetch and cache the token before timing
-  const baselinePath = process.env.BENCH_BASELINE;
+  const baselinePath = options.baseline ?? process.env.BENCH_BASELINE;
   const baseline = baselinePath
     ? (
         (await import(pathToFileURL(resolve(baselinePath)).href)) as { createCarriersClient: typeof createCarriersClient }

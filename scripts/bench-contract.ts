@@ -3,10 +3,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
-import { dreddAgainst } from '../contract-tests/dredd/run-dredd.ts';
-import { runSuite, type SuiteRun } from '../contract-tests/runner/run-suite.ts';
+import type { SuiteRun } from '../contract-tests/runner/run-suite.ts';
 import { startMock, startSandbox, type TargetServer } from '../tools/targets.ts';
-import { readLedger } from '../contract-tests/support/reports.ts';
 import type { TargetName } from '../contract-tests/support/target.ts';
 import { parseCommandLine } from '../tools/cli.ts';
 
@@ -32,7 +30,21 @@ async function withServer<T>(start: () => Promise<TargetServer>, body: (server: 
   }
 }
 
+/**
+ * The suite's and dredd's runners, loaded after the options: their modules read the bundles as they load (building them
+ * in a fresh clone), which --help need not wait for.
+ */
+const runners = async () => {
+  const [{ dreddAgainst }, { runSuite }, { readLedger }] = await Promise.all([
+    import('../contract-tests/dredd/run-dredd.ts'),
+    import('../contract-tests/runner/run-suite.ts'),
+    import('../contract-tests/support/reports.ts'),
+  ]);
+  return { dreddAgainst, runSuite, readLedger };
+};
+
 async function suite(target: TargetName, server: TargetServer): Promise<Row> {
+  const { runSuite, readLedger } = await runners();
   const outputDir = join(repoRoot, 'dist/contract/bench', target);
   rmSync(outputDir, { recursive: true, force: true });
   const run: SuiteRun = await runSuite({ target, env: server.env, outputDir, vitestArgs: ['--exclude', 'contract-tests/self/**'] });
@@ -57,6 +69,7 @@ async function main(): Promise<number> {
     () => startSandbox(),
     async (server) => {
       rows.push(await suite('sandbox', server));
+      const { dreddAgainst } = await runners();
       const started = performance.now();
       const { results } = await dreddAgainst('sandbox', server.env);
       const ran = results.reduce((n, r) => n + r.passing + r.failing, 0);

@@ -4,8 +4,8 @@
 // and the sandbox always are). Ends with one verdict line.
 import { resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
-import { runSuite, strictByDefault } from '../contract-tests/runner/run-suite.ts';
-import { verdictOfRun } from '../contract-tests/runner/verdict.ts';
+import { strictByDefault } from '../contract-tests/runner/run-suite.ts';
+import { readTransportSettings, type TransportSettings } from '../contract-tests/support/transport.ts';
 import { integerOption, parseCommandLine, usageError } from '../tools/cli.ts';
 import { flagVariable, loadDotenv, parseTargetName, readVariable, type TargetName } from '../tools/environment.ts';
 import { resolveTarget, TARGET_CLI_OPTIONS, type ResolvedTarget } from '../tools/targets.ts';
@@ -26,9 +26,70 @@ const CLI = {
       value: 'RATIO',
       description: 'Fail below this share (0 to 1) of exercised coverage rows (or LP_MIN_COVERAGE).',
     },
+    'rate-limit': {
+      type: 'string',
+      value: 'N',
+      description: "Send at most N requests a second: a gateway's quota (or LP_CONTRACT_RATE_LIMIT). Default: adapt to the 429s met.",
+    },
+    concurrency: {
+      type: 'string',
+      value: 'N',
+      description: 'Requests in flight at most, all workers together (or LP_CONTRACT_CONCURRENCY; default 8).',
+    },
+    workers: {
+      type: 'string',
+      value: 'N',
+      description: 'Live runs: test files run side by side (or LP_CONTRACT_WORKERS; default 3). The mock and sandbox run one at a time.',
+    },
+    timeout: {
+      type: 'string',
+      value: 'MS',
+      description: 'Time one attempt of a request may take (or LP_CONTRACT_TIMEOUT_MS; default 15000).',
+    },
+    tries: {
+      type: 'string',
+      value: 'N',
+      description: 'Attempts per request when throttled or after a transient fault (or LP_CONTRACT_TRIES; default 6).',
+    },
+    'max-wait': {
+      type: 'string',
+      value: 'S',
+      description: 'The longest Retry-After waited out, in seconds (or LP_CONTRACT_MAX_WAIT_S; default 60).',
+    },
   },
   positionals: '[-- vitest args]',
+  notes: [
+    'Exit codes: 0 pass; 1 a contract violation (or, when strict, a contradicted assumption; or a failed gate);',
+    '2 could not judge: a configuration error, credentials the target refuses, the target unreachable, requests that',
+    "kept timing out or stayed throttled, a write whose outcome is unknown, or the suite's own error.",
+  ],
 } as const;
+
+/** The transport options as the LP_CONTRACT_* variables the suite's workers read (an option wins over the variable). */
+function transportOptions(values: Record<string, string | boolean | undefined>): {
+  env: Record<string, string>;
+  settings: TransportSettings;
+} {
+  const env: Record<string, string> = {};
+  const set = (option: string, variable: string) => {
+    const value = values[option];
+    if (typeof value === 'string') env[variable] = value;
+  };
+  set('rate-limit', 'LP_CONTRACT_RATE_LIMIT');
+  set('concurrency', 'LP_CONTRACT_CONCURRENCY');
+  set('workers', 'LP_CONTRACT_WORKERS');
+  set('timeout', 'LP_CONTRACT_TIMEOUT_MS');
+  set('tries', 'LP_CONTRACT_TRIES');
+  set('max-wait', 'LP_CONTRACT_MAX_WAIT_S');
+  try {
+    return { env, settings: readTransportSettings({ ...process.env, ...env }) };
+  } catch (error) {
+    usageError(
+      CLI,
+      (error as Error).message.replace(/^LP_CONTRACT_(\w+)/, (name) => `${name} (or its option)`),
+    );
+  }
+}
 
 function options() {
   const { values, positionals } = parseCommandLine(CLI);
@@ -49,6 +110,7 @@ function options() {
     usageError(CLI, `--min-coverage (or LP_MIN_COVERAGE) must be a ratio from 0 to 1, got "${rawCoverage}"`);
   }
   return {
+    transport: transportOptions(values),
     target,
     runs,
     out: resolve(repoRoot, values.out ?? 'dist/contract'),
@@ -60,8 +122,18 @@ function options() {
   };
 }
 
+/** The exit code of a run that could not judge (runner/verdict.ts's EXIT_CODES.couldNotJudge), known before it loads. */
+const COULD_NOT_JUDGE = 2;
+
 async function main(): Promise<number> {
   const opts = options();
+  // Loaded after the options: they read the bundles (built on demand), which --help and a bad option never need.
+  const [{ runSuite }, { preflight }, { EXIT_CODES, verdictOfRun }, { Transport }] = await Promise.all([
+    import('../contract-tests/runner/run-suite.ts'),
+    import('../contract-tests/runner/preflight.ts'),
+    import('../contract-tests/runner/verdict.ts'),
+    import('../contract-tests/support/transport.ts'),
+  ]);
   let server: ResolvedTarget | undefined;
   const stopServer = async () => {
     const running = server;
@@ -75,18 +147,29 @@ async function main(): Promise<number> {
       server = await resolveTarget(opts.target, { mutation: opts.mutation, reuseRunningMock: true });
     } catch (error) {
       if (opts.target !== 'live') throw error;
-      // Live settings are the user's to fix: one line, exit 2.
-      console.error(`contract: ${(error as Error).message}`);
-      return 2;
+      // Live settings are the user's to fix: one line, exit 2 (could not judge).
+      console.error(`contract: could not judge: ${(error as Error).message}`);
+      return EXIT_CODES.couldNotJudge;
     }
     const env: Record<string, string | undefined> = opts.target === 'live' ? {} : server.env;
+    if (opts.target === 'live') {
+      // Does each configured API answer, and accept the partner's own credentials? If not, no check can judge it.
+      const results = await preflight(server.env, new Transport({ ...opts.transport.settings, workers: 1 }));
+      for (const result of results) console.log(`contract: preflight: ${result.line}`);
+      if (results.some((r) => !r.ok)) {
+        console.log(
+          'contract verdict: COULD NOT JUDGE: the target refused the configured credentials or could not be reached (above); no check ran',
+        );
+        return EXIT_CODES.couldNotJudge;
+      }
+    }
     if (opts.target === 'mock') console.log(`contract: ${server.source}`);
     console.log(
       `contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${opts.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`,
     );
     const run = await runSuite({
       target: opts.target,
-      env,
+      env: { ...env, ...opts.transport.env },
       outputDir: opts.out,
       runs: opts.runs,
       echo: true,
@@ -95,6 +178,8 @@ async function main(): Promise<number> {
     });
     const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
     if (verdict.contradictions) console.log(`\n${verdict.contradictions}`);
+    if (verdict.unjudgedText) console.log(`\n${verdict.unjudgedText}`);
+    if (verdict.transport) console.log(verdict.transport);
     console.log(
       `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (assumptions.md, coverage.md, junit.xml)`,
     );
@@ -106,6 +191,7 @@ async function main(): Promise<number> {
 }
 
 process.exitCode = await main().catch((error: unknown) => {
-  console.error(`contract: ${(error as Error).message}`);
-  return 1;
+  // The suite's own failure (a server that would not start, a broken install): nobody's verdict on the target.
+  console.error(`contract: could not judge: ${(error as Error).message}`);
+  return COULD_NOT_JUDGE;
 });

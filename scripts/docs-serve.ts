@@ -1,5 +1,6 @@
-// `npm run docs:serve`: serves dist/docs/ on loopback for a look in a browser (see tools/docs/serve.ts).
-// The browser test starts this same script as a process and reads the address from its first line of output.
+// `npm run docs:serve`: serves dist/docs/ on loopback for a look in a browser (see tools/docs/serve.ts), building the
+// docs first when there are none (a fresh clone), as `npm run docs` would. The browser test starts this same script as a
+// process and reads the address from its first line of output (the note of a build goes to stderr).
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
@@ -8,7 +9,7 @@ import { normaliseBasePath, startDocsServer } from '../tools/docs/serve.ts';
 
 const spec = {
   command: 'npm run docs:serve --',
-  summary: 'Serves dist/docs/ (built by npm run docs) on 127.0.0.1 and prints its URL.',
+  summary: 'Serves dist/docs/ (built by npm run docs; built first when missing) on 127.0.0.1 and prints its URL.',
   options: {
     port: { type: 'string', value: 'N', description: 'Port; 0 picks a free one.', default: '0' },
     base: { type: 'string', value: 'PATH', description: 'Serve under this path, as GitHub Pages does (/<repo>/).', default: '/' },
@@ -26,8 +27,15 @@ try {
 
 const root = resolve(repoRoot, 'dist/docs');
 if (!existsSync(`${root}/index.html`)) {
-  console.error('dist/docs/index.html is missing: run `npm run docs` first.');
-  process.exit(1);
+  console.error('npm run docs:serve: dist/docs/index.html is missing, building the docs as `npm run docs` does');
+  try {
+    // Loaded only here: the build's modules cost more to load than the server's.
+    const { buildDocs } = await import('../tools/docs/build.ts');
+    await buildDocs({ outDir: root });
+  } catch (error) {
+    console.error(`npm run docs:serve: building the docs failed: ${(error as Error).message}`);
+    process.exit(1);
+  }
 }
 try {
   const { server, url } = await startDocsServer(root, { port, basePath });

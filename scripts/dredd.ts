@@ -1,5 +1,4 @@
 // `npm run dredd`: dredd against a target through Prism's validating proxy (contract-tests/dredd/run-dredd.ts).
-import { runDredd } from '../contract-tests/dredd/run-dredd.ts';
 import { parseCommandLine, usageError } from '../tools/cli.ts';
 import { parseTargetName, type TargetName } from '../tools/environment.ts';
 import { TARGET_CLI_OPTIONS } from '../tools/targets.ts';
@@ -20,7 +19,10 @@ try {
 }
 if (values.mutation && target !== 'sandbox') usageError(CLI, '--mutation needs --target sandbox');
 
-process.exitCode = await runDredd({ target, mutation: values.mutation })
+// The runner is loaded after the options: its modules read the bundles as they load (building them in a fresh clone),
+// which --help and a refused option need not wait for.
+process.exitCode = await import('../contract-tests/dredd/run-dredd.ts')
+  .then(({ runDredd }) => runDredd({ target, mutation: values.mutation }))
   .then(({ exitCode, line }) => {
     console.log(line);
     return exitCode;

@@ -32,6 +32,14 @@ export const RUN_VARIABLES = {
   LP_CONTRACT_OUT: 'directory of the suite reports (default dist/contract)',
   LP_CONTRACT_RUNS: 'property-based runs per operation (default 5)',
   LP_CONTRACT_RANDOM_SEED: 'random seed of the property-based inputs (default fixed, so a red run reproduces)',
+  LP_CONTRACT_TIMEOUT_MS: 'time the suite gives one attempt of a request, in ms (default 15000)',
+  LP_CONTRACT_TRIES:
+    'attempts per request after throttling (429, 503 with Retry-After) or a transient fault of an idempotent request (default 6)',
+  LP_CONTRACT_MAX_WAIT_S:
+    'the longest Retry-After the suite waits out, in seconds (default 60); a longer one ends the request as "could not judge"',
+  LP_CONTRACT_RATE_LIMIT: "requests per second the suite sends at most (a gateway's quota); unset: it adapts to the 429s it meets",
+  LP_CONTRACT_CONCURRENCY: 'requests the suite has in flight at most, over all its workers (default 8)',
+  LP_CONTRACT_WORKERS: 'test files a live run runs side by side (default 3); the mock and the sandbox run one at a time',
   LP_STRICT_ASSUMPTIONS: '1: a contradicted assumption of the specs fails a live run',
   LP_FAIL_ON_SKIP: '1: a skipped check fails the run',
   LP_MIN_COVERAGE: 'the least ratio (0 to 1) of checks that must run',

@@ -9,6 +9,7 @@ import { FORM, JSON_TYPE, send } from '../support/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { operationById } from '../support/spec.ts';
 import { reasonIfUnset, target, type LpVariable } from '../support/target.ts';
+import { forEachConcurrently } from '../support/transport.ts';
 import { fleetGet } from '../security/fleet-requests.ts';
 
 /** One name=value pair, its value already percent-encoded (so that malformed encodings can be sent); undefined
@@ -156,10 +157,11 @@ describe('no 5xx for a missing, malformed, unknown, repeated or oversize paramet
     ),
   )('%s', async ([, channel], ctx) => {
     skipIf(ctx, [channel.operationId], channel.skip());
-    for (const [kind, pairs] of damaged(channel)) {
+    // Independent requests: sent concurrently, within the transport's bounds.
+    await forEachConcurrently(damaged(channel), async ([kind, pairs]) => {
       const status = await channel.send(pairs);
       expect(status, `${channel.operationId} with ${kind} answered ${status}`).toBeLessThan(500);
-    }
+    });
   });
 
   it.for([
@@ -181,10 +183,10 @@ describe('no 5xx for a missing, malformed, unknown, repeated or oversize paramet
           ['an oversize unknown query parameter', `/vehicles/V-CONTRACT-PROBE?${'q'.repeat(300)}=${'v'.repeat(4 * KIB)}`],
           ['a repeated unknown query parameter', `/vehicles/V-CONTRACT-PROBE?${Array.from({ length: 200 }, (_, i) => `p=${i}`).join('&')}`],
         ];
-    for (const [kind, path] of paths) {
+    await forEachConcurrently(paths, async ([kind, path]) => {
       const { status } = await fleetGet(path);
       expect(status, `getVehicle with ${kind} answered ${status}`).toBeLessThan(500);
-    }
+    });
   });
 
   it('recordLoadMilestoneEvent: each field missing, null, of another type, empty, repeated or oversize', async (ctx) => {
@@ -222,13 +224,13 @@ describe('no 5xx for a missing, malformed, unknown, repeated or oversize paramet
         );
       }
     }
-    for (const [kind, body] of bodies) {
+    await forEachConcurrently(bodies, async ([kind, body]) => {
       const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', {
         method: 'POST',
         headers: { ...JSON_TYPE, authorization: `Bearer ${token}` },
         body,
       });
       expect(response.status, `recordLoadMilestoneEvent with ${kind} answered ${response.status}`).toBeLessThan(500);
-    }
+    });
   });
 });

@@ -58,6 +58,8 @@ export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
     join(repoRoot, 'contract-tests/vitest.config.ts'),
     '--reporter=default',
     '--reporter=junit',
+    // Each failed check's outcome (a violation, or could not judge) for the verdict.
+    `--reporter=${join(repoRoot, 'contract-tests/runner/outcomes.ts')}`,
     `--outputFile.junit=${join(options.outputDir, 'junit.xml')}`,
     ...(options.vitestArgs ?? []),
   ];

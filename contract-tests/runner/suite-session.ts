@@ -11,6 +11,7 @@ import { createVitest, type Vitest } from 'vitest/node';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { Redactor } from '../support/redact.ts';
 import { SECRET_VARIABLES, type TargetName } from '../support/target.ts';
+import { type FailureOutcome, outcomeOfErrors } from './outcomes.ts';
 
 export interface SessionOptions {
   target: TargetName;
@@ -30,6 +31,8 @@ export interface SessionFailure {
   file: string;
   /** The first line of the first error, redacted. */
   message: string;
+  /** A violation, or a check the suite could not judge (runner/outcomes.ts): only a violation catches a mutation. */
+  outcome: FailureOutcome;
 }
 
 export interface SessionRun {
@@ -120,7 +123,9 @@ export class SuiteSession {
     // The state keeps the modules of the files outside this run too: only this run's count.
     const modules = result.testModules.filter((m) => wanted.has(m.moduleId));
     const run = summarize(modules, this.redactor);
-    const unhandled = result.unhandledErrors.map((error) => ({ name: '(unhandled error)', file: '', message: this.firstLine(error) }));
+    const unhandled = result.unhandledErrors.map(
+      (error): SessionFailure => ({ name: '(unhandled error)', file: '', message: this.firstLine(error), outcome: 'unjudged' }),
+    );
     const failures = [...run.failures, ...unhandled];
     // A file that never reported (and was not cut short by a failure elsewhere) cannot count as passed or failed.
     const reported = new Set(
@@ -163,11 +168,14 @@ function summarize(modules: TestModule[], redactor: Redactor): Omit<SessionRun, 
       filesOfTest.set(test.fullName, (filesOfTest.get(test.fullName) ?? new Set()).add(file));
       const { state } = test.result();
       if (state === 'passed') passed++;
-      else if (state === 'failed') failures.push({ name: test.fullName, file, message: firstLine(test.result().errors?.[0]?.message) });
-      else skipped++;
+      else if (state === 'failed') {
+        const errors = test.result().errors ?? [];
+        failures.push({ name: test.fullName, file, message: firstLine(errors[0]?.message), outcome: outcomeOfErrors(errors) });
+      } else skipped++;
     }
     // A file can fail outside its tests (an import error, a failing afterAll hook).
-    for (const error of module.errors()) failures.push({ name: file, file, message: firstLine(error.message) });
+    for (const error of module.errors())
+      failures.push({ name: file, file, message: firstLine(error.message), outcome: outcomeOfErrors([error]) });
   }
   return { passed, failed: failures.length, skipped, failures, filesOfTest };
 }

@@ -1,10 +1,25 @@
-// The end of a run: the contradicted assumptions in their own section, the CI gates (skips, coverage) and one verdict
-// line with the counts, read from the reports the run wrote. Violations fail a run; contradicted assumptions only
-// when strict.
+// The end of a run: the contradicted assumptions in their own section, the checks that could not be judged in theirs,
+// the CI gates (skips, coverage) and one verdict line with the counts, read from the reports the run wrote. Violations
+// fail a run (exit 1); contradicted assumptions only when strict; a run with no violation in which some check could
+// not be judged (unreachable, timed out, throttled past the tries, a write's unknown outcome, the suite's own error)
+// ends with its own exit code, 2, never as a pass.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contradictionsText, countOutcomes, type AssumptionReportRow, type CoverageRow } from '../support/reports.ts';
+import { contradictionsText, countOutcomes, transportLine, type AssumptionReportRow, type CoverageRow } from '../support/reports.ts';
+import type { TransportStats } from '../support/transport.ts';
+import { readFailedChecks, type FailedCheck } from './outcomes.ts';
 import type { SuiteRun } from './run-suite.ts';
+
+/** The exit codes of a contract run (README, "Exit codes"). */
+export const EXIT_CODES = {
+  /** No violation, nothing left unjudged, every gate passed. */
+  pass: 0,
+  /** A contract violation; in a strict run a contradicted assumption; a failed gate (--fail-on-skip, --min-coverage). */
+  fail: 1,
+  /** No violation, but the suite could not judge: a configuration error, credentials the target refuses, the target
+   * unreachable, requests that kept timing out or stayed throttled, a write whose outcome is unknown, the suite's own error. */
+  couldNotJudge: 2,
+} as const;
 
 export interface Gates {
   /** Fail when any check was skipped (LP_FAIL_ON_SKIP=1). */
@@ -16,6 +31,12 @@ export interface Gates {
 export interface RunVerdict {
   exitCode: number;
   violations: number;
+  /** Checks that could not be judged. */
+  unjudged: number;
+  /** The could-not-judge section (empty when none). */
+  unjudgedText: string;
+  /** What the requests met, one line (empty when the run wrote no transport report). */
+  transport: string;
   contradicted: number;
   confirmed: number;
   passed: number;
@@ -40,10 +61,17 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
   const { assumptions = [] } = readJson<{ assumptions?: AssumptionReportRow[] }>(join(outputDir, 'assumptions.json'), {});
   const { rows = [] } = readJson<{ rows?: CoverageRow[] }>(join(outputDir, 'coverage.json'), {});
   const { strictFailures = [] } = readJson<{ strictFailures?: string[] }>(join(outputDir, 'strict-failures.json'), {});
+  const transport = readJson<{ stats?: TransportStats }>(join(outputDir, 'transport.json'), {});
   const counts = countOutcomes(assumptions);
-  // A failed check is a violation unless it failed only for a contradicted assumption; a file that failed outside
-  // its checks (a broken hook) counts as one.
-  const violations = Math.max(run.failed - strictFailures.length, run.exitCode !== 0 && run.failed === 0 ? 1 : 0);
+  const failedChecks = readFailedChecks(outputDir);
+  const strict = new Set(strictFailures);
+  // A failed check is a violation unless it failed only for a contradicted assumption (strict runs) or could not be
+  // judged; a failure outside the checks (a broken hook) is classified the same way.
+  const violations = failedChecks.filter((c) => c.outcome === 'violation' && !strict.has(c.name.split(' > ').at(-1)!)).length;
+  const unjudgedChecks = failedChecks.filter((c) => c.outcome === 'unjudged');
+  // A run that failed with nothing classified (vitest could not start, a crash before any check) judged nothing.
+  const crashed = run.exitCode !== 0 && failedChecks.length === 0;
+  const unjudged = unjudgedChecks.length + (crashed ? 1 : 0);
   const coverage = { exercised: rows.filter((r) => r.exercised).length, total: rows.length };
   const gateFailures: string[] = [];
   if (gates.failOnSkip && run.skipped > 0)
@@ -55,15 +83,27 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
       `coverage ${coverage.exercised}/${coverage.total} (${(coverage.exercised / coverage.total).toFixed(2)}) is below --min-coverage ${gates.minCoverage}`,
     );
   }
-  const exitCode = run.exitCode !== 0 || gateFailures.length ? 1 : 0;
+  const strictFailed = failedChecks.some((c) => c.outcome === 'violation' && strict.has(c.name.split(' > ').at(-1)!));
+  const exitCode =
+    violations > 0 || strictFailed || gateFailures.length
+      ? EXIT_CODES.fail
+      : unjudged > 0
+        ? EXIT_CODES.couldNotJudge
+        : run.exitCode !== 0
+          ? EXIT_CODES.fail
+          : EXIT_CODES.pass;
+  const word = exitCode === EXIT_CODES.pass ? 'PASS' : exitCode === EXIT_CODES.fail ? 'FAIL' : 'COULD NOT JUDGE';
   const strictNote = strictFailures.length ? ` (${strictFailures.length} checks failed on them: strict run)` : '';
   const line =
-    `contract verdict: ${exitCode ? 'FAIL' : 'PASS'}: ${violations} violations, ${counts.contradicted} contradicted assumptions${strictNote}, ` +
-    `${counts.confirmed} confirmed assumptions, ${run.passed} checks passed, ${run.skipped} checks skipped` +
+    `contract verdict: ${word}: ${violations} violations, ${counts.contradicted} contradicted assumptions${strictNote}, ` +
+    `${unjudged} checks could not be judged, ${counts.confirmed} confirmed assumptions, ${run.passed} checks passed, ${run.skipped} checks skipped` +
     (gateFailures.length ? `; ${gateFailures.join('; ')}` : '');
   return {
     exitCode,
     violations,
+    unjudged,
+    unjudgedText: unjudgedText(unjudgedChecks, crashed),
+    transport: transport.stats ? `contract: requests: ${transportLine(transport.stats)}` : '',
     contradicted: counts.contradicted,
     confirmed: counts.confirmed,
     passed: run.passed,
@@ -73,4 +113,21 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
     gateFailures,
     line,
   };
+}
+
+/** The checks that could not be judged, each with why; these are neither violations nor passes. */
+function unjudgedText(checks: FailedCheck[], crashed: boolean): string {
+  if (!checks.length && !crashed) return '';
+  const lines = [
+    `Could not judge (${checks.length + (crashed ? 1 : 0)})`,
+    '',
+    'These checks got no answer the suite may judge. They are not violations and not passes: the run exits 2 unless a',
+    'violation was found. Check the target address, its availability and the LP_* settings, or give slow or throttled',
+    'targets more room (--timeout, --tries, --max-wait, --rate-limit).',
+    '',
+    ...checks.map((c, i) => `${i + 1}. ${c.name}\n   ${c.reason ?? ''}`),
+    ...(crashed ? ['- the suite stopped before any check reported (see its output above)'] : []),
+    '',
+  ];
+  return lines.join('\n');
 }

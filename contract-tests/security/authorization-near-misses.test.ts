@@ -6,6 +6,7 @@ import { reasonIfCannot } from '../support/capabilities.ts';
 import { statusClass } from '../support/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { required, target } from '../support/target.ts';
+import { forEachConcurrently } from '../support/transport.ts';
 import {
   authorize,
   exchangeCode,
@@ -32,7 +33,7 @@ describe('redirect_uri near misses', () => {
     skipIf(ctx, AUTHORIZE, needsAuthorize(), noData());
     const identityProvider = new URL(required(target, 'LP_AUTH_URL')).origin;
     const registered = required(target, 'LP_REDIRECT_URI');
-    for (const { kind, value } of redirectUriNearMisses(registered)) {
+    await forEachConcurrently(redirectUriNearMisses(registered), async ({ kind, value }) => {
       const { response, location } = await authorize({ redirect_uri: value });
       // Sent back to the client (the near miss's origin or the registered one), or anywhere with a code: that is
       // where a code or an error would leak. A redirect within the identity provider (its login or error page), or
@@ -43,15 +44,15 @@ describe('redirect_uri near misses', () => {
       const toClient =
         redirected && location.origin !== identityProvider && (client.has(location.origin) || location.searchParams.has('code'));
       expect(toClient, `redirect_uri ${kind}: answered ${response.status} with a redirect back to the client`).toBe(false);
-    }
+    });
   });
 
   it('the code exchange refuses a near miss of the redirect_uri the code was issued for', async (ctx) => {
     skipIf(ctx, BOTH, needsCodeExchange(), unattended);
-    for (const { kind, value } of redirectUriNearMisses(required(target, 'LP_REDIRECT_URI'))) {
+    await forEachConcurrently(redirectUriNearMisses(required(target, 'LP_REDIRECT_URI')), async ({ kind, value }) => {
       const { response } = await exchangeCode({ code: await freshCode(), redirect_uri: value });
       expect(statusClass(response.status), `a code exchanged with redirect_uri ${kind} answered ${response.status}, not a 4xx`).toBe(4);
-    }
+    });
   });
 });
 
@@ -59,7 +60,7 @@ describe('state is returned unchanged', () => {
   it('authorize returns each tricky state exactly once and exactly as sent', async (ctx) => {
     skipIf(ctx, AUTHORIZE, unattended);
     const registered = new URL(required(target, 'LP_REDIRECT_URI'));
-    for (const { kind, value } of trickyStates(crypto.randomUUID().slice(0, 8))) {
+    await forEachConcurrently(trickyStates(crypto.randomUUID().slice(0, 8)), async ({ kind, value }) => {
       const { response, location } = await authorize({ state: value });
       expect(
         statusClass(response.status) === 3 && location !== undefined && sameEndpoint(location, registered),
@@ -72,6 +73,6 @@ describe('state is returned unchanged', () => {
         location!.searchParams.getAll('code').length,
         `a state with ${kind}: the redirect carries more than one code`,
       ).toBeLessThanOrEqual(1);
-    }
+    });
   });
 });

@@ -8,6 +8,8 @@ import { tokenProvider } from '../support/clients.ts';
 import { FORM, JSON_TYPE, form, send, statusClass } from '../support/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, required, target } from '../support/target.ts';
+import { forEachConcurrently } from '../support/transport.ts';
+import { parseJsonLoosely, vehicleListOf } from '../support/vehicle-list.ts';
 import { nearMisses } from './near-misses.ts';
 
 const IDP_TOKEN = '/oauth2/default/v1/token';
@@ -21,14 +23,14 @@ function expectRefused(kind: string, what: string, status: number): void {
 describe('near-miss client secrets are refused', () => {
   it('the service token endpoint (POST {base_url}/token) refuses each near miss of LP_CLIENT_SECRET', async (ctx) => {
     skipIf(ctx, ['requestServiceToken'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), cannotVerify());
-    for (const { kind, value } of nearMisses(required(target, 'LP_CLIENT_SECRET'), 'form', { secret: true })) {
+    await forEachConcurrently(nearMisses(required(target, 'LP_CLIENT_SECRET'), 'form', { secret: true }), async ({ kind, value }) => {
       const { response } = await send(target, 'LP_BASE_URL', '/token', {
         method: 'POST',
         headers: FORM,
         body: form({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: value }),
       });
       expectRefused(kind, 'client_secret', response.status);
-    }
+    });
   });
 
   it('the identity provider token endpoint refuses each near miss of LP_CLIENT_SECRET', async (ctx) => {
@@ -38,7 +40,7 @@ describe('near-miss client secrets are refused', () => {
       reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY'),
       cannotVerify(),
     );
-    for (const { kind, value } of nearMisses(required(target, 'LP_CLIENT_SECRET'), 'form', { secret: true })) {
+    await forEachConcurrently(nearMisses(required(target, 'LP_CLIENT_SECRET'), 'form', { secret: true }), async ({ kind, value }) => {
       const { response } = await send(target, 'LP_AUTH_URL', IDP_TOKEN, {
         method: 'POST',
         headers: { ...FORM, 'Ocp-Apim-Subscription-Key': required(target, 'LP_SUBSCRIPTION_KEY') },
@@ -50,7 +52,7 @@ describe('near-miss client secrets are refused', () => {
         }),
       });
       expectRefused(kind, 'client_secret', response.status);
-    }
+    });
   });
 });
 
@@ -69,14 +71,14 @@ describe('near-miss subscription keys are refused', () => {
       client_secret: target.env.LP_CLIENT_SECRET,
       scope: target.env.LP_SCOPE,
     });
-    for (const { kind, value } of nearMisses(required(target, 'LP_SUBSCRIPTION_KEY'), 'header', { secret: true })) {
+    await forEachConcurrently(nearMisses(required(target, 'LP_SUBSCRIPTION_KEY'), 'header', { secret: true }), async ({ kind, value }) => {
       const { response } = await send(target, 'LP_AUTH_URL', IDP_TOKEN, {
         method: 'POST',
         headers: { ...FORM, 'Ocp-Apim-Subscription-Key': value },
         body,
       });
       expectRefused(kind, 'Ocp-Apim-Subscription-Key', response.status);
-    }
+    });
   });
 });
 
@@ -88,12 +90,10 @@ describe('near-miss fleet keys are refused', () => {
     const { response, bodyText } = await send(target, 'LP_FLEET_BASE_URL', '/vehicles', {
       headers: { 'API-Key': required(target, 'LP_FLEET_API_KEY') },
     });
-    try {
-      const first = response.ok ? (JSON.parse(bodyText) as Array<{ vehicleNumber?: unknown }>)[0]?.vehicleNumber : undefined;
-      if (typeof first === 'string' && first !== '') probeNumber = first;
-    } catch {
-      // a broken list is the list checks' business; keep the made-up number
-    }
+    // Whatever shape the list came in; a broken one is the list checks' business (the made-up number stays).
+    const listed = response.ok ? vehicleListOf<{ vehicleNumber?: unknown }>(parseJsonLoosely(bodyText)).vehicles : undefined;
+    const first = listed?.[0]?.vehicleNumber;
+    if (typeof first === 'string' && first !== '') probeNumber = first;
   });
 
   it.for([
@@ -101,10 +101,10 @@ describe('near-miss fleet keys are refused', () => {
     ['getVehicle', (): string => `/vehicles/${encodeURIComponent(probeNumber)}`],
   ] as const)('%s refuses each near miss of LP_FLEET_API_KEY', async ([operationId, path], ctx) => {
     skipIf(ctx, [operationId], reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'), cannotVerify());
-    for (const { kind, value } of nearMisses(required(target, 'LP_FLEET_API_KEY'), 'header', { secret: true })) {
+    await forEachConcurrently(nearMisses(required(target, 'LP_FLEET_API_KEY'), 'header', { secret: true }), async ({ kind, value }) => {
       const { response } = await send(target, 'LP_FLEET_BASE_URL', path(), { headers: { 'API-Key': value } });
       expectRefused(kind, 'API-Key', response.status);
-    }
+    });
   });
 });
 
@@ -128,13 +128,13 @@ describe('near-miss bearer tokens are refused', () => {
       milestone_type: 'ARRIVED_AT_PICKUP',
       event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     });
-    for (const { kind, value } of nearMisses(token, 'header', { secret: true })) {
+    await forEachConcurrently(nearMisses(token, 'header', { secret: true }), async ({ kind, value }) => {
       const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', {
         method: 'POST',
         headers: { ...JSON_TYPE, authorization: `Bearer ${value}` },
         body: event,
       });
       expectRefused(kind, 'the bearer token', response.status);
-    }
+    });
   });
 });

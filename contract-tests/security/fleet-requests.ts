@@ -1,10 +1,8 @@
 // GET requests to the fleet API with the configured key, for probes whose path may not be an address of the spec
 // (a trailing slash, an extra segment). Addresses of the spec go through the contract fetch and are checked like any
-// other answer; the rest are sent plainly, since no operation documents them, and only their status and body count.
-import { exchange, findOperation } from '../support/contract-fetch.ts';
+// other answer; the rest are sent unchecked, since no operation documents them, and only their status and body count.
+import { exchange, findOperation, sendOrRecord } from '../support/contract-fetch.ts';
 import { joinUrl, required, target } from '../support/target.ts';
-
-const TIMEOUT_MS = 15_000;
 
 export async function fleetGet(path: string): Promise<{ status: number; bodyText: string }> {
   const url = joinUrl(required(target, 'LP_FLEET_BASE_URL'), path);
@@ -13,6 +11,7 @@ export async function fleetGet(path: string): Promise<{ status: number; bodyText
     const { response, bodyText } = await exchange(url, init);
     return { status: response.status, bodyText };
   }
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  // Through the same transport (timeouts, retries, throttling, the bound on requests in flight), unchecked.
+  const { response } = await sendOrRecord(new Request(url, init));
   return { status: response.status, bodyText: await response.text() };
 }

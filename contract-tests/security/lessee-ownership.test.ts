@@ -9,6 +9,8 @@ import { reasonIfCannot } from '../support/capabilities.ts';
 import { statusClass } from '../support/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target, type LpVariable } from '../support/target.ts';
+import { forEachConcurrently } from '../support/transport.ts';
+import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../support/vehicle-list.ts';
 import { asComponent, nearMisses, type NearMiss } from './near-misses.ts';
 import { fleetGet } from './fleet-requests.ts';
 
@@ -36,7 +38,10 @@ beforeAll(async () => {
   const { status, bodyText } = await fleetGet('/vehicles');
   try {
     if (statusClass(status) !== 2) throw new Error(`answered ${status}`);
-    own = JSON.parse(bodyText) as Vehicle[];
+    // Whatever shape and content type the server chose (the spec's are assumptions): the vehicles it sent.
+    const { vehicles, shape } = vehicleListOf<Vehicle>(parseJsonLoosely(bodyText));
+    if (!vehicles) throw new Error(unreadableListReason(shape.kind === 'unreadable' ? shape.why : ''));
+    own = vehicles;
   } catch (error) {
     listFailure = `the unfiltered list failed: ${(error as Error).message}`;
   }
@@ -59,13 +64,8 @@ const wildcards = (value: string): NearMiss[] => {
  * customer. Only what the configuration names as foreign counts, so a vehicle added to the key's own fleet during
  * the run (or one beyond a page of a paging server) is never taken for a leak. */
 function foreignIn(bodyText: string): string[] {
-  let listed: unknown;
-  try {
-    listed = JSON.parse(bodyText);
-  } catch {
-    return [];
-  }
-  const vehicles = Array.isArray(listed) ? listed : [listed];
+  // Every vehicle-like object of the answer, in an array, a wrapper or alone, whatever the content type said.
+  const vehicles = everyVehicleIn(parseJsonLoosely(bodyText));
   const foreignVehicle = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER;
   const foreignCustomer = target.env.LP_FLEET_FOREIGN_CUSTOMER_NUMBER;
   return vehicles
@@ -85,6 +85,7 @@ describe('lessee isolation against near misses', () => {
       skipIf(ctx, ['listVehicles'], needs(), reasonIfUnset(target, variable), listFailure);
       const foreign = target.env[variable]!;
       const variants = [{ kind: 'exactly', value: foreign }, ...nearMisses(foreign, 'query'), ...wildcards(foreign)];
+      const probes: Array<[string, string, string]> = [];
       for (const [param, field] of FILTERS) {
         const ownValue = own.find((v) => typeof v[field] === 'string' && v[field] !== '')?.[field];
         const queries = variants.map(({ kind, value }) => [kind, `${param}=${asComponent(value)}`]);
@@ -93,13 +94,15 @@ describe('lessee isolation against near misses', () => {
         const other = param === 'customerNumber' ? 'vehicleNumber' : 'customerNumber';
         const otherValue = own[0]?.[other];
         if (otherValue) queries.push([`beside an own ${other}`, `${other}=${asComponent(otherValue)}&${param}=${asComponent(foreign)}`]);
-        for (const [kind, query] of queries) {
-          const { status, bodyText } = await fleetGet(`/vehicles?${query}`);
-          expect(status, `filter ${param} with the foreign ${what} ${kind} answered ${status}`).toBeLessThan(500);
-          if (statusClass(status) === 2)
-            expect(foreignIn(bodyText), `filter ${param} with the foreign ${what} ${kind} listed vehicles of another lessee`).toEqual([]);
-        }
+        for (const [kind, query] of queries) probes.push([param, kind!, query!]);
       }
+      // Independent reads: sent concurrently, within the transport's bounds.
+      await forEachConcurrently(probes, async ([param, kind, query]) => {
+        const { status, bodyText } = await fleetGet(`/vehicles?${query}`);
+        expect(status, `filter ${param} with the foreign ${what} ${kind} answered ${status}`).toBeLessThan(500);
+        if (statusClass(status) === 2)
+          expect(foreignIn(bodyText), `filter ${param} with the foreign ${what} ${kind} listed vehicles of another lessee`).toEqual([]);
+      });
     },
   );
 
@@ -108,13 +111,14 @@ describe('lessee isolation against near misses', () => {
     const foreign = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!;
     // Both spell the same path segment: a server must decode before it looks the number up, then refuse it.
     const encodedBytes = [...new TextEncoder().encode(foreign)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-    for (const [kind, segment] of [
+    const segments = [
       ['exactly', asComponent(foreign)],
       ['with every character percent-encoded', encodedBytes],
-    ]) {
+    ] as const;
+    await forEachConcurrently(segments, async ([kind, segment]) => {
       const { status } = await fleetGet(`/vehicles/${segment}`);
       expect(statusClass(status), `the foreign vehicle ${kind} answered ${status}, not a 4xx`).toBe(4);
-    }
+    });
   });
 
   it.for(FOREIGN)('get-one never returns a foreign vehicle for a path built from the foreign %s', async ([what, variable], ctx) => {
@@ -131,11 +135,11 @@ describe('lessee isolation against near misses', () => {
       ['after an own number and an encoded dot segment', `/vehicles/${asComponent(ownNumber)}%2F..%2F${asComponent(foreign)}`],
       ['with an own number in a query', `/vehicles/${asComponent(foreign)}?vehicleNumber=${asComponent(ownNumber)}`],
     ];
-    for (const [kind, path] of paths) {
+    await forEachConcurrently(paths, async ([kind, path]) => {
       const { status, bodyText } = await fleetGet(path);
       expect(status, `get-one with the foreign ${what} ${kind} answered ${status}`).toBeLessThan(500);
       if (statusClass(status) === 2)
         expect(foreignIn(bodyText), `get-one with the foreign ${what} ${kind} returned another lessee's vehicle`).toEqual([]);
-    }
+    });
   });
 });

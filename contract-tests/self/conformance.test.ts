@@ -90,7 +90,7 @@ describe('verdicts from the specs', () => {
     ],
     ['a redirect without Location (RFC 6749 4.1.2)', 'requestAuthorization', { status: 302, headers: new Headers(), bodyText: '' }],
     ['a success status the list does not document', 'listVehicles', json(201, [vehicle])],
-    ['a list that is not JSON at all', 'listVehicles', text(200, 'vehicles: none')],
+    ['a list labelled JSON that is not JSON at all', 'listVehicles', text(200, 'vehicles: none', 'application/json')],
   ] as const)('%s is a violation', ([, operationId, response]) => {
     const verdict = judge(operationId, response);
     expect(verdict.violations.length, verdict.violations.join('\n')).toBeGreaterThan(0);
@@ -104,6 +104,13 @@ describe('verdicts from the specs', () => {
       'is a string',
     ],
     ['a wrapper object instead of a bare array', 'listVehicles', json(200, { items: [vehicle] }), 'bare JSON array'],
+    // The seed shows no format for the fleet's answers: another one, under its own content type, is the spec's guess.
+    [
+      'a list in another format under its own content type',
+      'listVehicles',
+      text(200, 'vehicles: none'),
+      'is sent as JSON, with the content type',
+    ],
     [
       'a refused authorization as 400 text/plain, not an HTML page',
       'requestAuthorization',

@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type FailedCheck, outcomesFile } from '../runner/outcomes.ts';
 import type { SuiteRun } from '../runner/run-suite.ts';
-import { verdictOfRun } from '../runner/verdict.ts';
+import { EXIT_CODES, verdictOfRun } from '../runner/verdict.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lp-contract-verdict-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,7 +22,8 @@ const row = (outcome: string, what: string) => ({
   spec: { file: 'openapi/fleet/components/schemas/Vehicle.yaml', pointer: '/x-assumption/0' },
 });
 
-function reports(strictFailures: string[] = []) {
+function reports(strictFailures: string[] = [], failed: FailedCheck[] = []) {
+  writeFileSync(outcomesFile(dir), failed.map((c) => `${JSON.stringify(c)}\n`).join(''));
   writeFileSync(
     join(dir, 'assumptions.json'),
     JSON.stringify({
@@ -54,7 +56,7 @@ describe('verdict of a run', () => {
     const verdict = verdictOfRun(run(), dir);
     expect(verdict.exitCode).toBe(0);
     expect(verdict.line).toBe(
-      'contract verdict: PASS: 0 violations, 1 contradicted assumptions, 1 confirmed assumptions, 10 checks passed, 2 checks skipped',
+      'contract verdict: PASS: 0 violations, 1 contradicted assumptions, 0 checks could not be judged, 1 confirmed assumptions, 10 checks passed, 2 checks skipped',
     );
     expect(verdict.contradictions).toContain('The spec guessed (seed section 2.1 leaves it open): Each field is a string.');
     expect(verdict.contradictions).toContain('This server: GET /fleet/vehicles answered 200 application/json');
@@ -62,13 +64,36 @@ describe('verdict of a run', () => {
   });
 
   it('counts the checks a strict run failed on contradictions apart from violations', () => {
-    reports(['sort vehicleNumber desc']);
+    const failed = (name: string): FailedCheck => ({ name: `list > ${name}`, file: 'f.test.ts', outcome: 'violation' });
+    reports(['sort vehicleNumber desc'], [failed('sort vehicleNumber desc'), failed('a'), failed('b')]);
     const verdict = verdictOfRun(run({ exitCode: 1, failed: 3 }), dir);
     expect(verdict.exitCode).toBe(1);
     expect(verdict.violations).toBe(2);
     expect(verdict.line).toMatch(
       /^contract verdict: FAIL: 2 violations, 1 contradicted assumptions \(1 checks failed on them: strict run\)/,
     );
+  });
+
+  it('ends a run whose failed checks could not be judged with exit 2, never as a pass nor as violations', () => {
+    const unjudged: FailedCheck = {
+      name: 'list > sorts',
+      file: 'f.test.ts',
+      outcome: 'unjudged',
+      reason: 'GET /vehicles: the connection failed (ECONNREFUSED), 6 tries',
+    };
+    reports([], [unjudged]);
+    const verdict = verdictOfRun(run({ exitCode: 1, failed: 1 }), dir);
+    expect(verdict.exitCode).toBe(EXIT_CODES.couldNotJudge);
+    expect(verdict.violations).toBe(0);
+    expect(verdict.line).toMatch(/^contract verdict: COULD NOT JUDGE: 0 violations, .*1 checks could not be judged/);
+    expect(verdict.unjudgedText).toContain('ECONNREFUSED');
+    // A violation elsewhere in the same run decides it: exit 1, the unjudged check still counted apart.
+    reports([], [unjudged, { name: 'get > one', file: 'f.test.ts', outcome: 'violation' }]);
+    const mixed = verdictOfRun(run({ exitCode: 1, failed: 2 }), dir);
+    expect([mixed.exitCode, mixed.violations, mixed.unjudged]).toEqual([EXIT_CODES.fail, 1, 1]);
+    // A run that failed before any check reported judged nothing.
+    reports([], []);
+    expect(verdictOfRun(run({ exitCode: 1, failed: 0, passed: 0 }), dir).exitCode).toBe(EXIT_CODES.couldNotJudge);
   });
 
   it('fails on skipped checks with --fail-on-skip and below --min-coverage, and not otherwise', () => {

@@ -1,17 +1,18 @@
 // The two verdicts end to end: `contract:live` against a server that keeps the seed but contradicts every probe-able
 // assumption it can (the sandbox behind contract-tests/fixtures/contradicting-proxy.ts). The default run must pass and
-// list each contradiction with its evidence; the strict run must fail, on those contradictions alone.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// list each contradiction with its evidence; the strict run must fail, on those contradictions alone; and behind a
+// gateway that throttles and fails now and then (contract-tests/fixtures/real-environment-proxy.ts) the default run
+// must reach the same verdict and contradictions, and report what it met.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../spec-core/apis.ts';
 import { CONTRADICTIONS, startContradictingProxy, throughProxy, type ContradictingProxy } from '../fixtures/contradicting-proxy.ts';
+import { PRESETS, type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
 import { startSandbox, type RunningServer } from '../runner/target-server.ts';
-import type { AssumptionReportRow } from '../support/reports.ts';
 import { skipIf } from '../support/skips.ts';
-import { LP_VARIABLES, target } from '../support/target.ts';
+import { target } from '../support/target.ts';
+import { contractLive, contradictedNames, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from './live-runs.ts';
 
 // The checks of the three APIs and the probes of the size limits; the property-based, security and self checks add
 // time, not assumptions.
@@ -21,76 +22,49 @@ const FILES = [
   'contract-tests/fleet/',
   'contract-tests/property/input-limits.test.ts',
 ];
-const RUN_TIMEOUT_MS = 90_000;
-
-interface CliRun {
-  exitCode: number;
-  output: string;
-  assumptions: AssumptionReportRow[];
-}
 
 let sandbox: RunningServer | undefined;
 let proxy: ContradictingProxy | undefined;
+let gateway: RealEnvironmentProxy | undefined;
 const out = mkdtempSync(join(tmpdir(), 'lp-contract-verdicts-'));
 
-/** `tsx scripts/contract.ts --target live` with the proxy's settings and nothing of the outer run's LP_* environment. */
-function contractLive(name: string, extraArgs: string[]): Promise<CliRun> {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const variable of [
-    ...LP_VARIABLES,
-    'LP_STRICT_ASSUMPTIONS',
-    'LP_FAIL_ON_SKIP',
-    'LP_MIN_COVERAGE',
-    'LP_CONTRACT_OUT',
-    'LP_CONTRACT_TARGET',
-  ])
-    delete env[variable];
+/** The live suite on FILES with the sandbox's settings, through the contradicting proxy (and the gateway, if asked). */
+function run(name: string, extraArgs: string[], through: 'direct' | 'gateway' = 'direct'): Promise<LiveRun> {
   const upstream = new URL(sandbox!.env.LP_BASE_URL!).origin;
-  Object.assign(env, throughProxy(sandbox!.env, upstream, proxy!.origin));
-  const dir = join(out, name);
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/contract.ts', '--target', 'live', '--out', dir, ...extraArgs, '--', ...FILES],
-    {
-      cwd: repoRoot,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  const settings = throughProxy(
+    throughProxy(sandbox!.env, upstream, proxy!.origin),
+    proxy!.origin,
+    through === 'gateway' ? gateway!.origin : proxy!.origin,
   );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-  return new Promise((resolve) => {
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      let assumptions: AssumptionReportRow[] = [];
-      try {
-        assumptions = (JSON.parse(readFileSync(join(dir, 'assumptions.json'), 'utf8')) as { assumptions: AssumptionReportRow[] })
-          .assumptions;
-      } catch {
-        // No report: the run did not get that far; its output (in the failure message) says why.
-      }
-      resolve({ exitCode: code ?? 1, output, assumptions });
-    });
-  });
+  return contractLive(settings, join(out, name), extraArgs, FILES);
 }
 
-const verdictLine = (run: CliRun) => run.output.split('\n').find((line) => line.startsWith('contract verdict:')) ?? '(no verdict line)';
-
 describe('verdicts against a server that keeps the seed and contradicts the assumptions', () => {
-  let runs: { lenient: CliRun; strict: CliRun } | undefined;
+  let runs: { lenient: LiveRun; strict: LiveRun; gateway: LiveRun } | undefined;
 
   beforeAll(async () => {
     // Two suite runs: once per `npm test` (the mock run) is enough, as for the other self-tests that run the suite.
     if (target.name !== 'mock') return;
     sandbox = await startSandbox();
     proxy = await startContradictingProxy(new URL(sandbox.env.LP_BASE_URL!).origin);
-    const [lenient, strict] = await Promise.all([contractLive('default', []), contractLive('strict', ['--strict-assumptions'])]);
-    runs = { lenient, strict };
-  }, RUN_TIMEOUT_MS + 30_000);
+    // The same server behind a gateway that throttles (burst 20, 50 a second), answers transient 503s and drops
+    // connections: what it met must be waited out or retried, never judged.
+    gateway = await startRealEnvironmentProxy(proxy.origin, {
+      ...PRESETS.throttled,
+      ...PRESETS.flaky,
+      transient503Every: 10,
+      dropEvery: 15,
+    });
+    const [lenient, strict, behindGateway] = await Promise.all([
+      run('default', []),
+      run('strict', ['--strict-assumptions']),
+      run('gateway', [], 'gateway'),
+    ]);
+    runs = { lenient, strict, gateway: behindGateway };
+  }, LIVE_RUN_TIMEOUT_MS + 30_000);
 
   afterAll(async () => {
+    await gateway?.close();
     await proxy?.close();
     await sandbox?.stop();
     rmSync(out, { recursive: true, force: true });
@@ -99,6 +73,7 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
   it('the default run passes, with no violation, and reports each contradiction apart with its evidence', (ctx) => {
     skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
     const { lenient } = runs!;
+    expect(lenient.transport?.retried, 'the direct run met nothing to retry').toBe(0);
     expect(verdictLine(lenient), lenient.output.slice(-6000)).toMatch(
       /^contract verdict: PASS: 0 violations, \d+ contradicted assumptions/,
     );
@@ -124,11 +99,21 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
     expect(verdictLine(strict)).toMatch(
       /^contract verdict: FAIL: 0 violations, \d+ contradicted assumptions \(\d+ checks failed on them: strict run\)/,
     );
-    const names = (run: CliRun) =>
-      run.assumptions
-        .filter((a) => a.outcome === 'contradicted')
-        .map((a) => a.what)
-        .sort();
-    expect(names(strict)).toEqual(names(lenient));
+    expect(contradictedNames(strict)).toEqual(contradictedNames(lenient));
+  });
+
+  it('behind a throttling, flaky gateway the default run passes with the same contradictions, and reports what it met', (ctx) => {
+    skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
+    const { lenient, gateway: behind } = runs!;
+    expect(verdictLine(behind), behind.output.slice(-6000)).toMatch(
+      /^contract verdict: PASS: 0 violations, \d+ contradicted assumptions, 0 checks could not be judged/,
+    );
+    expect(behind.exitCode).toBe(0);
+    expect(contradictedNames(behind)).toEqual(contradictedNames(lenient));
+    const met = gateway!.stats();
+    // The gateway did throttle, fail and drop requests; the suite saw them, retried, and says so.
+    expect(met.throttled + met.transient503 + met.dropped, JSON.stringify(met)).toBeGreaterThan(0);
+    expect(behind.transport?.retried, JSON.stringify(behind.transport)).toBeGreaterThan(0);
+    expect(behind.output).toMatch(/^contract: requests: \d+ requests \(\d+ attempts\): \d+ throttled .*, [1-9]\d* retried/m);
   });
 });

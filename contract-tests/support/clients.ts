@@ -12,9 +12,11 @@ import {
   type TokenProvider,
 } from '../../src/index.ts';
 import { contractFetch, redactor } from './contract-fetch.ts';
+import { couldNotJudgeOf } from './transport.ts';
 import { required, type Target } from './target.ts';
 
-const transport = { fetch: contractFetch, retry: { attempts: 1 }, timeoutMs: 15_000 };
+// The contract fetch's transport times out, retries and waits out throttling; the client's own timer only backs it up.
+const transport = { fetch: contractFetch, retry: { attempts: 1 }, timeoutMs: 600_000 };
 
 /** What to check when a call of an operation is refused as unauthenticated (keys: ApiError's `METHOD /path`). */
 const CREDENTIALS_OF: Record<string, string> = {
@@ -38,6 +40,9 @@ export class CheckFailure extends Error {
 
 /** Turns the client's ApiError into a CheckFailure naming the next step; other errors pass unchanged. */
 function explain(error: unknown): unknown {
+  // A request the transport could not get judged is "could not judge", never a refusal of the check.
+  const unjudged = couldNotJudgeOf(error);
+  if (unjudged) return unjudged;
   if (!(error instanceof ApiError)) return error;
   const next =
     error.status === 401

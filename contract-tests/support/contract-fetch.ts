@@ -8,12 +8,18 @@ import { record, reportContradictions, reportProblems, type Observed } from './l
 import { redactorFor } from './redact.ts';
 import { operations, type Operation } from './spec.ts';
 import { target, type Target } from './target.ts';
+import { CouldNotJudge, readTransportSettings, Transport, type TransportStats } from './transport.ts';
 import { verdictOf, type Contradiction } from './verdicts.ts';
 
 export const redactor = redactorFor(target);
 
-// Every exchange has a deadline, so a hanging target fails a check instead of the whole run.
-const REQUEST_TIMEOUT_MS = 15_000;
+/**
+ * The one transport of this worker: every attempt has a deadline, throttling and transient faults are waited out or
+ * end as "could not judge", and the requests in flight are bounded (tools/environment.ts: LP_CONTRACT_*).
+ */
+const settings = readTransportSettings();
+// Only a live run has several workers (contract-tests/vitest.config.ts); each takes its share of the bounds.
+export const transport = new Transport({ ...settings, workers: target.name === 'live' ? settings.workers : 1 });
 
 export function findOperation(forTarget: Target, method: string, url: string): Operation | undefined {
   const { pathname } = new URL(url);
@@ -78,11 +84,45 @@ function observedOf(request: Request, response: Response, bodyText: string): Obs
   };
 }
 
+/** The stats worth recording: only what differs from one plain attempt. */
+function transportNote(stats: TransportStats): Partial<TransportStats> | undefined {
+  const note: Partial<TransportStats> = {};
+  for (const [key, value] of Object.entries(stats) as [keyof TransportStats, number][])
+    if (value && !(key === 'requests' || (key === 'attempts' && value === 1))) note[key] = Math.round(value);
+  return Object.keys(note).length ? note : undefined;
+}
+
+/**
+ * Sends through the transport; a request that ends without an answer to judge is recorded, then thrown on. Exported
+ * for probes of addresses no operation documents, whose answers are not checked against the spec.
+ */
+export async function sendOrRecord(request: Request) {
+  try {
+    return await transport.send(request);
+  } catch (error) {
+    if (error instanceof CouldNotJudge) {
+      const message = redactor.redact(error.message);
+      record({
+        kind: 'unjudged',
+        request: redactor.redact(`${request.method} ${new URL(request.url).pathname}`),
+        reason: error.kind,
+        message,
+        test: currentTest(),
+        ...(error.stats ? { transport: transportNote(error.stats) } : {}),
+      });
+      throw new CouldNotJudge(error.kind, message);
+    }
+    throw error;
+  }
+}
+
 /** Sends a request, checks and records the answer; the returned response's body is still unread. */
-export async function exchange(input: Request | string | URL, init?: RequestInit): Promise<Exchange> {
+/** The negative-space dimensions a request can be part of, for the coverage report (operation × dimension). */
+export type Dimension = 'authentication' | 'content types' | 'methods' | 'unicode' | 'combinations';
+
+export async function exchange(input: Request | string | URL, init?: RequestInit, meta: { dimension?: Dimension } = {}): Promise<Exchange> {
   const request = new Request(input, init);
-  const signal = AbortSignal.any([request.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]);
-  const response = await fetch(new Request(request, { signal }));
+  const { response, stats } = await sendOrRecord(request);
   const bodyText = await response.clone().text();
   learnCredentials(bodyText, response.headers.get('location'));
   const operation = findOperation(target, request.method, request.url);
@@ -109,6 +149,8 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
     scheme: schemesOf(request.headers),
     problems,
     test,
+    transport: transportNote(stats),
+    ...(meta.dimension ? { dimension: meta.dimension } : {}),
   });
   // The Prism mock answers from the spec itself: what it sends confirms or contradicts nothing.
   if (capabilityOf(target.name).hasDataSemantics) {

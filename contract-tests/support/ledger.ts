@@ -5,6 +5,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { flagVariable, readVariable } from '../../tools/environment.ts';
+import type { TransportStats, UnjudgedKind } from './transport.ts';
 
 export const outputDir = readVariable('LP_CONTRACT_OUT') ?? join(repoRoot, 'dist/contract');
 export const ledgerDir = join(outputDir, '.ledger');
@@ -24,7 +25,25 @@ export interface Observed {
 }
 
 export type LedgerEntry =
-  | { kind: 'exchange'; operationId: string; status: number; scheme: string; problems: string[]; test: string }
+  | {
+      kind: 'exchange';
+      operationId: string;
+      status: number;
+      scheme: string;
+      problems: string[];
+      test: string;
+      /** What the request met on the way beyond one plain attempt (retries, throttling, waits). */
+      transport?: Partial<TransportStats>;
+      /** The negative-space dimension the request belongs to (coverage's operation × dimension table). */
+      dimension?: string;
+      /** The refusal was checked for disclosure (support/disclosure.ts). */
+      disclosureChecked?: boolean;
+    }
+  /** Something the run saw that is neither a violation nor an assumption's outcome, for the report (e.g. a credential
+   * accepted in a place the spec does not document). */
+  | { kind: 'note'; operationId: string; dimension: string; text: string; test: string }
+  /** A request that got no answer to judge (unreachable, timed out, throttled past the tries, a write's outcome unknown). */
+  | { kind: 'unjudged'; request: string; reason: UnjudgedKind; message: string; test: string; transport?: Partial<TransportStats> }
   | { kind: 'skip'; test: string; reason: string; operationIds: string[] }
   | {
       kind: 'assumption';

@@ -6,6 +6,7 @@ import { sourceOf, type AssumptionSource } from '../../spec-core/assumptions.ts'
 import type { LedgerEntry, Observed } from './ledger.ts';
 import { operations, specAssumptions } from './spec.ts';
 import { documentedResponseKey } from './conformance.ts';
+import { addStats, emptyStats, type TransportStats } from './transport.ts';
 
 export function readLedger(dir: string): LedgerEntry[] {
   let files: string[];
@@ -195,11 +196,45 @@ export function assumptionsMarkdown(rows: AssumptionReportRow[], targetName: str
   ].join('\n');
 }
 
+/** What the run's requests met on the way: sent, throttled, retried, timed out, time waited. */
+export function transportSummary(entries: LedgerEntry[]): TransportStats {
+  const total = emptyStats();
+  for (const entry of entries) {
+    if (entry.kind !== 'exchange' && entry.kind !== 'unjudged') continue;
+    addStats(total, { requests: 1, attempts: 1, ...entry.transport });
+  }
+  return total;
+}
+
+/** One line of the transport summary: requests, attempts, throttled, retried, timed out, failed connections, waits. */
+export function transportLine(stats: TransportStats): string {
+  return (
+    `${stats.requests} requests (${stats.attempts} attempts): ${stats.throttled} throttled (429 or 503 with Retry-After), ` +
+    `${stats.retried} retried, ${stats.timedOut} timed out, ${stats.dropped} connections failed, ${(stats.waitedMs / 1000).toFixed(1)} s of waits for Retry-After, the rate and backoff (summed over requests)` +
+    (stats.unjudged ? `, ${stats.unjudged} without an answer to judge` : '')
+  );
+}
+
+export interface UnjudgedRequest {
+  request: string;
+  reason: string;
+  message: string;
+  test: string;
+}
+
 export function writeReports(dir: string, ledgerDir: string, targetName: string): { coverageRows: CoverageRow[]; md: string } {
   const entries = readLedger(ledgerDir);
+  const unjudged: UnjudgedRequest[] = entries.flatMap((e) =>
+    e.kind === 'unjudged' ? [{ request: e.request, reason: e.reason, message: e.message, test: e.test }] : [],
+  );
+
   const coverageRows = coverage(entries);
   const assumptions = assumptionReport(entries);
   mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'transport.json'),
+    `${JSON.stringify({ target: targetName, stats: transportSummary(entries), unjudged }, null, 2)}\n`,
+  );
   writeFileSync(join(dir, 'coverage.json'), `${JSON.stringify({ target: targetName, rows: coverageRows }, null, 2)}\n`);
   const md = coverageMarkdown(coverageRows, targetName);
   writeFileSync(join(dir, 'coverage.md'), md);

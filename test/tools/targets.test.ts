@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import {
   LP_VARIABLES,
+  RUN_VARIABLES,
   parseLpLines,
   parseTargetName,
   readTargetVariables,
@@ -29,9 +30,12 @@ describe('environment', () => {
     expect(withoutLpVariables({ LP_CLIENT_SECRET: 's', HOME: '/home/x' })).toEqual({ HOME: '/home/x' });
   });
 
-  it('.env.example offers exactly the target variables, in the same order', () => {
-    const offered = [...readFileSync(join(repoRoot, '.env.example'), 'utf8').matchAll(/^(LP_\w+)=/gm)].map((match) => match[1]);
-    expect(offered).toEqual(LP_VARIABLES);
+  it('.env.example offers exactly the target variables, in the same order, then only run settings the kit reads', () => {
+    const offered = [...readFileSync(join(repoRoot, '.env.example'), 'utf8').matchAll(/^(LP_\w+)=/gm)].map((match) => match[1]!);
+    expect(offered.slice(0, LP_VARIABLES.length)).toEqual(LP_VARIABLES);
+    const settings = offered.slice(LP_VARIABLES.length);
+    expect(settings.length).toBeGreaterThan(0);
+    for (const name of settings) expect(Object.keys(RUN_VARIABLES), `${name} in .env.example`).toContain(name);
   });
 
   it('parses LP_* lines with quotes and comments, ignoring other lines', () => {

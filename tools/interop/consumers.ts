@@ -6,10 +6,6 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { dereference, validate } from '@readme/openapi-parser';
-import spectralCore from '@stoplight/spectral-core';
-import spectralParsers from '@stoplight/spectral-parsers';
-import { oas } from '@stoplight/spectral-rulesets';
 import { API_NAMES, bundlePath, type ApiName } from '../../spec-core/apis.ts';
 import type { Bundle } from '../../spec-core/bundles.ts';
 
@@ -20,6 +16,7 @@ export type ConsumerReport = { tool: string; api: ApiName | 'all'; problems: str
 
 /** @readme/openapi-parser (ReadMe's fork of swagger-parser): schema validation, then full dereferencing. */
 export async function readmeParser(api: ApiName, bundle: Bundle): Promise<ConsumerReport> {
+  const { dereference, validate } = await import('@readme/openapi-parser');
   const problems: string[] = [];
   // Both calls mutate their input, so each gets its own copy.
   const result = await validate(structuredClone(bundle) as never);
@@ -37,13 +34,18 @@ export async function readmeParser(api: ApiName, bundle: Bundle): Promise<Consum
 /** The converter's callback API, promised. Its package has no types. */
 type PostmanConversion = { result: boolean; reason?: string; output?: { type: string; data: PostmanCollectionJson }[] };
 export type PostmanCollectionJson = Record<string, any>;
-const converter = require('openapi-to-postmanv2') as {
-  convertV2(
-    input: { type: 'json'; data: string },
-    options: object,
-    callback: (error: Error | null, result: PostmanConversion) => void,
-  ): void;
-};
+/**
+ * Loaded on first use, as the other consumers are: the docs and the Postman scripts import this module, and their --help
+ * needs none of them.
+ */
+const converter = () =>
+  require('openapi-to-postmanv2') as {
+    convertV2(
+      input: { type: 'json'; data: string },
+      options: object,
+      callback: (error: Error | null, result: PostmanConversion) => void,
+    ): void;
+  };
 
 /** The options the kit converts with: folders by tag, example values, no optional parameter switched on. */
 export const POSTMAN_OPTIONS = {
@@ -56,7 +58,7 @@ export const POSTMAN_OPTIONS = {
 
 /** openapi-to-postmanv2 (Postman's own importer): one collection per bundle. */
 export async function postmanConversion(api: ApiName, bundle: Bundle): Promise<ConsumerReport & { collection?: PostmanCollectionJson }> {
-  const result = await promisify(converter.convertV2)({ type: 'json', data: JSON.stringify(bundle) }, POSTMAN_OPTIONS);
+  const result = await promisify(converter().convertV2)({ type: 'json', data: JSON.stringify(bundle) }, POSTMAN_OPTIONS);
   const collection = result.output?.find((o) => o.type === 'collection')?.data;
   const problems = result.result ? [] : [`convert: ${result.reason ?? 'failed without a reason'}`];
   if (result.result && !collection) problems.push('convert: no collection in the output');
@@ -122,6 +124,13 @@ export async function heyApiClients(outDir: string): Promise<ConsumerReport> {
  * many partners' API gateways and CI run over a spec. It reads the YAML bundle as text, as the CLI would.
  */
 export async function spectralOas(api: ApiName, yamlText: string): Promise<ConsumerReport> {
+  // Loaded here, not with this module: Spectral costs 0.7 CPU-s to load, and the docs and the Postman scripts import this
+  // module for postmanConversion alone.
+  const [{ default: spectralCore }, { default: spectralParsers }, { oas }] = await Promise.all([
+    import('@stoplight/spectral-core'),
+    import('@stoplight/spectral-parsers'),
+    import('@stoplight/spectral-rulesets'),
+  ]);
   const spectral = new spectralCore.Spectral();
   spectral.setRuleset({ extends: [[oas as never, 'recommended']] });
   const results = await spectral.run(new spectralCore.Document(yamlText, spectralParsers.Yaml, `${api}.yaml`));

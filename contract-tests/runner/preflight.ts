@@ -1,0 +1,123 @@
+// Before the checks of a live run: does each configured API answer, and does it accept the partner's own credentials?
+// A target that refuses them, or that cannot be reached, has told us nothing about the contract: the run ends as
+// "could not judge" (exit 2) with one line per API naming the LP_* variable to check, instead of a green run full of
+// skips or a red one full of refusals. Calls go through the published client (what partners use) over the suite's
+// transport (timeouts, retries, throttling), outside vitest.
+import { ApiError, createFleetClient, createTokenProvider } from '../../src/index.ts';
+import type { TargetEnv } from '../../tools/targets.ts';
+import { Redactor } from '../support/redact.ts';
+import { SECRET_VARIABLES } from '../support/target.ts';
+import { couldNotJudgeOf, type Transport } from '../support/transport.ts';
+
+export interface PreflightResult {
+  api: string;
+  /** ok: answered and accepted the credentials (or none were configured to try). */
+  ok: boolean;
+  /** One line: what was tried and, when not ok, what to check. */
+  line: string;
+}
+
+interface Probe {
+  api: string;
+  /** The base URL variable. */
+  base: 'LP_BASE_URL' | 'LP_AUTH_URL' | 'LP_FLEET_BASE_URL';
+  /** The credential variables the probe sends; the probe runs only when all are set. */
+  credentials: (keyof TargetEnv)[];
+  /** What to name when the target refuses them. */
+  check: string;
+  call(env: TargetEnv, fetch: typeof globalThis.fetch): Promise<unknown>;
+}
+
+const transportOf = (fetch: typeof globalThis.fetch) => ({ fetch, retry: { attempts: 1 }, timeoutMs: 600_000 });
+
+const PROBES: Probe[] = [
+  {
+    api: 'token service (POST {base_url}/token)',
+    base: 'LP_BASE_URL',
+    credentials: ['LP_CLIENT_ID', 'LP_CLIENT_SECRET'],
+    check: 'LP_CLIENT_ID and LP_CLIENT_SECRET',
+    call: (env, fetch) =>
+      createTokenProvider({
+        ...transportOf(fetch),
+        tokenEndpoint: 'service',
+        baseUrl: env.LP_BASE_URL,
+        clientId: env.LP_CLIENT_ID!,
+        clientSecret: env.LP_CLIENT_SECRET!,
+        scope: env.LP_SCOPE,
+      }).getToken(),
+  },
+  {
+    api: 'identity provider (POST {auth_url}/oauth2/default/v1/token)',
+    base: 'LP_AUTH_URL',
+    credentials: ['LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SUBSCRIPTION_KEY'],
+    check: 'LP_CLIENT_ID, LP_CLIENT_SECRET, LP_SUBSCRIPTION_KEY and LP_SCOPE',
+    call: (env, fetch) =>
+      createTokenProvider({
+        ...transportOf(fetch),
+        tokenEndpoint: 'identity-provider',
+        authUrl: env.LP_AUTH_URL,
+        clientId: env.LP_CLIENT_ID!,
+        clientSecret: env.LP_CLIENT_SECRET!,
+        scope: env.LP_SCOPE,
+        subscriptionKey: env.LP_SUBSCRIPTION_KEY,
+      }).getToken(),
+  },
+  {
+    api: 'fleet API (GET {fleet_base_url}/vehicles)',
+    base: 'LP_FLEET_BASE_URL',
+    credentials: ['LP_FLEET_API_KEY'],
+    check: 'LP_FLEET_API_KEY (and that LP_FLEET_BASE_URL is the fleet API the key belongs to)',
+    call: (env, fetch) =>
+      createFleetClient({ ...transportOf(fetch), baseUrl: env.LP_FLEET_BASE_URL!, fleetApiKey: env.LP_FLEET_API_KEY! }).GET('/vehicles'),
+  },
+];
+
+/** OAuth error codes (RFC 6749 5.2) that mean "these credentials": the client, or the scope it asked for. */
+const CREDENTIAL_ERRORS = new Set(['invalid_client', 'unauthorized_client', 'invalid_scope']);
+
+function verdictOfRefusal(probe: Probe, error: ApiError): string | undefined {
+  const code = (error.body as { error?: unknown } | undefined)?.error;
+  if (error.status === 401 || error.status === 403 || (error.status === 400 && typeof code === 'string' && CREDENTIAL_ERRORS.has(code)))
+    return `refused the configured credentials (${error.status}${typeof code === 'string' ? ` ${code}` : ''}): check ${probe.check}`;
+  if (error.status === 404) return `answered 404 for the documented address: check ${probe.base} (a missing or extra path prefix?)`;
+  // Any other answer (a 400 of its own kind, a 5xx) is the target's behaviour: the checks judge it.
+  return undefined;
+}
+
+/** Probes each API the LP_* settings configure; APIs without a base URL are left out (their checks skip). */
+export async function preflight(env: TargetEnv, transport: Transport): Promise<PreflightResult[]> {
+  const redactor = new Redactor(SECRET_VARIABLES.map((name) => env[name]));
+  const fetch = (async (input: Request | string | URL, init?: RequestInit) =>
+    (await transport.send(new Request(input, init))).response) as typeof globalThis.fetch;
+  const results: PreflightResult[] = [];
+  for (const probe of PROBES) {
+    const base = env[probe.base];
+    if (!base) continue;
+    const where = `${probe.api} at ${probe.base}=${base}`;
+    if (!probe.credentials.every((name) => env[name])) {
+      results.push({
+        api: probe.api,
+        ok: true,
+        line: `${where}: not probed (${probe.credentials.filter((n) => !env[n]).join(', ')} not set)`,
+      });
+      continue;
+    }
+    try {
+      await probe.call(env, fetch);
+      results.push({ api: probe.api, ok: true, line: `${where}: answers and accepts the configured credentials` });
+    } catch (error) {
+      const unjudged = couldNotJudgeOf(error);
+      const why = unjudged
+        ? `${unjudged.kind === 'throttled' ? 'stayed throttled' : 'could not be reached'}: ${unjudged.message}`
+        : error instanceof ApiError
+          ? verdictOfRefusal(probe, error)
+          : `the probe failed: ${(error as Error).message}`;
+      results.push(
+        why === undefined
+          ? { api: probe.api, ok: true, line: `${where}: answers (${(error as ApiError).status}; the checks judge that answer)` }
+          : { api: probe.api, ok: false, line: redactor.redact(`${where} ${why}`) },
+      );
+    }
+  }
+  return results;
+}

@@ -1,0 +1,70 @@
+// `npm run contract:live` as a partner's CI runs it, for the suite's self-tests: `scripts/contract.ts --target live`
+// in a child process with the given LP_* settings and nothing of the outer run's LP_* environment, its output, exit
+// code and reports.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../../spec-core/apis.ts';
+import type { AssumptionReportRow } from '../support/reports.ts';
+import type { TransportStats } from '../support/transport.ts';
+
+export interface LiveRun {
+  exitCode: number;
+  output: string;
+  assumptions: AssumptionReportRow[];
+  /** What the run's requests met (transport.json), when the run got that far. */
+  transport?: TransportStats;
+}
+
+export const LIVE_RUN_TIMEOUT_MS = 90_000;
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    // No report: the run did not get that far; its output says why.
+    return undefined;
+  }
+}
+
+/** Runs the live suite on `files` (or all) with `settings` as its only LP_* variables; reports go to `dir`. */
+export function contractLive(
+  settings: Record<string, string | undefined>,
+  dir: string,
+  args: string[],
+  files: string[] = [],
+): Promise<LiveRun> {
+  const env: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('LP_')) env[name] = value;
+  // One worker: these runs share the machine with the rest of npm test, and their verdicts do not depend on it.
+  Object.assign(env, { LP_CONTRACT_WORKERS: '1' }, settings);
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/contract.ts', '--target', 'live', '--out', dir, ...args, ...(files.length ? ['--', ...files] : [])],
+    { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), LIVE_RUN_TIMEOUT_MS);
+  return new Promise((resolve) => {
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({
+        exitCode: code ?? 1,
+        output,
+        assumptions: readJson<{ assumptions: AssumptionReportRow[] }>(join(dir, 'assumptions.json'))?.assumptions ?? [],
+        transport: readJson<{ stats: TransportStats }>(join(dir, 'transport.json'))?.stats,
+      });
+    });
+  });
+}
+
+export const verdictLine = (run: LiveRun) =>
+  run.output.split('\n').find((line) => line.startsWith('contract verdict:')) ?? '(no verdict line)';
+
+export const contradictedNames = (run: LiveRun) =>
+  run.assumptions
+    .filter((a) => a.outcome === 'contradicted')
+    .map((a) => a.what)
+    .sort();
