@@ -1,5 +1,5 @@
 // `npm run lint:deps`: the direction of the kit's imports (see spec-core/README.md).
-//   spec-core -> sandbox / contract suite / tools -> thin scripts/ entry points -> tests
+//   spec-core -> config -> sandbox / contract suite / tools -> thin scripts/ entry points -> tests
 // CommonJS because dependency-cruiser loads its config with require() and the package is "type": "module".
 /** One forbidden import: `from` files may not import `to` files. */
 const forbid = (name, severity, comment, from, to) => ({ name, severity, comment, from: { path: from }, to: { path: to } });
@@ -27,7 +27,23 @@ module.exports = {
       'error',
       'spec-core is the bottom layer: every spec reader builds on it, so it may not depend on any of them.',
       '^spec-core/',
+      '^(src|generated|config|tools|sandbox|contract-tests|scripts|test)/',
+    ),
+    forbid(
+      'config-imports-only-spec-core',
+      'error',
+      "config/ is the kit's configuration (every LP_* variable) and command line: sandbox, suite, tools and scripts all " +
+        'read it, so it may import nothing of theirs (only spec-core, for the repository root).',
+      '^config/',
       '^(src|generated|tools|sandbox|contract-tests|scripts|test)/',
+    ),
+    forbid(
+      'sandbox-imports-no-tools',
+      'error',
+      'tools/ starts and drives the sandbox; the sandbox reads its configuration from config/, never from tools/, so no ' +
+        'arrow runs back up.',
+      '^sandbox/',
+      '^tools/',
     ),
     forbid(
       'client-stays-self-contained',
@@ -35,7 +51,7 @@ module.exports = {
       'src/ is the published client: it may import only itself, the generated types and its runtime dependency. ' +
         'spec-core and the tools would pull yaml and ajv into the package.',
       '^src/',
-      '^(spec-core|tools|sandbox|contract-tests|scripts|test)/',
+      '^(spec-core|config|tools|sandbox|contract-tests|scripts|test)/',
     ),
     {
       name: 'no-cycle-in-client',

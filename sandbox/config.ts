@@ -1,7 +1,7 @@
 // The sandbox's credentials and settings: the same LP_* variables the live contract suite
 // reads, with public sandbox-only defaults, and how they are printed (masked) and saved.
 import { chmodSync, writeFileSync } from 'node:fs';
-import { type LpVariable, readVariable, SECRET_VARIABLES } from '../tools/environment.ts';
+import { type LpVariable, readVariable, SECRET_VARIABLES } from '../config/environment.ts';
 
 /** Public test values used when an LP_* variable is unset. They are not secrets. */
 export const SANDBOX_DEFAULTS = {

@@ -3,8 +3,8 @@
 // Node 20 reads `--env-file` anywhere in argv as its own option, so start this file with
 // `node --import tsx -- sandbox/main.ts` (what `npm run sandbox` does) when passing --env-file.
 import { ensureBundles } from '../spec-core/bundles.ts';
-import { integerOption as readInteger, isMainModule, listenFailure, listenOptions, parseCommandLine, usageError } from '../tools/cli.ts';
-import { readVariable } from '../tools/environment.ts';
+import { integerOption as readInteger, isMainModule, listenFailure, listenOptions, parseCommandLine, usageError } from '../config/cli.ts';
+import { readVariable } from '../config/environment.ts';
 import { DEFAULT_MAX_CODES } from './authorization-codes.ts';
 import { MAX_OFFSET_SECONDS } from './clock.ts';
 import { dotenvLines, printableDotenv, readCredentials, writeEnvFile } from './config.ts';

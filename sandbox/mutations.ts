@@ -18,6 +18,11 @@ export const MUTATIONS = [
     description: 'expired_in is 7200 (more than 3600) and tokens live that long.',
   },
   { id: 'service-token-type-lowercase', operation: 'requestServiceToken', description: 'token_type is "bearer" instead of "Bearer".' },
+  {
+    id: 'service-token-client-id-ignored',
+    operation: 'requestServiceToken',
+    description: 'client_id is not compared: the right client_secret gets a token whatever client_id says.',
+  },
   { id: 'service-token-wrong-secret-accepted', operation: 'requestServiceToken', description: 'A wrong client_secret still gets a token.' },
   {
     id: 'service-token-secret-trimmed',
@@ -37,6 +42,18 @@ export const MUTATIONS = [
     id: 'idp-scope-not-required',
     operation: 'requestIdentityProviderToken',
     description: 'A client credentials request without scope (or with an unknown scope) gets a token.',
+  },
+  {
+    id: 'idp-code-grant-subscription-key-unchecked',
+    operation: 'SubscriptionKey',
+    description:
+      'The identity provider checks Ocp-Apim-Subscription-Key on client credentials requests only: a code exchange without (or with a wrong) key gets a token.',
+  },
+  {
+    id: 'authorize-unknown-client-redirects',
+    operation: 'requestAuthorization',
+    description:
+      'An authorization request with an unknown client_id is redirected to its redirect_uri with error=unauthorized_client (RFC 6749 4.1.2.1 forbids it).',
   },
   {
     id: 'idp-subscription-key-not-required',
@@ -105,6 +122,11 @@ export const MUTATIONS = [
     description: 'The 200 confirmation has no message field.',
   },
   { id: 'milestone-text-plain', operation: 'recordLoadMilestoneEvent', description: 'The confirmation is sent as text/plain.' },
+  {
+    id: 'milestone-other-content-type-500',
+    operation: 'recordLoadMilestoneEvent',
+    description: 'A milestone body in a content type other than application/json (text/plain) is answered 500.',
+  },
   // Fleet (API-Key)
   {
     id: 'fleet-missing-key-accepted',
@@ -112,6 +134,27 @@ export const MUTATIONS = [
     description: "Fleet requests without an API-Key header are answered 200 (with the first lessee's vehicles).",
   },
   { id: 'fleet-key-case-insensitive', operation: 'FleetApiKey', description: 'API-Key is compared ignoring case.' },
+  {
+    id: 'fleet-subscription-key-accepted',
+    operation: 'FleetApiKey',
+    description: "A fleet request with the developer's Ocp-Apim-Subscription-Key and no API-Key is answered as the first lessee.",
+  },
+  {
+    id: 'fleet-refusal-discloses-vehicles',
+    operation: 'FleetApiKey',
+    description: "A wrong API-Key is refused with 401, but the error body lists the first lessee's first vehicles.",
+  },
+  { id: 'fleet-other-methods-500', operation: 'listVehicles', description: 'PUT, PATCH and DELETE on /vehicles are answered 500.' },
+  {
+    id: 'get-non-ascii-500',
+    operation: 'getVehicle',
+    description: 'A vehicle number with characters outside ASCII is answered 500.',
+  },
+  {
+    id: 'list-license-plate-ignored-with-sort',
+    operation: 'listVehicles',
+    description: 'The licensePlate filter is ignored when a sort is also given.',
+  },
   { id: 'list-leaks-foreign-vehicles', operation: 'listVehicles', description: 'The list includes vehicles of another lessee.' },
   {
     id: 'list-leaks-on-foreign-customer-filter',

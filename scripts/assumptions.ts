@@ -1,7 +1,7 @@
 // `npm run assumptions`: prints the table of every x-assumption of the bundles (the same text as generated/assumptions.md).
 // The table is built by spec-core/assumptions.ts.
 import { assumptionsMarkdown } from '../spec-core/assumptions.ts';
-import { parseCommandLine } from '../tools/cli.ts';
+import { parseCommandLine } from '../config/cli.ts';
 
 parseCommandLine({
   command: 'npm run assumptions --',

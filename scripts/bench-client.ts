@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import createClient from 'openapi-fetch';
 import type { paths as CarriersPaths } from '../generated/carriers.ts';
 import { createCarriersClient } from '../src/index.ts';
-import { integerOption, parseCommandLine } from '../tools/cli.ts';
+import { integerOption, parseCommandLine } from '../config/cli.ts';
 
 const CLI = {
   command: 'npm run bench:client --',

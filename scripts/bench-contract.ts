@@ -6,7 +6,7 @@ import { repoRoot } from '../spec-core/apis.ts';
 import type { SuiteRun } from '../contract-tests/runner/run-suite.ts';
 import { startMock, startSandbox, type TargetServer } from '../tools/targets.ts';
 import type { TargetName } from '../contract-tests/support/target.ts';
-import { parseCommandLine } from '../tools/cli.ts';
+import { parseCommandLine } from '../config/cli.ts';
 
 const SANDBOX_GOAL_SECONDS = 30;
 

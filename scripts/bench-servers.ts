@@ -1,7 +1,7 @@
 // Benchmark, one run: GET /vehicles with a filter on the sandbox vs the Prism mock (req/s,
 // p99, ratio; goal sandbox >= 10x), then the sandbox's list latency and RSS at 100,000 vehicles.
 import { readFileSync } from 'node:fs';
-import { integerOption, parseCommandLine } from '../tools/cli.ts';
+import { integerOption, parseCommandLine } from '../config/cli.ts';
 import { stopAllServers } from '../tools/processes.ts';
 import { autocannon, CONNECTIONS_OPTION, cpuSeconds, rssMiB, start, stopAllOnSignals } from '../tools/server-load.ts';
 

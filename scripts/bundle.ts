@@ -2,7 +2,7 @@
 // runtime reader loads (see spec-core/bundles.ts).
 import { API_NAMES } from '../spec-core/apis.ts';
 import { buildBundles } from '../spec-core/bundles.ts';
-import { parseCommandLine } from '../tools/cli.ts';
+import { parseCommandLine } from '../config/cli.ts';
 
 parseCommandLine({
   command: 'npm run bundle --',

@@ -6,8 +6,8 @@ import { resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { strictByDefault } from '../contract-tests/runner/run-suite.ts';
 import { readTransportSettings, type TransportSettings } from '../contract-tests/support/transport.ts';
-import { integerOption, parseCommandLine, usageError } from '../tools/cli.ts';
-import { flagVariable, loadDotenv, parseTargetName, readVariable, type TargetName } from '../tools/environment.ts';
+import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
+import { flagVariable, loadDotenv, parseTargetName, readVariable, type TargetName } from '../config/environment.ts';
 import { resolveTarget, TARGET_CLI_OPTIONS, type ResolvedTarget } from '../tools/targets.ts';
 
 const CLI = {

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
-import { integerOption, listenFailure, parseCommandLine } from '../tools/cli.ts';
+import { integerOption, listenFailure, parseCommandLine } from '../config/cli.ts';
 import { normaliseBasePath, startDocsServer } from '../tools/docs/serve.ts';
 
 const spec = {

@@ -4,7 +4,7 @@ import { repoRoot } from '../spec-core/apis.ts';
 import { ensureBundles } from '../spec-core/bundles.ts';
 import { buildDocs, docsDir } from '../tools/docs/build.ts';
 import { DEFAULT_DOCS_CONFIG } from '../tools/docs/support.ts';
-import { parseCommandLine } from '../tools/cli.ts';
+import { parseCommandLine } from '../config/cli.ts';
 
 const { values } = parseCommandLine({
   command: 'npm run docs --',

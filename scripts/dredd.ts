@@ -1,6 +1,6 @@
 // `npm run dredd`: dredd against a target through Prism's validating proxy (contract-tests/dredd/run-dredd.ts).
-import { parseCommandLine, usageError } from '../tools/cli.ts';
-import { parseTargetName, type TargetName } from '../tools/environment.ts';
+import { parseCommandLine, usageError } from '../config/cli.ts';
+import { parseTargetName, type TargetName } from '../config/environment.ts';
 import { TARGET_CLI_OPTIONS } from '../tools/targets.ts';
 
 const CLI = {

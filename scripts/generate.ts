@@ -5,7 +5,7 @@ import type { OpenAPI3 } from 'openapi-typescript';
 import { API_NAMES, repoRoot } from '../spec-core/apis.ts';
 import { assumptionsMarkdown } from '../spec-core/assumptions.ts';
 import { loadBundle } from '../spec-core/bundles.ts';
-import { parseCommandLine } from '../tools/cli.ts';
+import { parseCommandLine } from '../config/cli.ts';
 
 const { values } = parseCommandLine({
   command: 'tsx scripts/generate.ts',

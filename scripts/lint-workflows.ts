@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
-import { parseCommandLine } from '../tools/cli.ts';
+import { parseCommandLine } from '../config/cli.ts';
 import { lintWorkflow } from '../tools/release/workflow-lint.ts';
 
 const { positionals } = parseCommandLine({

@@ -2,8 +2,8 @@
 // authorize URL, waits on the loopback LP_REDIRECT_URI, and prints the token lifetime; the token itself only with
 // --show-token.
 import { spawn } from 'node:child_process';
-import { parseCommandLine, usageError } from '../tools/cli.ts';
-import { type LpVariable, readVariable } from '../tools/environment.ts';
+import { parseCommandLine, usageError } from '../config/cli.ts';
+import { type LpVariable, readVariable } from '../config/environment.ts';
 import { loopbackRedirect, signIn } from '../tools/login.ts';
 
 const CLI = {

@@ -1,8 +1,8 @@
 // `npm run mock`: starts the Prism mock (tools/mock.ts) on one loopback port, prints the LP_* lines a client needs
 // (base URLs and the placeholder credentials Prism accepts) and "mock ready", and stops it on SIGINT/SIGTERM.
 import { ensureBundles } from '../spec-core/bundles.ts';
-import { integerOption, isMainModule, listenFailure, listenOptions, parseCommandLine } from '../tools/cli.ts';
-import { readVariable } from '../tools/environment.ts';
+import { integerOption, isMainModule, listenFailure, listenOptions, parseCommandLine } from '../config/cli.ts';
+import { readVariable } from '../config/environment.ts';
 import { type RunningMock, settingsLines, startPrismMock } from '../tools/mock.ts';
 
 const CLI = {

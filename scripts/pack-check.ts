@@ -1,5 +1,5 @@
 // `npm run pack:check`: the package as a consumer installs it, through a local registry (tools/release/pack-check.ts).
-import { parseCommandLine } from '../tools/cli.ts';
+import { parseCommandLine } from '../config/cli.ts';
 import { packCheck } from '../tools/release/pack-check.ts';
 import { repoRoot } from '../spec-core/apis.ts';
 

@@ -3,7 +3,7 @@
 import { relative } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { ensureBundles } from '../spec-core/bundles.ts';
-import { parseCommandLine } from '../tools/cli.ts';
+import { parseCommandLine } from '../config/cli.ts';
 import { DEFAULT_OUT_DIR, writePostmanCollection } from '../tools/postman/build-collection.ts';
 
 const { values } = parseCommandLine({

@@ -12,7 +12,7 @@ import {
   startRealEnvironmentProxy,
   withPreset,
 } from '../contract-tests/fixtures/real-environment-proxy.ts';
-import { integerOption, isMainModule, listenFailure, parseCommandLine, usageError } from '../tools/cli.ts';
+import { integerOption, isMainModule, listenFailure, parseCommandLine, usageError } from '../config/cli.ts';
 
 const DEFAULT_UPSTREAM = 'http://127.0.0.1:4020';
 const DEFAULT_PORT = 4030;

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCommandLine, usageError } from '../tools/cli.ts';
+import { parseCommandLine, usageError } from '../config/cli.ts';
 import { pendingBumps, releaseVerdict, specVersionProblems } from '../tools/release/versioning.ts';
 import { compareWithRef, formatChanges, gitTopLevel } from '../tools/spec-diff.ts';
 

@@ -1,6 +1,6 @@
 // `npm run release:stage`: builds the package and writes it to dist/package/, the folder a release publishes
 // (tools/release/package-stage.ts says why a staged folder).
-import { parseCommandLine } from '../tools/cli.ts';
+import { parseCommandLine } from '../config/cli.ts';
 import { stagePackage } from '../tools/release/package-stage.ts';
 import { repoRoot } from '../spec-core/apis.ts';
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
-import { parseCommandLine } from '../tools/cli.ts';
+import { parseCommandLine } from '../config/cli.ts';
 import { writeSpecVersions } from '../tools/release/versioning.ts';
 
 parseCommandLine({

@@ -1,7 +1,7 @@
 // Measures the sandbox's memory per 100,000 vehicles, authorization codes, tokens and events:
 // the RSS growth of a fresh sandbox process after creating that many (figures for sandbox/README.md).
 // Run: npx tsx scripts/sandbox-memory.ts (about 90 s).
-import { parseCommandLine } from '../tools/cli.ts';
+import { parseCommandLine } from '../config/cli.ts';
 import { type RunningServer, stopAllServers } from '../tools/processes.ts';
 import { rssMiB, start, stopAllOnSignals } from '../tools/server-load.ts';
 

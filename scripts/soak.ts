@@ -2,7 +2,7 @@
 // sandbox for --minutes, with a flood of authorization codes and identity-provider tokens on the
 // side. Prints the sandbox's RSS and throughput per block, then compares its throughput with a
 // freshly started sandbox, measured alternately so that other load on the machine hits both alike.
-import { integerOption, parseCommandLine, usageError } from '../tools/cli.ts';
+import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
 import { type RunningServer, stopAllServers } from '../tools/processes.ts';
 import { autocannon, CONNECTIONS_OPTION, rssMiB, start, stopAllOnSignals } from '../tools/server-load.ts';
 

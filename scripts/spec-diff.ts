@@ -1,7 +1,7 @@
 // `npm run spec:diff -- <git-ref> [--allow-breaking]`: bundles the specs at a git ref and in the working tree, lists
 // what changed for each API, and exits non-zero on a change that breaks a client or a partner unless --allow-breaking.
 // The comparison, its rules and the verdict are in tools/spec-diff.ts.
-import { isMainModule, parseCommandLine, usageError } from '../tools/cli.ts';
+import { isMainModule, parseCommandLine, usageError } from '../config/cli.ts';
 import { compareWithRef, gitTopLevel, specDiffReport } from '../tools/spec-diff.ts';
 
 const CLI = {

@@ -16,8 +16,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
-import { integerOption, parseCommandLine } from '../tools/cli.ts';
-import { readVariable } from '../tools/environment.ts';
+import { integerOption, parseCommandLine } from '../config/cli.ts';
+import { readVariable } from '../config/environment.ts';
 
 type Step = {
   name: string;

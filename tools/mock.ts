@@ -12,7 +12,7 @@ import { stringify } from 'yaml';
 import { API_NAMES, repoRoot } from '../spec-core/apis.ts';
 import { loadBundle } from '../spec-core/bundles.ts';
 import { HTTP_METHODS } from '../spec-core/http-methods.ts';
-import { MOCK_PLACEHOLDERS } from './environment.ts';
+import { MOCK_PLACEHOLDERS } from '../config/environment.ts';
 import { freePort } from './free-port.ts';
 import { startMockGuard } from './mock-guard.ts';
 import { stopProcess } from './processes.ts';

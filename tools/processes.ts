@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../spec-core/apis.ts';
-import { parseLpLines, withoutLpVariables } from './environment.ts';
+import { parseLpLines, withoutLpVariables } from '../config/environment.ts';
 
 /**
  * The arguments that make `node` run one of the kit's TypeScript scripts in a single process from any directory (a bare

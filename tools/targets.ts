@@ -5,12 +5,19 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { loadDotenv, type LpVariable, MOCK_PLACEHOLDERS, readTargetVariables, readVariable, type TargetName } from './environment.ts';
+import {
+  loadDotenv,
+  type LpVariable,
+  MOCK_PLACEHOLDERS,
+  readTargetVariables,
+  readVariable,
+  type TargetName,
+} from '../config/environment.ts';
 import { startServer, type RunningServer } from './processes.ts';
 
 export type TargetEnv = Partial<Record<LpVariable, string>>;
 
-/** The command-line options of every script that runs against a target (tools/cli.ts option specs). */
+/** The command-line options of every script that runs against a target (config/cli.ts option specs). */
 export const TARGET_CLI_OPTIONS = {
   target: {
     type: 'string',

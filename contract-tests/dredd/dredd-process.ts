@@ -3,7 +3,7 @@
 // instead of a Prism CLI and a dredd CLI per document: Prism and dredd load once (each load is about a CPU-second).
 // Its output goes to the parent, which redacts it; the LP_* settings come in its environment, never on its argv.
 import { createRequire } from 'node:module';
-import { isMainModule } from '../../tools/cli.ts';
+import { isMainModule } from '../../config/cli.ts';
 import { freePort } from '../../tools/free-port.ts';
 
 const require = createRequire(import.meta.url);

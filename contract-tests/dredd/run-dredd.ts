@@ -5,11 +5,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { startMock, startSandbox, type RunningServer } from '../runner/target-server.ts';
+import { startMock, startSandbox, type TargetServer } from '../runner/target-server.ts';
 import { Redactor } from '../support/redact.ts';
 import type { TargetName } from '../support/target.ts';
 import { SECRET_VARIABLES } from '../support/target.ts';
-import { loadDotenv } from '../../tools/environment.ts';
+import { loadDotenv } from '../../config/environment.ts';
 import { writeDreddDocuments } from './dredd-documents.ts';
 import { RESULT_PREFIX, type DreddPlanItem } from './dredd-process.ts';
 
@@ -127,7 +127,7 @@ export interface DreddOptions {
 /** `npm run dredd`: starts the target (mock or sandbox) or reads the live settings, runs dredd, and gives the verdict. */
 export async function runDredd(options: DreddOptions): Promise<{ exitCode: number; run: DreddRun; line: string }> {
   const echo = options.echo ?? true;
-  let server: RunningServer | undefined;
+  let server: TargetServer | undefined;
   try {
     let env: Record<string, string | undefined>;
     if (options.target === 'live') {

@@ -1,7 +1,6 @@
 // Contract of GET {fleet_base_url}/vehicles and /vehicles/{vehicleNumber}, data-driven: vehicles are taken from the
 // unfiltered list, so the checks need no fixtures and hold for any fleet with at least two distinct vehicles.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '../../generated/fleet.ts';
 import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
 import { reasonIfCannot } from '../support/capabilities.ts';
 import { fleetClient } from '../support/clients.ts';
@@ -10,29 +9,8 @@ import { jsonOf, send, statusClass } from '../support/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target } from '../support/target.ts';
 import { forEachConcurrently } from '../support/transport.ts';
+import { FILTERS, type FilterName, VEHICLE_FIELDS, type Vehicle } from '../support/fleet-fields.ts';
 import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../support/vehicle-list.ts';
-
-type Vehicle = components['schemas']['Vehicle'];
-type FilterName = 'customerNumber' | 'vehicleNumber' | 'vin' | 'customervehicleNumber' | 'licensePlate';
-
-/** Each filter parameter and the vehicle field it filters on (note the lower-case v of customervehicleNumber). */
-const FILTERS: Array<[FilterName, keyof Vehicle]> = [
-  ['customerNumber', 'customerNumber'],
-  ['vehicleNumber', 'vehicleNumber'],
-  ['vin', 'vin'],
-  ['customervehicleNumber', 'customerVehicleNumber'],
-  ['licensePlate', 'licensePlate'],
-];
-const VEHICLE_FIELDS: Array<keyof Vehicle> = [
-  'customerNumber',
-  'vehicleNumber',
-  'vin',
-  'customerVehicleNumber',
-  'licensePlate',
-  'domicileLocationNumber',
-  'domicileLocationName',
-  'vehicleType',
-];
 
 const LIST = ['listVehicles'];
 const GET = ['getVehicle'];

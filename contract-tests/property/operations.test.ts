@@ -11,7 +11,7 @@ import { skipIf } from '../support/skips.ts';
 import { operationById } from '../support/spec.ts';
 import { reasonIfUnset, target } from '../support/target.ts';
 import { forEachConcurrently } from '../support/transport.ts';
-import { integerVariable } from '../../tools/environment.ts';
+import { integerVariable } from '../../config/environment.ts';
 
 const RUNS = integerVariable('LP_CONTRACT_RUNS', 5, 1);
 // A fixed random seed by default keeps a red run reproducible; LP_CONTRACT_RANDOM_SEED explores other inputs.

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { Redactor } from '../support/redact.ts';
-import { flagVariable } from '../../tools/environment.ts';
+import { flagVariable } from '../../config/environment.ts';
 import { SECRET_VARIABLES, type TargetName } from '../support/target.ts';
 
 export interface SuiteRun {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { throughProxy } from '../fixtures/contradicting-proxy.ts';
 import { type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
-import { startSandbox, type RunningServer } from '../runner/target-server.ts';
+import { startSandbox, type TargetServer } from '../runner/target-server.ts';
 import { EXIT_CODES } from '../runner/verdict.ts';
 import { skipIf } from '../support/skips.ts';
 import { target } from '../support/target.ts';
@@ -21,7 +21,7 @@ const FLEET_FILES = ['contract-tests/fleet/', 'contract-tests/security/lessee-ow
 const onlyWithMock = () => (target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
 
 const out = mkdtempSync(join(tmpdir(), 'lp-contract-real-'));
-const servers: Array<RunningServer | RealEnvironmentProxy> = [];
+const servers: Array<TargetServer | RealEnvironmentProxy> = [];
 let runs: Record<'shapes' | 'leak' | 'wrongKey' | 'unreachable' | 'crash', LiveRun> | undefined;
 
 /** A sandbox (with a mutation, if given) behind a proxy that wraps the list and relabels the fleet's JSON. */

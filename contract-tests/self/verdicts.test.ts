@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRADICTIONS, startContradictingProxy, throughProxy, type ContradictingProxy } from '../fixtures/contradicting-proxy.ts';
 import { PRESETS, type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
-import { startSandbox, type RunningServer } from '../runner/target-server.ts';
+import { startSandbox, type TargetServer } from '../runner/target-server.ts';
 import { skipIf } from '../support/skips.ts';
 import { target } from '../support/target.ts';
 import { contractLive, contradictedNames, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from './live-runs.ts';
@@ -23,7 +23,7 @@ const FILES = [
   'contract-tests/property/input-limits.test.ts',
 ];
 
-let sandbox: RunningServer | undefined;
+let sandbox: TargetServer | undefined;
 let proxy: ContradictingProxy | undefined;
 let gateway: RealEnvironmentProxy | undefined;
 const out = mkdtempSync(join(tmpdir(), 'lp-contract-verdicts-'));
@@ -52,8 +52,8 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
     gateway = await startRealEnvironmentProxy(proxy.origin, {
       ...PRESETS.throttled,
       ...PRESETS.flaky,
-      transient503Every: 10,
-      dropEvery: 15,
+      // Waited out at once: the run proves the retries, not the waiting (support/transport's own tests time that).
+      transient503RetryAfterSeconds: 0,
     });
     const [lenient, strict, behindGateway] = await Promise.all([
       run('default', []),

@@ -8,6 +8,7 @@ import { record, reportContradictions, reportProblems, type Observed } from './l
 import { redactorFor } from './redact.ts';
 import { operations, type Operation } from './spec.ts';
 import { target, type Target } from './target.ts';
+import { disclosures, learnAccepted } from './disclosure.ts';
 import { CouldNotJudge, readTransportSettings, Transport, type TransportStats } from './transport.ts';
 import { verdictOf, type Contradiction } from './verdicts.ts';
 
@@ -15,16 +16,16 @@ export const redactor = redactorFor(target);
 
 /**
  * The one transport of this worker: every attempt has a deadline, throttling and transient faults are waited out or
- * end as "could not judge", and the requests in flight are bounded (tools/environment.ts: LP_CONTRACT_*).
+ * end as "could not judge", and the requests in flight are bounded (config/environment.ts: LP_CONTRACT_*).
  */
 const settings = readTransportSettings();
 // Only a live run has several workers (contract-tests/vitest.config.ts); each takes its share of the bounds.
 export const transport = new Transport({ ...settings, workers: target.name === 'live' ? settings.workers : 1 });
 
-export function findOperation(forTarget: Target, method: string, url: string): Operation | undefined {
+export function findOperation(forTarget: Target, method: string | undefined, url: string): Operation | undefined {
   const { pathname } = new URL(url);
   return operations.find((op) => {
-    if (op.method !== method.toUpperCase()) return false;
+    if (method !== undefined && op.method !== method.toUpperCase()) return false;
     const base = forTarget.env[op.baseVariable];
     if (!base) return false;
     const prefix = new URL(base).pathname.replace(/\/+$/, '');
@@ -116,6 +117,19 @@ export async function sendOrRecord(request: Request) {
   }
 }
 
+/** What the request carried that an answer may name back: its URL (decoded too) and its body. */
+async function requestText(request: Request): Promise<string> {
+  const url = request.url;
+  let decoded = url;
+  try {
+    decoded = decodeURIComponent(url);
+  } catch {
+    // a malformed percent-encoding: the raw URL is all there is
+  }
+  const body = request.body ? await request.clone().text() : '';
+  return `${url}\n${decoded}\n${body}\n${[...request.headers.values()].join('\n')}`;
+}
+
 /** Sends a request, checks and records the answer; the returned response's body is still unread. */
 /** The negative-space dimensions a request can be part of, for the coverage report (operation × dimension). */
 export type Dimension = 'authentication' | 'content types' | 'methods' | 'unicode' | 'combinations';
@@ -127,13 +141,24 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
   learnCredentials(bodyText, response.headers.get('location'));
   const operation = findOperation(target, request.method, request.url);
   const path = new URL(request.url).pathname;
+  // A method the path does not document has no answer in the spec to match: only "no 5xx" holds for it (a 405 or
+  // any other 4xx is the server's to choose). An address no path of the spec has is a violation in itself.
+  const pathOnly = operation ? undefined : findOperation(target, undefined, request.url);
   const verdict = operation
     ? verdictOf(operation.api, inspectResponse(operation, { status: response.status, headers: response.headers, bodyText }))
     : {
-        violations: [`${request.method} ${path} answered ${response.status}: no operation of the spec has this address`],
+        violations: pathOnly
+          ? response.status >= 500
+            ? [`${request.method} ${path} (a method the path does not document) answered ${response.status}: a server error`]
+            : []
+          : [`${request.method} ${path} answered ${response.status}: no operation of the spec has this address`],
         contradictions: [],
         confirmed: [],
       };
+  // Refusals disclose nothing (support/disclosure.ts): judged against what the run's accepted answers showed.
+  if (operation && response.status < 400) learnAccepted(operation.operationId, bodyText, response.headers.get('location'));
+  if (operation && response.status >= 400 && response.status < 500)
+    verdict.violations.push(...disclosures(operation, await requestText(request), response.status, bodyText));
   const problems = verdict.violations.map((problem) => redactor.redact(problem));
   const contradictions = verdict.contradictions.map((c) => ({ ...c, problems: c.problems.map((p) => redactor.redact(p)) }));
   const observed = observedOf(request, response, bodyText);
@@ -144,7 +169,7 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
   const test = currentTest();
   record({
     kind: 'exchange',
-    operationId: operation?.operationId ?? `${request.method} ${path}`,
+    operationId: operation?.operationId ?? (pathOnly ? `${pathOnly.operationId} (${request.method})` : `${request.method} ${path}`),
     status: response.status,
     scheme: schemesOf(request.headers),
     problems,

@@ -4,7 +4,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { flagVariable, readVariable } from '../../tools/environment.ts';
+import { flagVariable, readVariable } from '../../config/environment.ts';
 import type { TransportStats, UnjudgedKind } from './transport.ts';
 
 export const outputDir = readVariable('LP_CONTRACT_OUT') ?? join(repoRoot, 'dist/contract');

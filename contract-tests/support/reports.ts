@@ -6,6 +6,7 @@ import { sourceOf, type AssumptionSource } from '../../spec-core/assumptions.ts'
 import type { LedgerEntry, Observed } from './ledger.ts';
 import { operations, specAssumptions } from './spec.ts';
 import { documentedResponseKey } from './conformance.ts';
+import { clausesMarkdown, clauseTable } from './oauth-clauses.ts';
 import { addStats, emptyStats, type TransportStats } from './transport.ts';
 
 export function readLedger(dir: string): LedgerEntry[] {
@@ -77,6 +78,53 @@ export function coverage(entries: LedgerEntry[]): CoverageRow[] {
     }
   }
   return rows;
+}
+
+/** The negative space, per operation: how many requests each dimension sent (refusals judged, for disclosure). */
+export const DIMENSIONS = ['authentication', 'disclosure', 'content types', 'methods', 'unicode', 'combinations'] as const;
+export type DimensionName = (typeof DIMENSIONS)[number];
+export interface DimensionRow {
+  operationId: string;
+  requests: Record<DimensionName, number>;
+}
+
+export function dimensionCoverage(entries: LedgerEntry[]): DimensionRow[] {
+  const rows = new Map<string, DimensionRow>(
+    [...new Set(operations.map((o) => o.operationId))].map((id) => [
+      id,
+      { operationId: id, requests: Object.fromEntries(DIMENSIONS.map((d) => [d, 0])) as Record<DimensionName, number> },
+    ]),
+  );
+  for (const entry of entries) {
+    if (entry.kind !== 'exchange') continue;
+    // "getVehicle (DELETE)": a method the path does not document counts for the path's operation.
+    const row = rows.get(entry.operationId.split(' (')[0]!);
+    if (!row) continue;
+    if (entry.dimension && (DIMENSIONS as readonly string[]).includes(entry.dimension)) row.requests[entry.dimension as DimensionName]++;
+    // Every refused answer of a documented operation is judged for disclosure (support/disclosure.ts).
+    if (entry.status >= 400 && entry.status < 500 && !entry.operationId.includes(' (')) row.requests.disclosure++;
+  }
+  return [...rows.values()];
+}
+
+export function dimensionsMarkdown(rows: DimensionRow[]): string {
+  return [
+    '## Negative space: requests per operation and dimension',
+    '',
+    'Authentication: the matrix of missing, wrong, near-miss and other-scheme credentials. Disclosure: refused answers checked for success properties and values seen in accepted answers. Content types, methods, Unicode: robustness requests generated from the spec. Combinations: filter pairs and filter × sort. A 0 is a dimension this run did not probe for that operation (skipped checks say why above).',
+    '',
+    `| Operation | ${DIMENSIONS.join(' | ')} |`,
+    `|---|${DIMENSIONS.map(() => '---:').join('|')}|`,
+    ...rows.map((r) => `| ${r.operationId} | ${DIMENSIONS.map((d) => r.requests[d]).join(' | ')} |`),
+    '',
+  ].join('\n');
+}
+
+/** Notes of the run (e.g. a credential accepted in a place the spec does not document), grouped. */
+export function notesMarkdown(entries: LedgerEntry[]): string {
+  const notes = [...new Set(entries.flatMap((e) => (e.kind === 'note' ? [e.text] : [])))].sort();
+  if (!notes.length) return '';
+  return ['## Noted, not judged', '', ...notes.map((n) => `- ${n}`), ''].join('\n');
 }
 
 export function coverageMarkdown(rows: CoverageRow[], targetName: string): string {
@@ -235,9 +283,24 @@ export function writeReports(dir: string, ledgerDir: string, targetName: string)
     join(dir, 'transport.json'),
     `${JSON.stringify({ target: targetName, stats: transportSummary(entries), unjudged }, null, 2)}\n`,
   );
-  writeFileSync(join(dir, 'coverage.json'), `${JSON.stringify({ target: targetName, rows: coverageRows }, null, 2)}\n`);
-  const md = coverageMarkdown(coverageRows, targetName);
-  writeFileSync(join(dir, 'coverage.md'), md);
+  const dimensions = dimensionCoverage(entries);
+  const clauses = clauseTable();
+  writeFileSync(
+    join(dir, 'coverage.json'),
+    `${JSON.stringify({ target: targetName, rows: coverageRows, dimensions, clauses, notes: entries.filter((e) => e.kind === 'note') }, null, 2)}\n`,
+  );
+  const md = [coverageMarkdown(coverageRows, targetName), dimensionsMarkdown(dimensions), notesMarkdown(entries)]
+    .filter(Boolean)
+    .join('\n');
+  const byCoverage = (state: string) => clauses.filter((c) => c.coverage === state).length;
+  const clauseSection = [
+    '## OAuth clauses (RFC 6749, RFC 6750, RFC 7636) and what covers each',
+    '',
+    `${clauses.length} clauses that bear on the flows of the published documentation: ${byCoverage('checked')} checked, ${byCoverage('untestable')} untestable, ${byCoverage('not applicable')} not applicable${byCoverage('pending') ? `, ${byCoverage('pending')} pending` : ''} (contract-tests/support/oauth-clauses.ts).`,
+    '',
+    clausesMarkdown(clauses),
+  ].join('\n');
+  writeFileSync(join(dir, 'coverage.md'), [md, clauseSection].join('\n'));
   writeFileSync(join(dir, 'assumptions.json'), `${JSON.stringify({ target: targetName, assumptions }, null, 2)}\n`);
   writeFileSync(join(dir, 'assumptions.md'), assumptionsMarkdown(assumptions, targetName));
   // Checks that failed only for a contradicted assumption (strict runs): the verdict line does not count them as violations.

@@ -1,9 +1,9 @@
 // The target under test, read once from the LP_* environment variables: base URLs, credentials and the write gate.
 // A missing variable never fails the run; it skips exactly the checks that need it, naming the variable. The variables
-// themselves, and what each means, are listed in tools/environment.ts.
-import { type LpVariable, parseTargetName, readTargetVariables, readVariable, type TargetName } from '../../tools/environment.ts';
+// themselves, and what each means, are listed in config/environment.ts.
+import { type LpVariable, parseTargetName, readTargetVariables, readVariable, type TargetName } from '../../config/environment.ts';
 
-export { LP_VARIABLES, SECRET_VARIABLES, TARGET_NAMES, type LpVariable, type TargetName } from '../../tools/environment.ts';
+export { LP_VARIABLES, SECRET_VARIABLES, TARGET_NAMES, type LpVariable, type TargetName } from '../../config/environment.ts';
 
 export interface Target {
   name: TargetName;

@@ -7,7 +7,7 @@
 // with Retry-After); after anything else its outcome is unknown, and the run says so.
 //
 // No vitest here: the runner's preflight uses the same transport before the suite starts.
-import { integerVariable, readVariable } from '../../tools/environment.ts';
+import { integerVariable, readVariable } from '../../config/environment.ts';
 
 /** What ended a request without an answer the suite can judge; the kind decides the words, never the verdict. */
 export type UnjudgedKind = 'unreachable' | 'timeout' | 'throttled' | 'outcome-unknown';

@@ -42,6 +42,16 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
   const leaksOnCustomerFilter = mutated(context, 'list-leaks-on-foreign-customer-filter');
   const fieldRenamed = mutated(context, 'list-field-renamed');
   const listType = mutated(context, 'list-wrong-content-type') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+  const subscriptionKeyAccepted = mutated(context, 'fleet-subscription-key-accepted');
+  const refusalDisclosesVehicles = mutated(context, 'fleet-refusal-discloses-vehicles');
+  const plateIgnoredWithSort = mutated(context, 'list-license-plate-ignored-with-sort');
+  const nonAsciiFails = mutated(context, 'get-non-ascii-500');
+  if (mutated(context, 'fleet-other-methods-500'))
+    app.route({
+      method: ['PUT', 'PATCH', 'DELETE'],
+      url: '/vehicles',
+      handler: (_request, reply) => sendApiError(reply, 500, 'internal_error', 'Internal server error.'),
+    });
 
   // Declared up front so every request object has the same shape: adding the property per request
   // made V8 migrate each one to a new hidden class.
@@ -56,6 +66,25 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
     }
     if (!visible && typeof key === 'string' && key.toLowerCase() === ownKeyInAnyCase)
       visible = fleet.forApiKey(context.credentials.fleetApiKey);
+    if (
+      !visible &&
+      key === undefined &&
+      subscriptionKeyAccepted &&
+      request.headers['ocp-apim-subscription-key'] === context.credentials.subscriptionKey
+    )
+      visible = fleet.forApiKey(context.credentials.fleetApiKey);
+    if (!visible && typeof key === 'string' && refusalDisclosesVehicles) {
+      const own = fleet.forApiKey(context.credentials.fleetApiKey)!;
+      const ids = own.query({ filters: [], combineWithAnd: true });
+      const first = [ids[0], ids[1]].filter((id): id is number => id !== undefined);
+      reply
+        .code(401)
+        .type('application/json; charset=utf-8')
+        .send(
+          `{"error":"unauthorized","message":"Access denied due to invalid API key.","vehicles":[${first.map((id) => fleet.json[id]).join(',')}]}`,
+        );
+      return;
+    }
     if (!visible) {
       // Answered here: done() is not called, so the route handler never runs.
       sendApiError(
@@ -106,6 +135,7 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
         query.filters.push({ field, values: firstValueOnly ? values.slice(0, 1) : values });
       }
     }
+    if (plateIgnoredWithSort && typeof raw.sort === 'string') query.filters = query.filters.filter((f) => f.field !== 'licensePlate');
     if (typeof raw.sort === 'string' && !sortIgnored) {
       const [field, direction] = raw.sort.split(' ') as [SortField, string];
       query.sort = { field, descending: direction === 'desc' && !descIgnored };
@@ -128,6 +158,10 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
 
   app.get('/vehicles/:vehicleNumber', (request, reply) => {
     const { vehicleNumber } = request.params as { vehicleNumber: string };
+    if (nonAsciiFails && /[^ -~]/.test(vehicleNumber)) {
+      sendApiError(reply, 500, 'internal_error', 'Internal server error.');
+      return;
+    }
     const checkedPath = vehicleNumber === '' ? undefined : getValidator.validatePath({ vehicleNumber });
     if (checkedPath && !checkedPath.ok) {
       sendApiError(reply, 400, 'invalid_parameter', checkedPath.problems.join('; '));

@@ -10,6 +10,19 @@ import { sharedClientId, TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
 export const TEST_USER = 'sandbox.user@example.test';
 const NEVER_SECONDS = 10 * 365 * 24 * 3600;
 
+/** RFC 6749 sections 3.1 and 3.2: a parameter sent without a value is treated as if it were omitted (before any
+ * validation, so that e.g. an empty code_challenge or code_verifier is no challenge, not a too-short one). */
+export function withoutEmptyValues(parameters: unknown): Record<string, unknown> {
+  if (!parameters || typeof parameters !== 'object') return {};
+  return Object.fromEntries(Object.entries(parameters).filter(([, value]) => value !== ''));
+}
+
+/** RFC 6749 sections 4.1.2.1 and 5.2: error_description holds only %x20-21 / %x23-5B / %x5D-7E (validation problems
+ * quote values with double quotes, which it must not). */
+export function errorDescription(text: string): string {
+  return text.replace(/"/g, "'").replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
+}
+
 export function identityProviderRoutes(app: FastifyInstance, context: SandboxContext): void {
   const { credentials } = context;
   const authorizeValidator = context.validators.operation('requestAuthorization');
@@ -31,9 +44,18 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
   };
 
   app.get('/oauth2/default/v1/authorize', async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
+    const query = withoutEmptyValues(request.query);
     // Until client and redirect URI are trusted, errors are shown, never redirected (RFC 6749 section 4.1.2.1).
     if (query.client_id !== credentials.clientId) {
+      if (
+        mutated(context, 'authorize-unknown-client-redirects') &&
+        typeof query.redirect_uri === 'string' &&
+        URL.canParse(query.redirect_uri)
+      ) {
+        const back = new URL(query.redirect_uri);
+        back.searchParams.set('error', 'unauthorized_client');
+        return reply.code(302).header('location', back.href).send();
+      }
       return sendHtmlError(reply, 400, 'Unknown client_id: no application with this client identifier is registered.');
     }
     const redirectUri = query.redirect_uri;
@@ -61,7 +83,7 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
     if (query.response_type !== 'code') {
       return redirect({ error: 'unsupported_response_type', error_description: 'response_type must be code.' });
     }
-    if (!checked.ok) return redirect({ error: 'invalid_request', error_description: checked.problems.join('; ') });
+    if (!checked.ok) return redirect({ error: 'invalid_request', error_description: errorDescription(checked.problems.join('; ')) });
     const scope = grantableScope(query.scope);
     if (!scope) return redirect({ error: 'invalid_scope', error_description: 'The requested scope is not granted to this client.' });
     const challenge = typeof query.code_challenge === 'string' ? query.code_challenge : undefined;
@@ -93,7 +115,11 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
 
   app.post('/oauth2/default/v1/token', async (request, reply) => {
     const key = request.headers['ocp-apim-subscription-key'];
-    if (key !== credentials.subscriptionKey && !mutated(context, 'idp-subscription-key-not-required')) {
+    // The mutation checks the key for one grant type only: the code exchange goes through without it.
+    const codeGrantUnchecked =
+      mutated(context, 'idp-code-grant-subscription-key-unchecked') &&
+      (request.body as Record<string, unknown> | undefined)?.grant_type === 'authorization_code';
+    if (key !== credentials.subscriptionKey && !mutated(context, 'idp-subscription-key-not-required') && !codeGrantUnchecked) {
       // The gateway answers before the identity provider, with its own body.
       return sendApiError(
         reply,
@@ -105,7 +131,7 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
     if (!isFormEncoded(request.headers['content-type'])) {
       return sendOAuthError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
     }
-    const body = { ...(request.body as Record<string, unknown>) };
+    const body = withoutEmptyValues(request.body);
     const grantType = body.grant_type;
     if (grantType === undefined) return sendOAuthError(reply, 400, 'invalid_request', 'grant_type is missing.');
     if (grantType !== 'client_credentials' && grantType !== 'authorization_code') {
@@ -115,7 +141,7 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
       body.scope = credentials.scopes.join(' ');
     }
     const checked = (grantType === 'client_credentials' ? clientCredentialsSchema : authorizationCodeSchema)(body);
-    if (!checked.ok) return sendOAuthError(reply, 400, 'invalid_request', checked.problems.join('; '));
+    if (!checked.ok) return sendOAuthError(reply, 400, 'invalid_request', errorDescription(checked.problems.join('; ')));
 
     const authenticated = body.client_id === credentials.clientId && body.client_secret === credentials.clientSecret;
     if (!authenticated && !mutated(context, 'idp-wrong-secret-accepted')) {

@@ -38,6 +38,7 @@ export function milestoneRoutes(app: FastifyInstance, context: SandboxContext): 
   app.post('/v1/load-milestone-events', { onRequest: authenticate }, async (request, reply) => {
     const contentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (contentType !== 'application/json') {
+      if (mutated(context, 'milestone-other-content-type-500')) return sendApiError(reply, 500, 'internal_error', 'Internal server error.');
       return sendApiError(reply, 400, 'invalid_request', 'Content-Type must be application/json.');
     }
     let body = request.body;

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { mutated, type SandboxContext } from '../context.ts';
 import { isFormEncoded, sendApiError, sendOAuthError } from '../replies.ts';
 import { sharedClientId, TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
+import { errorDescription, withoutEmptyValues } from './identity-provider.ts';
 
 export function serviceTokenRoutes(app: FastifyInstance, context: SandboxContext): void {
   const validator = context.validators.operation('requestServiceToken');
@@ -12,19 +13,20 @@ export function serviceTokenRoutes(app: FastifyInstance, context: SandboxContext
     if (!isFormEncoded(request.headers['content-type'])) {
       return sendOAuthError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
     }
-    const body = request.body as Record<string, unknown>;
+    const body = withoutEmptyValues(request.body);
     if (body.grant_type !== undefined && body.grant_type !== 'client_credentials') {
       return sendOAuthError(reply, 400, 'unsupported_grant_type', 'grant_type must be client_credentials.');
     }
     const checked = validator.validateBody(body);
-    if (!checked.ok) return sendOAuthError(reply, 400, 'invalid_request', checked.problems.join('; '));
+    if (!checked.ok) return sendOAuthError(reply, 400, 'invalid_request', errorDescription(checked.problems.join('; ')));
 
     const { credentials } = context;
     const secret =
       mutated(context, 'service-token-secret-trimmed') && typeof body.client_secret === 'string'
         ? body.client_secret.trim()
         : body.client_secret;
-    const authenticated = body.client_id === credentials.clientId && secret === credentials.clientSecret;
+    const clientMatches = body.client_id === credentials.clientId || mutated(context, 'service-token-client-id-ignored');
+    const authenticated = clientMatches && secret === credentials.clientSecret;
     if (!authenticated && !mutated(context, 'service-token-wrong-secret-accepted')) {
       if (mutated(context, 'service-token-error-not-rfc6749')) {
         return sendApiError(reply, 401, 'unauthorized', 'Client authentication failed.');

@@ -1,6 +1,6 @@
 // Vitest project of the typed client (src/): behaviour tests against loopback servers, and type tests (*.test-d.ts).
 import { defineProject } from 'vitest/config';
-import { flagVariable } from '../../tools/environment.ts';
+import { flagVariable } from '../../config/environment.ts';
 
 export default defineProject({
   test: {

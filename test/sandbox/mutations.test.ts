@@ -147,6 +147,43 @@ const PROBES: Record<MutationId, Probe> = {
       ?.startsWith(`${defaults.LP_REDIRECT_URI}/extra`) === true,
   'fleet-key-case-insensitive': async ({ origin }) =>
     (await fleetGet(origin, '/vehicles', defaults.LP_FLEET_API_KEY.toUpperCase())).status === 200,
+  // A code exchange without the subscription key header at all.
+  'idp-code-grant-subscription-key-unchecked': async ({ origin }) =>
+    (
+      await fetch(`${origin}/idp/oauth2/default/v1/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: await authorizationCode(origin),
+          redirect_uri: defaults.LP_REDIRECT_URI,
+          client_id: defaults.LP_CLIENT_ID,
+          client_secret: defaults.LP_CLIENT_SECRET,
+        }),
+      })
+    ).status === 200,
+  'authorize-unknown-client-redirects': async ({ origin }) => (await authorize(origin, { client_id: 'not-registered' })).status === 302,
+  'service-token-client-id-ignored': async ({ origin }) =>
+    (
+      await postForm(`${origin}/svc/token`, {
+        grant_type: 'client_credentials',
+        client_id: 'another-client',
+        client_secret: defaults.LP_CLIENT_SECRET,
+      })
+    ).status === 200,
+  'milestone-other-content-type-500': async ({ origin }) =>
+    (await recordMilestone(origin, await serviceToken(origin), JSON.stringify(aMilestone), { 'content-type': 'text/plain' })).status >= 500,
+  'fleet-subscription-key-accepted': async ({ origin }) =>
+    (await fetch(`${origin}/fleet/vehicles`, { headers: { 'ocp-apim-subscription-key': defaults.LP_SUBSCRIPTION_KEY } })).status === 200,
+  'fleet-refusal-discloses-vehicles': async ({ origin }) =>
+    (await (await fleetGet(origin, '/vehicles', 'wrong-key')).text()).includes('vehicleNumber'),
+  'fleet-other-methods-500': async ({ origin }) =>
+    (await fetch(`${origin}/fleet/vehicles`, { method: 'DELETE', headers: { 'api-key': defaults.LP_FLEET_API_KEY } })).status >= 500,
+  'get-non-ascii-500': async ({ origin }) => (await fleetGet(origin, `/vehicles/${encodeURIComponent('V-Ünï')}`)).status >= 500,
+  'list-license-plate-ignored-with-sort': async ({ origin }) => {
+    const [first] = await vehicles(origin);
+    return (await vehicles(origin, `?licensePlate=${first!.licensePlate}&sort=vehicleNumber%20asc`)).length !== 1;
+  },
 };
 
 describe('--list-mutations', () => {

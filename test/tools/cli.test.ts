@@ -1,9 +1,9 @@
-// tools/cli.ts as a user meets it: a real script run with tsx, and a real busy port.
+// config/cli.ts as a user meets it: a real script run with tsx, and a real busy port.
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { listenFailure } from '../../tools/cli.ts';
+import { listenFailure } from '../../config/cli.ts';
 
 const script = fileURLToPath(new URL('./fixtures/echo-cli.ts', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { encoding: 'utf8' });

@@ -1,6 +1,6 @@
 // tools/mock.ts: the document the Prism mock serves, built from small documents here, and the settings it prints.
 import { describe, expect, it } from 'vitest';
-import { MOCK_PLACEHOLDERS, parseLpLines } from '../../tools/environment.ts';
+import { MOCK_PLACEHOLDERS, parseLpLines } from '../../config/environment.ts';
 import { joinBundles, type OpenApiDocument, settingsLines } from '../../tools/mock.ts';
 
 const doc = (paths: OpenApiDocument['paths'], extra: Partial<OpenApiDocument> = {}): OpenApiDocument => ({

@@ -1,5 +1,5 @@
 // The command line of the kit's scripts as a user meets it: real processes. The two servers refuse an unknown option in
-// one line (exit 2), which every script gets from the same tools/cli.ts parser (its own tests cover the refusal;
+// one line (exit 2), which every script gets from the same config/cli.ts parser (its own tests cover the refusal;
 // spawning each script twice cost npm test more than it proved; every script's --help: scripts-help.test.ts); a busy
 // port is one line naming --port; the mock prints settings a client can use and keeps its own readiness checks out of
 // its log. (login and spec:diff: test/client, test/spec-diff.)
@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { MOCK_PLACEHOLDERS } from '../../tools/environment.ts';
+import { MOCK_PLACEHOLDERS } from '../../config/environment.ts';
 import { startMock, type TargetServer } from '../../tools/targets.ts';
 
 const SCRIPTS = [

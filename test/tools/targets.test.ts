@@ -1,4 +1,4 @@
-// tools/environment.ts and tools/targets.ts: the variables, the target names and the resolver's refusals.
+// config/environment.ts and tools/targets.ts: the variables, the target names and the resolver's refusals.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import {
   readTargetVariables,
   SECRET_VARIABLES,
   withoutLpVariables,
-} from '../../tools/environment.ts';
+} from '../../config/environment.ts';
 import { resolveTarget } from '../../tools/targets.ts';
 
 describe('environment', () => {

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type TargetServer } from '../targets.ts';
-import { withoutLpVariables } from '../environment.ts';
+import { withoutLpVariables } from '../../config/environment.ts';
 import { writeConsumerProject } from './consumer-project.ts';
 import { checkPackageReadme, checkTarballFiles, typescriptBlocks } from './package-contents.ts';
 import { PACKAGE_README, STAGE_DIR, type Manifest } from './package-stage.ts';
