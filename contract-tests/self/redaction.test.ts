@@ -117,7 +117,7 @@ describe('redaction of credentials', () => {
         },
         vitestArgs: [
           'contract-tests/token/service-token.test.ts',
-          'contract-tests/security/auth-matrix.test.ts',
+          'contract-tests/security/auth-matrix.fleet.test.ts',
           'contract-tests/carriers',
         ],
       });

@@ -50,7 +50,7 @@ const EXPIRY = 'contract-tests/token/expiry.test.ts';
 const REDIRECT_NEAR_MISSES = 'contract-tests/security/authorization-near-misses.test.ts';
 const MILESTONES = 'contract-tests/carriers/load-milestone-events.test.ts';
 const CLAUSE_CHECKS = 'contract-tests/token/oauth-clauses.test.ts';
-const AUTH_MATRIX = 'contract-tests/security/auth-matrix.test.ts';
+const AUTH_MATRIX = 'contract-tests/security/auth-matrix-checks.ts';
 
 const TLS =
   'Needs TLS on a real host: the mock and the sandbox listen on loopback without TLS, and probing whether a live host refuses plain http would send the credentials or the token in clear text.';
@@ -485,7 +485,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     text: 'The authorization server must authenticate the client of a client credentials request.',
     applies: 'POST {base_url}/token.',
     check: { file: SERVICE_TOKEN, test: 'rejects a wrong client secret with a 4xx' },
-    note: 'security/auth-matrix.test.ts adds the wrong and near-miss values of the secret and of client_id.',
+    note: 'security/auth-matrix-checks.ts adds the wrong and near-miss values of the secret and of client_id.',
   },
   {
     id: 'RFC6749-4.4.2-service-requires-credentials',
@@ -504,7 +504,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     text: 'The authorization server must authenticate the client of a client credentials request.',
     applies: 'POST {auth_url}/oauth2/default/v1/token with grant_type=client_credentials.',
     check: { file: IDP_TOKEN, test: 'rejects a wrong client secret with a 4xx' },
-    note: 'security/auth-matrix.test.ts adds the wrong and near-miss values of the secret and of client_id.',
+    note: 'security/auth-matrix-checks.ts adds the wrong and near-miss values of the secret and of client_id.',
   },
   {
     id: 'RFC6749-4.4.2-idp-requires-credentials',
@@ -1110,8 +1110,9 @@ export function clauseProblems(clauses: readonly ClauseLike[], readCheckFile: (p
 
     if (present(clause.check)) {
       const check = clause.check as Partial<Record<keyof CheckRef, unknown>>;
-      if (typeof check.file !== 'string' || !/^contract-tests\/.+\.test\.ts$/.test(check.file))
-        problems.push(`${name}: check.file ${JSON.stringify(check.file)} is not a contract-tests/…test.ts path`);
+      // A test file, or a module of checks that test files register (`*-checks.ts`, e.g. the matrix per API).
+      if (typeof check.file !== 'string' || !/^contract-tests\/.+(\.test|-checks)\.ts$/.test(check.file))
+        problems.push(`${name}: check.file ${JSON.stringify(check.file)} is not a contract-tests/…test.ts or …-checks.ts path`);
       else if (!text(check.test)) problems.push(`${name}: check.test names no test`);
       else {
         const declared = titles(check.file);

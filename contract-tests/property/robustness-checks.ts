@@ -7,6 +7,7 @@
 // Every request goes through the model's send (the contract fetch checks every answer against the spec; any 5xx is a
 // violation there too) and the transport; failure messages name the operation, the kind and the field, never a value.
 import { describe, expect, it } from 'vitest';
+import type { ApiName } from '../../spec-core/apis.ts';
 import { exchange, type Exchange } from '../support/contract-fetch.ts';
 import { record } from '../support/ledger.ts';
 import {
@@ -38,7 +39,9 @@ import {
   withField,
 } from './robustness.ts';
 
-const ENTRIES = MODEL.map((entry) => [entryLabel(entry), entry] as const);
+/** The entries of one API's operations, labelled for the test names. */
+const entriesOf = (api: ApiName) =>
+  MODEL.filter((entry) => operationOf(entry).api === api).map((entry) => [entryLabel(entry), entry] as const);
 
 /**
  * Cases the Prism mock cannot take: it answers them with a 5xx or an error body of its own (not an answer from the
@@ -95,67 +98,74 @@ const ON_THE_MOCK =
     ? 'target "mock" cannot: its answers to odd requests are Prism\'s own validation, not a server\'s code'
     : undefined;
 
-describe('robustness from the spec (every operation, every grant type): never a 5xx', () => {
-  it.for(ENTRIES)(
-    '%s: the valid request with each request content type the spec does not list, and with none',
-    async ([label, entry], ctx) => {
+/**
+ * Registers the robustness checks of one API's operations (a test file per API, so contract:mutation runs the file of
+ * the operation it broke instead of every operation's).
+ */
+export function robustnessChecks(api: ApiName): void {
+  const ENTRIES = entriesOf(api);
+  describe(`robustness from the spec (every ${api} operation, every grant type): never a 5xx`, () => {
+    it.for(ENTRIES)(
+      '%s: the valid request with each request content type the spec does not list, and with none',
+      async ([label, entry], ctx) => {
+        skipIf(ctx, [entry.operationId], ON_THE_MOCK, await reasonIfCannotSend(entry));
+        const operation = operationOf(entry);
+        const hasBody = entry.body !== 'none';
+        const cases = takeable(entry, 'content types', contentTypeCases(operation, hasBody), (c) => c.label);
+        await forEachConcurrently(cases, async (c) => {
+          const parts = withContentType(await withCredentials(entry), c.contentType);
+          // fetch gives a GET no body: there, the header travels alone.
+          const seen =
+            c.contentType === undefined ? await sendUnlabelled(entry, parts) : await send(entry, parts, { dimension: 'content types' });
+          expect(seen.response.status, `${label}: ${c.label} answered ${seen.response.status}`).toBeLessThan(500);
+          // A listed media type with a parameter (a charset) is a valid request: only another media type is worth a note.
+          const listed = listedContentTypes(operation).map(essenceOf);
+          if (hasBody && !(c.contentType && listed.includes(essenceOf(c.contentType))))
+            noteIfAccepted(entry, 'content types', `its body labelled ${c.label}`, seen);
+        });
+      },
+    );
+
+    it.for(ENTRIES)('%s: the valid request with each HTTP method its path does not document', async ([label, entry], ctx) => {
       skipIf(ctx, [entry.operationId], ON_THE_MOCK, await reasonIfCannotSend(entry));
       const operation = operationOf(entry);
-      const hasBody = entry.body !== 'none';
-      const cases = takeable(entry, 'content types', contentTypeCases(operation, hasBody), (c) => c.label);
-      await forEachConcurrently(cases, async (c) => {
-        const parts = withContentType(await withCredentials(entry), c.contentType);
-        // fetch gives a GET no body: there, the header travels alone.
-        const seen =
-          c.contentType === undefined ? await sendUnlabelled(entry, parts) : await send(entry, parts, { dimension: 'content types' });
-        expect(seen.response.status, `${label}: ${c.label} answered ${seen.response.status}`).toBeLessThan(500);
-        // A listed media type with a parameter (a charset) is a valid request: only another media type is worth a note.
-        const listed = listedContentTypes(operation).map(essenceOf);
-        if (hasBody && !(c.contentType && listed.includes(essenceOf(c.contentType))))
-          noteIfAccepted(entry, 'content types', `its body labelled ${c.label}`, seen);
+      const methods = takeable(entry, 'methods', undocumentedMethods(operation, operations), (m) => m);
+      await forEachConcurrently(methods, async (method) => {
+        const valid = await withCredentials(entry);
+        // fetch refuses a body on GET and HEAD: those go with the valid request's credentials, query and headers only.
+        const parts = BODILESS_METHODS.includes(method) ? { ...valid, form: undefined, json: undefined } : valid;
+        const seen = await send(entry, parts, { method, dimension: 'methods' });
+        expect(
+          seen.response.status,
+          `${label}: method ${method} (undocumented on ${operation.path}) answered ${seen.response.status}`,
+        ).toBeLessThan(500);
+        // HEAD is GET without the body (RFC 9110 9.3.2): answering it where GET is documented is expected.
+        if (!(method === 'HEAD' && operation.method === 'GET'))
+          noteIfAccepted(entry, 'methods', `method ${method}, which ${operation.path} does not document,`, seen);
       });
-    },
-  );
+    });
 
-  it.for(ENTRIES)('%s: the valid request with each HTTP method its path does not document', async ([label, entry], ctx) => {
-    skipIf(ctx, [entry.operationId], ON_THE_MOCK, await reasonIfCannotSend(entry));
-    const operation = operationOf(entry);
-    const methods = takeable(entry, 'methods', undocumentedMethods(operation, operations), (m) => m);
-    await forEachConcurrently(methods, async (method) => {
-      const valid = await withCredentials(entry);
-      // fetch refuses a body on GET and HEAD: those go with the valid request's credentials, query and headers only.
-      const parts = BODILESS_METHODS.includes(method) ? { ...valid, form: undefined, json: undefined } : valid;
-      const seen = await send(entry, parts, { method, dimension: 'methods' });
-      expect(
-        seen.response.status,
-        `${label}: method ${method} (undocumented on ${operation.path}) answered ${seen.response.status}`,
-      ).toBeLessThan(500);
-      // HEAD is GET without the body (RFC 9110 9.3.2): answering it where GET is documented is expected.
-      if (!(method === 'HEAD' && operation.method === 'GET'))
-        noteIfAccepted(entry, 'methods', `method ${method}, which ${operation.path} does not document,`, seen);
+    it.for(ENTRIES)('%s: each string field and parameter holding values from the whole of Unicode', async ([label, entry], ctx) => {
+      skipIf(ctx, [entry.operationId], ON_THE_MOCK, await reasonIfCannotSend(entry));
+      const operation = operationOf(entry);
+      const resolve = (node: unknown) => resolveRef<Record<string, unknown>>(operation.api, node as Record<string, unknown>);
+      const fields = stringFields(entry, operation, await entry.valid(), resolve);
+      const cases = takeable(
+        entry,
+        'unicode',
+        fields.flatMap((field) =>
+          unicodeValuesFor(field).map(([kind, value]) => ({ field, kind, value, label: `${field.in} ${field.name}: ${kind}` })),
+        ),
+        (c) => c.label,
+      );
+      await forEachConcurrently(cases, async ({ field, kind, value }) => {
+        const parts = withField(await withCredentials(entry), operation, field, damagedValue(field, value));
+        const seen = await send(entry, parts, { dimension: 'unicode' });
+        expect(
+          seen.response.status,
+          `${label}: ${field.in} field ${field.name} holding ${kind}${field.wrongClient ? ' (as a wrong client)' : ''} answered ${seen.response.status}`,
+        ).toBeLessThan(500);
+      });
     });
   });
-
-  it.for(ENTRIES)('%s: each string field and parameter holding values from the whole of Unicode', async ([label, entry], ctx) => {
-    skipIf(ctx, [entry.operationId], ON_THE_MOCK, await reasonIfCannotSend(entry));
-    const operation = operationOf(entry);
-    const resolve = (node: unknown) => resolveRef<Record<string, unknown>>(operation.api, node as Record<string, unknown>);
-    const fields = stringFields(entry, operation, await entry.valid(), resolve);
-    const cases = takeable(
-      entry,
-      'unicode',
-      fields.flatMap((field) =>
-        unicodeValuesFor(field).map(([kind, value]) => ({ field, kind, value, label: `${field.in} ${field.name}: ${kind}` })),
-      ),
-      (c) => c.label,
-    );
-    await forEachConcurrently(cases, async ({ field, kind, value }) => {
-      const parts = withField(await withCredentials(entry), operation, field, damagedValue(field, value));
-      const seen = await send(entry, parts, { dimension: 'unicode' });
-      expect(
-        seen.response.status,
-        `${label}: ${field.in} field ${field.name} holding ${kind}${field.wrongClient ? ' (as a wrong client)' : ''} answered ${seen.response.status}`,
-      ).toBeLessThan(500);
-    });
-  });
-});
+}

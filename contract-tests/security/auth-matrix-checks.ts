@@ -1,0 +1,75 @@
+// The authentication matrix of every operation (security/auth-matrix.ts, generated from support/model.ts): a request
+// without the right credential, with a wrong or near-miss one, or with another scheme's valid credential in its place
+// must be refused; the answers the specs leave open are recorded against their assumption, and a credential accepted
+// in an undocumented place is reported, never failed.
+import { describe, expect, it } from 'vitest';
+import type { ApiName } from '../../spec-core/apis.ts';
+import { observeAssumption } from '../support/assumptions.ts';
+import { capabilityOf } from '../support/capabilities.ts';
+import { record } from '../support/ledger.ts';
+import {
+  CREDENTIALS,
+  type CredentialId,
+  credentialValue,
+  entryLabel,
+  MODEL,
+  operationOf,
+  reasonIfCannotSend,
+  send,
+  withCredentials,
+} from '../support/model.ts';
+import { statusClass } from '../support/requests.ts';
+import { skipIf } from '../support/skips.ts';
+import { reasonIfUnset, target } from '../support/target.ts';
+import { forEachConcurrently } from '../support/transport.ts';
+import { type CaseKind, matrixCases } from './auth-matrix.ts';
+
+/** The values of every credential this target has (the other schemes' too: they are sent in the wrong places). */
+async function availableValues(): Promise<Partial<Record<CredentialId, string>>> {
+  const values: Partial<Record<CredentialId, string>> = {};
+  for (const credential of Object.values(CREDENTIALS)) {
+    if (reasonIfUnset(target, ...credential.variables)) continue;
+    values[credential.id] = await credentialValue(credential.id);
+  }
+  return values;
+}
+
+// The Prism mock checks only that a credential is present: there, only the absent ones are sent.
+const PRESENCE_ONLY: CaseKind[] = ['no credential', 'missing'];
+
+/**
+ * Registers the matrix of one API's operations (a test file per API, so contract:mutation runs the file of the
+ * operation it broke instead of every operation's).
+ */
+export function authMatrixChecks(api: ApiName): void {
+  const entries = MODEL.filter((entry) => entry.credentials.length > 0 && operationOf(entry).api === api);
+  describe(`authentication matrix (every ${api} operation, every grant type, every credential)`, () => {
+    it.for(entries.map((entry) => [entryLabel(entry), entry] as const))(
+      "%s: refuses a request without its credentials, with wrong or near-miss ones, or with another scheme's",
+      async ([label, entry], ctx) => {
+        skipIf(ctx, [entry.operationId], await reasonIfCannotSend(entry));
+        const values = await availableValues();
+        const verifies = capabilityOf(target.name).verifiesCredentials;
+        const cases = matrixCases(entry, values).filter((c) => verifies || PRESENCE_ONLY.includes(c.kind));
+        await forEachConcurrently(cases, async (c) => {
+          const seen = await send(entry, c.change(await withCredentials(entry)), { dimension: 'authentication' });
+          const { status } = seen.response;
+          const refused = statusClass(status) === 4;
+          if (c.expect === 'refused') {
+            expect(refused, `${label}: ${c.label} answered ${status}, not a 4xx: the target accepted it`).toBe(true);
+          } else if (c.assumption) {
+            observeAssumption(c.assumption.ref, refused === c.assumption.refusalHolds, `${label}: ${c.label} answered ${status}`, seen);
+          } else {
+            record({
+              kind: 'note',
+              operationId: entry.operationId,
+              dimension: 'authentication',
+              text: `${label}: the right credential ${c.label} (not documented) was ${refused ? 'refused' : statusClass(status) === 2 ? 'accepted' : `answered ${status}`}`,
+              test: expect.getState().currentTestName ?? '',
+            });
+          }
+        });
+      },
+    );
+  });
+}

@@ -1,0 +1,4 @@
+// The authentication matrix of the carriers API's operations (security/auth-matrix-checks.ts).
+import { authMatrixChecks } from './auth-matrix-checks.ts';
+
+authMatrixChecks('carriers');
