@@ -5,6 +5,8 @@
 import { resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { strictByDefault } from '../contract-tests/runner/run-suite.ts';
+import { Redactor } from '../contract-tests/support/redact.ts';
+import { SECRET_VARIABLES } from '../contract-tests/support/target.ts';
 import { readTransportSettings, type TransportSettings } from '../contract-tests/support/transport.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
 import { flagVariable, loadDotenv, parseTargetName, readVariable, type TargetName } from '../config/environment.ts';
@@ -128,12 +130,15 @@ const COULD_NOT_JUDGE = 2;
 async function main(): Promise<number> {
   const opts = options();
   // Loaded after the options: they read the bundles (built on demand), which --help and a bad option never need.
-  const [{ runSuite }, { preflight }, { EXIT_CODES, verdictOfRun }, { Transport }] = await Promise.all([
-    import('../contract-tests/runner/run-suite.ts'),
-    import('../contract-tests/runner/preflight.ts'),
-    import('../contract-tests/runner/verdict.ts'),
-    import('../contract-tests/support/transport.ts'),
-  ]);
+  const [{ runSuite }, { preflight }, { EXIT_CODES, verdictOfRun }, { Transport }, { githubReport, reportToGithub }, { readFailedChecks }] =
+    await Promise.all([
+      import('../contract-tests/runner/run-suite.ts'),
+      import('../contract-tests/runner/preflight.ts'),
+      import('../contract-tests/runner/verdict.ts'),
+      import('../contract-tests/support/transport.ts'),
+      import('../contract-tests/runner/github.ts'),
+      import('../contract-tests/runner/outcomes.ts'),
+    ]);
   let server: ResolvedTarget | undefined;
   const stopServer = async () => {
     const running = server;
@@ -184,6 +189,18 @@ async function main(): Promise<number> {
       `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (assumptions.md, coverage.md, junit.xml)`,
     );
     console.log(verdict.line);
+    // In GitHub Actions: annotations (violations, contradicted assumptions at their spec line) and the job summary.
+    const secrets = new Redactor(SECRET_VARIABLES.map((name) => (opts.target === 'live' ? process.env[name] : server?.env[name])));
+    reportToGithub(
+      githubReport({
+        verdictLine: verdict.line,
+        failedChecks: readFailedChecks(opts.out),
+        contradicted: verdict.contradictedRows,
+        coverage: verdict.coverage,
+        transport: verdict.transport,
+      }),
+      (text) => secrets.redact(text),
+    );
     return verdict.exitCode;
   } finally {
     await stopServer();

@@ -59,6 +59,8 @@ export interface FailedCheck {
   outcome: FailureOutcome;
   /** For an unjudged check: why. */
   reason?: string;
+  /** For a violation: the first line of its first error that states one (the check's own words, never a value). */
+  message?: string;
 }
 
 /** The file the reporter writes, one JSON line per failed check, below LP_CONTRACT_OUT. */
@@ -77,7 +79,9 @@ export function readFailedChecks(outputDir: string): FailedCheck[] {
 
 export function failedCheckOf(name: string, file: string, errors: readonly ErrorLike[]): FailedCheck {
   const outcome = outcomeOfErrors(errors);
-  return { name, file, outcome, ...(outcome === 'unjudged' ? { reason: unjudgedReason(errors) } : {}) };
+  if (outcome === 'unjudged') return { name, file, outcome, reason: unjudgedReason(errors) };
+  const stated = errors.find((e) => outcomeOfError(e) === 'violation');
+  return { name, file, outcome, ...(stated?.message ? { message: firstLine(stated.message) } : {}) };
 }
 
 /** Failed checks of a test module: its tests, and its own errors (a failing hook, an import error). */

@@ -94,7 +94,7 @@ function redactFiles(dir: string, redactor: Redactor): void {
   if (!existsSync(dir)) return;
   for (const name of readdirSync(dir)) {
     const file = join(dir, name);
-    if (!/\.(json|md|xml)$/.test(name)) continue;
+    if (!/\.(json|jsonl|md|xml)$/.test(name)) continue;
     const text = readFileSync(file, 'utf8');
     const clean = redactor.redact(text);
     if (clean !== text) writeFileSync(file, clean);

@@ -44,6 +44,8 @@ export interface RunVerdict {
   coverage: { exercised: number; total: number };
   /** The contradicted assumptions section (empty when none). */
   contradictions: string;
+  /** The contradicted assumptions, as the report has them (for the GitHub annotations and summary). */
+  contradictedRows: AssumptionReportRow[];
   /** Why a gate failed the run, if one did. */
   gateFailures: string[];
   line: string;
@@ -110,6 +112,7 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
     skipped: run.skipped,
     coverage,
     contradictions: contradictionsText(assumptions),
+    contradictedRows: assumptions.filter((a) => a.outcome === 'contradicted'),
     gateFailures,
     line,
   };
