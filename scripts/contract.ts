@@ -182,11 +182,12 @@ async function main(): Promise<number> {
       strict: opts.strict,
     });
     const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
+    if (verdict.violationsText) console.log(`\n${verdict.violationsText}`);
     if (verdict.contradictions) console.log(`\n${verdict.contradictions}`);
     if (verdict.unjudgedText) console.log(`\n${verdict.unjudgedText}`);
     if (verdict.transport) console.log(verdict.transport);
     console.log(
-      `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (assumptions.md, coverage.md, junit.xml)`,
+      `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (violations.json, assumptions.md, coverage.md, junit.xml)`,
     );
     console.log(verdict.line);
     // In GitHub Actions: annotations (violations, contradicted assumptions at their spec line) and the job summary.

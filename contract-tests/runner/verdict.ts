@@ -5,7 +5,15 @@
 // ends with its own exit code, 2, never as a pass.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contradictionsText, countOutcomes, transportLine, type AssumptionReportRow, type CoverageRow } from '../support/reports.ts';
+import {
+  contradictionsText,
+  countOutcomes,
+  transportLine,
+  type AssumptionReportRow,
+  type CoverageRow,
+  type ViolationGroup,
+  violationsText,
+} from '../support/reports.ts';
 import type { TransportStats } from '../support/transport.ts';
 import { readFailedChecks, type FailedCheck } from './outcomes.ts';
 import type { SuiteRun } from './run-suite.ts';
@@ -42,6 +50,8 @@ export interface RunVerdict {
   passed: number;
   skipped: number;
   coverage: { exercised: number; total: number };
+  /** The violations section: each broken promise with a request, its answer and a curl (empty when none). */
+  violationsText: string;
   /** The contradicted assumptions section (empty when none). */
   contradictions: string;
   /** The contradicted assumptions, as the report has them (for the GitHub annotations and summary). */
@@ -64,6 +74,7 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
   const { rows = [] } = readJson<{ rows?: CoverageRow[] }>(join(outputDir, 'coverage.json'), {});
   const { strictFailures = [] } = readJson<{ strictFailures?: string[] }>(join(outputDir, 'strict-failures.json'), {});
   const transport = readJson<{ stats?: TransportStats }>(join(outputDir, 'transport.json'), {});
+  const { violations: groups = [] } = readJson<{ violations?: ViolationGroup[] }>(join(outputDir, 'violations.json'), {});
   const counts = countOutcomes(assumptions);
   const failedChecks = readFailedChecks(outputDir);
   const strict = new Set(strictFailures);
@@ -111,6 +122,7 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
     passed: run.passed,
     skipped: run.skipped,
     coverage,
+    violationsText: violationsText(groups),
     contradictions: contradictionsText(assumptions),
     contradictedRows: assumptions.filter((a) => a.outcome === 'contradicted'),
     gateFailures,

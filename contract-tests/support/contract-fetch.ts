@@ -9,6 +9,7 @@ import { redactorFor } from './redact.ts';
 import { operations, type Operation } from './spec.ts';
 import { target, type Target } from './target.ts';
 import { disclosures, learnAccepted } from './disclosure.ts';
+import { type Evidence, evidenceOf } from './evidence.ts';
 import { CouldNotJudge, readTransportSettings, Transport, type TransportStats } from './transport.ts';
 import { verdictOf, type Contradiction } from './verdicts.ts';
 
@@ -43,11 +44,17 @@ export function schemesOf(headers: Headers): string {
   return used.length ? used.join('+') : 'none';
 }
 
+/** Tokens the run obtained: redacted everywhere, and `$LP_ACCESS_TOKEN` in a reproduction. */
+const learnedTokens = new Set<string>();
+
 function learnCredentials(bodyText: string, location: string | null): void {
   try {
     const body = JSON.parse(bodyText) as Record<string, unknown>;
     for (const field of ['access_token', 'refresh_token', 'id_token']) {
-      if (typeof body[field] === 'string') redactor.add(body[field]);
+      if (typeof body[field] === 'string') {
+        redactor.add(body[field]);
+        learnedTokens.add(body[field]);
+      }
     }
   } catch {
     // not JSON: nothing to learn
@@ -117,6 +124,22 @@ export async function sendOrRecord(request: Request) {
   }
 }
 
+/** The raw last exchange of each running check, turned into evidence only when the check fails. */
+type RawExchange = {
+  request: { method: string; url: string; headers: Headers; body: string };
+  answer: { status: number; contentType: string; body: string };
+};
+const lastExchange = new Map<string, RawExchange>();
+
+const evidenceOfRaw = (raw: RawExchange): Evidence => evidenceOf(raw.request, raw.answer, learnedTokens, (text) => redactor.redact(text));
+
+/** The evidence of the last exchange of a check (and forgets it): what a failed check's report shows. */
+export function takeLastEvidence(test: string): Evidence | undefined {
+  const raw = lastExchange.get(test);
+  lastExchange.delete(test);
+  return raw && evidenceOfRaw(raw);
+}
+
 /** What the request carried that an answer may name back: its URL (decoded too) and its body. */
 async function requestText(request: Request): Promise<string> {
   const url = request.url;
@@ -160,6 +183,23 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
   if (operation && response.status >= 400 && response.status < 500)
     verdict.violations.push(...disclosures(operation, await requestText(request), response.status, bodyText));
   const problems = verdict.violations.map((problem) => redactor.redact(problem));
+  const raw: RawExchange = {
+    request: { method: request.method, url: request.url, headers: request.headers, body: request.body ? await request.clone().text() : '' },
+    answer: { status: response.status, contentType: mediaTypeOf(response.headers.get('content-type')) || '(none)', body: bodyText },
+  };
+  lastExchange.set(currentTest(), raw);
+  // Each broken promise of the answer, with what shows it (grouped by promise in violations.json).
+  if (problems.length) {
+    const evidence = evidenceOfRaw(raw);
+    for (const problem of problems)
+      record({
+        kind: 'violation',
+        test: currentTest(),
+        promise: problem.replace(/^(\S+) answered \d+: /, '$1: '),
+        message: problem,
+        evidence,
+      });
+  }
   const contradictions = verdict.contradictions.map((c) => ({ ...c, problems: c.problems.map((p) => redactor.redact(p)) }));
   const observed = observedOf(request, response, bodyText);
   reportProblems(problems);

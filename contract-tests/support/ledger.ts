@@ -5,6 +5,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { flagVariable, readVariable } from '../../config/environment.ts';
+import type { Evidence } from './evidence.ts';
 import type { TransportStats, UnjudgedKind } from './transport.ts';
 
 export const outputDir = readVariable('LP_CONTRACT_OUT') ?? join(repoRoot, 'dist/contract');
@@ -55,7 +56,9 @@ export type LedgerEntry =
       observed?: Observed;
       test: string;
     }
-  | { kind: 'strict-failure'; test: string };
+  | { kind: 'strict-failure'; test: string }
+  /** A broken promise with what shows it: the response's problem (the checker's), or a failed check's assertion. */
+  | { kind: 'violation'; test: string; promise: string; message: string; evidence?: Evidence };
 
 const ledgerFile = join(ledgerDir, `${process.pid}-${Math.random().toString(36).slice(2, 8)}.jsonl`);
 let prepared = false;

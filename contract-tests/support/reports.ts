@@ -6,6 +6,7 @@ import { sourceOf, type AssumptionSource } from '../../spec-core/assumptions.ts'
 import type { LedgerEntry, Observed } from './ledger.ts';
 import { operations, specAssumptions } from './spec.ts';
 import { documentedResponseKey } from './conformance.ts';
+import type { Evidence } from './evidence.ts';
 import { clausesMarkdown, clauseTable } from './oauth-clauses.ts';
 import { addStats, emptyStats, type TransportStats } from './transport.ts';
 
@@ -78,6 +79,52 @@ export function coverage(entries: LedgerEntry[]): CoverageRow[] {
     }
   }
   return rows;
+}
+
+/** One broken promise and what shows it: the checks that saw it, how often, and up to three examples. */
+export interface ViolationGroup {
+  promise: string;
+  checks: string[];
+  count: number;
+  /** The distinct first lines of the failures, up to three. */
+  messages: string[];
+  examples: Evidence[];
+}
+
+/** The run's violations grouped by the promise they break (twenty failing requests of one cause are one group). */
+export function violationGroups(entries: LedgerEntry[]): ViolationGroup[] {
+  const groups = new Map<string, ViolationGroup>();
+  for (const entry of entries) {
+    if (entry.kind !== 'violation') continue;
+    const group = groups.get(entry.promise) ?? { promise: entry.promise, checks: [], count: 0, messages: [], examples: [] };
+    group.count++;
+    if (!group.checks.includes(entry.test)) group.checks.push(entry.test);
+    if (group.messages.length < 3 && !group.messages.includes(entry.message)) group.messages.push(entry.message);
+    if (entry.evidence && group.examples.length < 3) group.examples.push(entry.evidence);
+    groups.set(entry.promise, group);
+  }
+  return [...groups.values()];
+}
+
+/** The violations as the console shows them: the promise, the request and answer of an example, and its curl. */
+export function violationsText(groups: ViolationGroup[]): string {
+  if (!groups.length) return '';
+  const lines = [`Violations (${groups.length} broken promises)`, ''];
+  groups.forEach((group, index) => {
+    lines.push(`${index + 1}. ${group.promise}${group.count > 1 ? ` (${group.count} times, in ${group.checks.length} checks)` : ''}`);
+    for (const message of group.messages) if (message !== group.promise) lines.push(`   Got: ${message}`);
+    const example = group.examples[0];
+    if (example) {
+      const { request, answer } = example;
+      lines.push(`   Request: ${request.method} ${request.url}`);
+      for (const [name, value] of Object.entries(request.headers)) lines.push(`            ${name}: ${value}`);
+      if (request.body) lines.push(`            ${request.body}`);
+      lines.push(`   Answer: ${answer.status} ${answer.contentType}${answer.body ? `: ${answer.body}` : ' (empty body)'}`);
+      lines.push(`   Reproduce:\n${example.curl.replace(/^/gm, '     ')}`);
+    }
+    lines.push('');
+  });
+  return lines.join('\n');
 }
 
 /** The negative space, per operation: how many requests each dimension sent (refusals judged, for disclosure). */
@@ -283,6 +330,7 @@ export function writeReports(dir: string, ledgerDir: string, targetName: string)
     join(dir, 'transport.json'),
     `${JSON.stringify({ target: targetName, stats: transportSummary(entries), unjudged }, null, 2)}\n`,
   );
+  writeFileSync(join(dir, 'violations.json'), `${JSON.stringify({ target: targetName, violations: violationGroups(entries) }, null, 2)}\n`);
   const dimensions = dimensionCoverage(entries);
   const clauses = clauseTable();
   writeFileSync(
