@@ -199,6 +199,7 @@ async function main(): Promise<number> {
         contradicted: verdict.contradictedRows,
         coverage: verdict.coverage,
         transport: verdict.transport,
+        violationGroups: verdict.violationGroups,
       }),
       (text) => secrets.redact(text),
     );

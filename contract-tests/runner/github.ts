@@ -6,7 +6,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { repoRoot } from '../../spec-core/apis.ts';
-import type { AssumptionReportRow } from '../support/reports.ts';
+import type { AssumptionReportRow, ViolationGroup } from '../support/reports.ts';
 import type { FailedCheck } from './outcomes.ts';
 
 /** The 1-based line of a JSON pointer inside a YAML file, or undefined when the pointer or the file is not there. */
@@ -49,6 +49,8 @@ export function githubReport(input: {
   contradicted: AssumptionReportRow[];
   coverage: { exercised: number; total: number };
   transport: string;
+  /** The violations grouped by promise, with their evidence (violations.json): the summary shows a reproduction each. */
+  violationGroups?: ViolationGroup[];
 }): GithubReport {
   const violations = input.failedChecks.filter((c) => c.outcome === 'violation');
   const unjudged = input.failedChecks.filter((c) => c.outcome === 'unjudged');
@@ -77,6 +79,20 @@ export function githubReport(input: {
     '',
     ...(violations.length ? violations.map((c) => `- **${cell(c.name)}**${c.message ? `: ${cell(c.message)}` : ''}`) : ['None.']),
     '',
+    ...(input.violationGroups ?? []).flatMap((group) => {
+      const example = group.examples[0];
+      if (!example) return [];
+      return [
+        `<details><summary>${cell(group.promise)}: ${example.request.method} ${cell(example.request.url)} answered ${example.answer.status} ${cell(example.answer.contentType)}</summary>`,
+        '',
+        '```sh',
+        example.curl,
+        '```',
+        '',
+        '</details>',
+        '',
+      ];
+    }),
     `### Could not judge (${unjudged.length})`,
     '',
     ...(unjudged.length ? unjudged.map((c) => `- **${cell(c.name)}**: ${cell(c.reason ?? '')}`) : ['None.']),

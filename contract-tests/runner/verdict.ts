@@ -52,6 +52,8 @@ export interface RunVerdict {
   coverage: { exercised: number; total: number };
   /** The violations section: each broken promise with a request, its answer and a curl (empty when none). */
   violationsText: string;
+  /** The same, as data (violations.json). */
+  violationGroups: ViolationGroup[];
   /** The contradicted assumptions section (empty when none). */
   contradictions: string;
   /** The contradicted assumptions, as the report has them (for the GitHub annotations and summary). */
@@ -123,6 +125,7 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
     skipped: run.skipped,
     coverage,
     violationsText: violationsText(groups),
+    violationGroups: groups,
     contradictions: contradictionsText(assumptions),
     contradictedRows: assumptions.filter((a) => a.outcome === 'contradicted'),
     gateFailures,
