@@ -54,13 +54,15 @@ export function githubReport(input: {
 }): GithubReport {
   const violations = input.failedChecks.filter((c) => c.outcome === 'violation');
   const unjudged = input.failedChecks.filter((c) => c.outcome === 'unjudged');
+  // Each spec file is parsed once per row, for the annotation and the summary alike.
+  const lines = new Map(input.contradicted.map((row) => [row, row.spec ? lineOf(row.spec.file, row.spec.pointer) : undefined]));
   const annotations: string[] = [];
   for (const check of violations)
     annotations.push(
       `::error title=${escapeProperty('Contract violation')}::${escapeData(`${check.name}${check.message ? `: ${check.message}` : ''}`)}`,
     );
   for (const row of input.contradicted) {
-    const line = row.spec ? lineOf(row.spec.file, row.spec.pointer) : undefined;
+    const line = lines.get(row);
     const where = row.spec ? `file=${escapeProperty(row.spec.file)}${line ? `,line=${line}` : ''},` : '';
     const observed = row.observed[0];
     const server = observed ? ` This server: ${observed.request} answered ${observed.status} ${observed.contentType}.` : '';
@@ -105,7 +107,7 @@ export function githubReport(input: {
           '|---|---|---|---|',
           ...input.contradicted.map((row) => {
             const observed = row.observed[0];
-            const line = row.spec ? lineOf(row.spec.file, row.spec.pointer) : undefined;
+            const line = lines.get(row);
             return `| ${row.seed} | ${cell(row.what)} | ${observed ? cell(`${observed.request} answered ${observed.status} ${observed.contentType}`) : ''} | ${row.spec ? `\`${row.spec.file}${line ? `:${line}` : ''}\` (${row.spec.pointer})` : ''} |`;
           }),
         ]

@@ -84,18 +84,6 @@ export function failedCheckOf(name: string, file: string, errors: readonly Error
   return { name, file, outcome, ...(stated?.message ? { message: firstLine(stated.message) } : {}) };
 }
 
-/** Failed checks of a test module: its tests, and its own errors (a failing hook, an import error). */
-export function failedChecksOf(module: TestModule, file: string): FailedCheck[] {
-  const failed: FailedCheck[] = [];
-  for (const test of module.children.allTests()) {
-    const result = test.result();
-    if (result.state === 'failed') failed.push(failedCheckOf(test.fullName, file, result.errors ?? []));
-  }
-  const own = module.errors();
-  if (own.length) failed.push(failedCheckOf(file, file, own));
-  return failed;
-}
-
 /** The vitest reporter `runSuite` adds: each failed check's outcome into `failed-checks.jsonl` (the verdict reads it). */
 export default class OutcomeReporter implements Reporter {
   private readonly file = outcomesFile(process.env.LP_CONTRACT_OUT ?? 'dist/contract');

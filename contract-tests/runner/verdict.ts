@@ -82,7 +82,10 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
   const strict = new Set(strictFailures);
   // A failed check is a violation unless it failed only for a contradicted assumption (strict runs) or could not be
   // judged; a failure outside the checks (a broken hook) is classified the same way.
-  const violations = failedChecks.filter((c) => c.outcome === 'violation' && !strict.has(c.name.split(' > ').at(-1)!)).length;
+  // The ledger names a strict-only failure by the check's own name, the reporter by its full name ("describe > check").
+  const failedOnContradictions = (c: FailedCheck) => strict.has(c.name.split(' > ').at(-1)!);
+  const violating = failedChecks.filter((c) => c.outcome === 'violation');
+  const violations = violating.filter((c) => !failedOnContradictions(c)).length;
   const unjudgedChecks = failedChecks.filter((c) => c.outcome === 'unjudged');
   // A run that failed with nothing classified (vitest could not start, a crash before any check) judged nothing.
   const crashed = run.exitCode !== 0 && failedChecks.length === 0;
@@ -98,7 +101,7 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
       `coverage ${coverage.exercised}/${coverage.total} (${(coverage.exercised / coverage.total).toFixed(2)}) is below --min-coverage ${gates.minCoverage}`,
     );
   }
-  const strictFailed = failedChecks.some((c) => c.outcome === 'violation' && strict.has(c.name.split(' > ').at(-1)!));
+  const strictFailed = violating.some(failedOnContradictions);
   const exitCode =
     violations > 0 || strictFailed || gateFailures.length
       ? EXIT_CODES.fail

@@ -5,7 +5,7 @@
 // fleet API also takes a bearer token, seed 5.3): there the answer is recorded against that assumption. The right
 // credential in another place (the query string, another header) is recorded and reported, and fails nothing.
 import { ASSUMPTIONS, type AssumptionRef } from '../support/assumptions.ts';
-import { CREDENTIALS, type Credential, type CredentialId, type ModelEntry, type RequestParts } from '../support/model.ts';
+import { CREDENTIALS, type Credential, type CredentialId, holding, type ModelEntry, type RequestParts, without } from '../support/model.ts';
 import { wrongValues } from '../support/wrong-credentials.ts';
 import { nearMisses } from './near-misses.ts';
 
@@ -23,29 +23,6 @@ export interface MatrixCase {
   assumption?: { ref: AssumptionRef; refusalHolds: boolean };
   /** Turns the valid parts (every credential in place) into this case's parts. */
   change(parts: RequestParts): RequestParts;
-}
-
-/** The parts without a credential (a header removed case-insensitively, or a form field). */
-export function without(parts: RequestParts, credential: Credential): RequestParts {
-  const next: RequestParts = {
-    ...parts,
-    headers: { ...parts.headers },
-    query: [...parts.query],
-    ...(parts.form ? { form: { ...parts.form } } : {}),
-  };
-  if (credential.where.in === 'header') {
-    const name = credential.where.name.toLowerCase();
-    for (const key of Object.keys(next.headers)) if (key.toLowerCase() === name) delete next.headers[key];
-  } else if (next.form) delete next.form[credential.where.name];
-  return next;
-}
-
-/** The parts with a credential's place holding `value` (a header keeps the scheme's prefix, e.g. "Bearer "). */
-export function holding(parts: RequestParts, credential: Credential, value: string): RequestParts {
-  const next = without(parts, credential);
-  if (credential.where.in === 'header') next.headers[credential.where.name] = `${credential.where.prefix ?? ''}${value}`;
-  else next.form = { ...(next.form ?? {}), [credential.where.name]: value };
-  return next;
 }
 
 /** Other places a credential might be accepted from, which the spec does not document (recorded, never failed). */

@@ -141,7 +141,7 @@ export function takeLastEvidence(test: string): Evidence | undefined {
 }
 
 /** What the request carried that an answer may name back: its URL (decoded too) and its body. */
-async function requestText(request: Request): Promise<string> {
+function requestText(request: Request, body: string): string {
   const url = request.url;
   let decoded = url;
   try {
@@ -149,7 +149,6 @@ async function requestText(request: Request): Promise<string> {
   } catch {
     // a malformed percent-encoding: the raw URL is all there is
   }
-  const body = request.body ? await request.clone().text() : '';
   return `${url}\n${decoded}\n${body}\n${[...request.headers.values()].join('\n')}`;
 }
 
@@ -161,6 +160,8 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
   const request = new Request(input, init);
   const { response, stats } = await sendOrRecord(request);
   const bodyText = await response.clone().text();
+  // Read once: the disclosure check and a violation's evidence both need what the request carried.
+  const requestBody = request.body ? await request.clone().text() : '';
   learnCredentials(bodyText, response.headers.get('location'));
   const operation = findOperation(target, request.method, request.url);
   const path = new URL(request.url).pathname;
@@ -181,10 +182,10 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
   // Refusals disclose nothing (support/disclosure.ts): judged against what the run's accepted answers showed.
   if (operation && response.status < 400) learnAccepted(operation.operationId, bodyText, response.headers.get('location'));
   if (operation && response.status >= 400 && response.status < 500)
-    verdict.violations.push(...disclosures(operation, await requestText(request), response.status, bodyText));
+    verdict.violations.push(...disclosures(operation, requestText(request, requestBody), response.status, bodyText));
   const problems = verdict.violations.map((problem) => redactor.redact(problem));
   const raw: RawExchange = {
-    request: { method: request.method, url: request.url, headers: request.headers, body: request.body ? await request.clone().text() : '' },
+    request: { method: request.method, url: request.url, headers: request.headers, body: requestBody },
     answer: { status: response.status, contentType: mediaTypeOf(response.headers.get('content-type')) || '(none)', body: bodyText },
   };
   lastExchange.set(currentTest(), raw);

@@ -66,13 +66,12 @@ export function evidenceOf(
     ...(body ? [`--data-raw ${quote(body)}`] : []),
   ].join(' \\\n  ');
   // The shown request names the variables too: a credential is never shown, only where it comes from.
-  const masked = render;
   return {
     request: {
       method: request.method,
       url: redact(render(url)),
-      headers: Object.fromEntries(headers.map(([name, value]) => [name, redact(masked(value))])),
-      ...(body ? { body: redact(masked(body)).slice(0, BODY_EXCERPT) } : {}),
+      headers: Object.fromEntries(headers.map(([name, value]) => [name, redact(render(value))])),
+      ...(body ? { body: redact(render(body)).slice(0, BODY_EXCERPT) } : {}),
     },
     answer: {
       status: answer.status,

@@ -37,8 +37,6 @@ export type LedgerEntry =
       transport?: Partial<TransportStats>;
       /** The negative-space dimension the request belongs to (coverage's operation × dimension table). */
       dimension?: string;
-      /** The refusal was checked for disclosure (support/disclosure.ts). */
-      disclosureChecked?: boolean;
     }
   /** Something the run saw that is neither a violation nor an assumption's outcome, for the report (e.g. a credential
    * accepted in a place the spec does not document). */

@@ -266,30 +266,33 @@ export async function credentialValue(id: CredentialId): Promise<string> {
   }
 }
 
-/** Puts a credential's value where it travels (or where `at` says). */
-export function place(
-  parts: RequestParts,
-  credential: Credential,
-  value: string,
-  at: Credential['where'] = credential.where,
-): RequestParts {
+/** The parts without a credential (a header removed case-insensitively, or a form field). */
+export function without(parts: RequestParts, credential: Credential): RequestParts {
   const next: RequestParts = {
     ...parts,
     headers: { ...parts.headers },
     query: [...parts.query],
     ...(parts.form ? { form: { ...parts.form } } : {}),
   };
-  const prefix =
-    at.in === 'header' && at.name === credential.where.name && credential.where.in === 'header' ? (credential.where.prefix ?? '') : '';
-  if (at.in === 'header') next.headers[at.name] = `${prefix}${value}`;
-  else next.form = { ...(next.form ?? {}), [at.name]: value };
+  if (credential.where.in === 'header') {
+    const name = credential.where.name.toLowerCase();
+    for (const key of Object.keys(next.headers)) if (key.toLowerCase() === name) delete next.headers[key];
+  } else if (next.form) delete next.form[credential.where.name];
   return next;
 }
 
-/** A valid request of the entry with every credential in its place, or all but `without`. */
-export async function withCredentials(entry: ModelEntry, without: CredentialId[] = []): Promise<RequestParts> {
+/** The parts with a credential's place holding `value` (a header keeps the scheme's prefix, e.g. "Bearer "). */
+export function holding(parts: RequestParts, credential: Credential, value: string): RequestParts {
+  const next = without(parts, credential);
+  if (credential.where.in === 'header') next.headers[credential.where.name] = `${credential.where.prefix ?? ''}${value}`;
+  else next.form = { ...(next.form ?? {}), [credential.where.name]: value };
+  return next;
+}
+
+/** A valid request of the entry with every credential in its place. */
+export async function withCredentials(entry: ModelEntry): Promise<RequestParts> {
   let parts = await entry.valid();
-  for (const id of entry.credentials) if (!without.includes(id)) parts = place(parts, CREDENTIALS[id], await credentialValue(id));
+  for (const id of entry.credentials) parts = holding(parts, CREDENTIALS[id], await credentialValue(id));
   return parts;
 }
 

@@ -243,7 +243,6 @@ function causeOf(error: unknown): string {
 
 export class Transport {
   readonly gate: Gate;
-  readonly totals = emptyStats();
 
   constructor(
     readonly settings: TransportSettings,
@@ -267,8 +266,6 @@ export class Transport {
         error.stats = stats;
       }
       throw error;
-    } finally {
-      addStats(this.totals, stats);
     }
   }
 
@@ -349,21 +346,16 @@ export class Transport {
   }
 }
 
-/** Runs `each` over the items with the transport's concurrency (the gate bounds what is in flight); rejects with the first failure once all have settled. */
-export async function forEachConcurrently<T>(items: Iterable<T>, each: (item: T, index: number) => Promise<void>): Promise<void> {
-  firstFailure(await Promise.allSettled([...items].map((item, index) => each(item, index))));
-}
-
-/** Throws the first failure, preferring a check's own failure to a request that could not be judged. */
-function firstFailure(results: PromiseSettledResult<unknown>[]): void {
-  const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
-  const judged = failures.find((f) => !(f instanceof CouldNotJudge));
-  if (judged !== undefined || failures.length) throw judged ?? failures[0];
-}
-
-/** Maps the items concurrently, keeping their order; rejects with the first failure once all have settled. */
+/** Maps the items concurrently, keeping their order (the gate bounds what is in flight); once all have settled, rejects
+ * with the first failure, preferring a check's own failure to a request that could not be judged. */
 export async function mapConcurrently<T, R>(items: Iterable<T>, each: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = await Promise.allSettled([...items].map((item, index) => each(item, index)));
-  firstFailure(results);
+  const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  if (failures.length) throw failures.find((f) => !(f instanceof CouldNotJudge)) ?? failures[0];
   return results.map((r) => (r as PromiseFulfilledResult<R>).value);
+}
+
+/** Runs `each` over the items concurrently, as `mapConcurrently` does. */
+export async function forEachConcurrently<T>(items: Iterable<T>, each: (item: T, index: number) => Promise<void>): Promise<void> {
+  await mapConcurrently(items, each);
 }
