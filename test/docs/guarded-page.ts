@@ -1,21 +1,9 @@
 // A Chromium page that lets requests reach loopback only: every other request is aborted and counted,
 // and console errors and uncaught page errors are collected, so that a test can assert all three are empty.
-import { existsSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const chromiumMissingReason = existsSync(CHROMIUM_PATH)
-  ? undefined
-  : `${CHROMIUM_PATH} not found: install Debian's chromium (apt-get install -y chromium) to run the browser test`;
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
+// The Chromium constants live in tools/ (the contract suite's report test launches the same browser).
+export { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissingReason } from '../../tools/chromium.ts';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
