@@ -2,10 +2,12 @@
 // `sandbox` (starts the sandbox), or `live` (LP_* variables, also read from .env). Exits non-zero on any contract
 // violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock
 // and the sandbox always are). Ends with one verdict line.
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { strictByDefault } from '../contract-tests/runner/run-suite.ts';
 import { Redactor } from '../contract-tests/support/redact.ts';
+import type { CheckViolations } from '../contract-tests/support/reports.ts';
 import { SECRET_VARIABLES } from '../contract-tests/support/target.ts';
 import { readTransportSettings, type TransportSettings } from '../contract-tests/support/transport.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
@@ -52,6 +54,16 @@ const CLI = {
       type: 'string',
       value: 'N',
       description: 'Attempts per request when throttled or after a transient fault (or LP_CONTRACT_TRIES; default 6).',
+    },
+    baseline: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        "A previous run's report directory (or LP_CONTRACT_BASELINE): every report adds what is new since it and what it showed that this run did not.",
+    },
+    verbose: {
+      type: 'boolean',
+      description: "Keep vitest's assertion diffs and code frames of failed checks in the console (or LP_CONTRACT_VERBOSE=1).",
     },
     'max-wait': {
       type: 'string',
@@ -111,7 +123,10 @@ function options() {
   if (minCoverage !== undefined && !(rawCoverage!.trim() !== '' && minCoverage >= 0 && minCoverage <= 1)) {
     usageError(CLI, `--min-coverage (or LP_MIN_COVERAGE) must be a ratio from 0 to 1, got "${rawCoverage}"`);
   }
+  const baselineDir = values.baseline ?? readVariable('LP_CONTRACT_BASELINE');
   return {
+    baselineDir: baselineDir === undefined || baselineDir === '' ? undefined : resolve(process.cwd(), baselineDir),
+    verbose: values.verbose === true || flagVariable('LP_CONTRACT_VERBOSE'),
     transport: transportOptions(values),
     target,
     runs,
@@ -124,21 +139,50 @@ function options() {
   };
 }
 
+/** Each violating check's violations, as the run wrote them (violations.json's byCheck). */
+function readViolationsByCheck(dir: string): CheckViolations[] {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'violations.json'), 'utf8')) as { byCheck?: CheckViolations[] }).byCheck ?? [];
+  } catch {
+    return [];
+  }
+}
+
 /** The exit code of a run that could not judge (runner/verdict.ts's EXIT_CODES.couldNotJudge), known before it loads. */
 const COULD_NOT_JUDGE = 2;
 
 async function main(): Promise<number> {
   const opts = options();
   // Loaded after the options: they read the bundles (built on demand), which --help and a bad option never need.
-  const [{ runSuite }, { preflight }, { EXIT_CODES, verdictOfRun }, { Transport }, { githubReport, reportToGithub }, { readFailedChecks }] =
-    await Promise.all([
-      import('../contract-tests/runner/run-suite.ts'),
-      import('../contract-tests/runner/preflight.ts'),
-      import('../contract-tests/runner/verdict.ts'),
-      import('../contract-tests/support/transport.ts'),
-      import('../contract-tests/runner/github.ts'),
-      import('../contract-tests/runner/outcomes.ts'),
-    ]);
+  const [
+    { runSuite },
+    { preflight },
+    { EXIT_CODES, verdictOfRun },
+    { Transport },
+    { githubReport, reportToGithub },
+    { buildRunReport, driftText, readBaseline, writeRunReport },
+    { contradictionsText, violationsText },
+    { rewriteJunit },
+  ] = await Promise.all([
+    import('../contract-tests/runner/run-suite.ts'),
+    import('../contract-tests/runner/preflight.ts'),
+    import('../contract-tests/runner/verdict.ts'),
+    import('../contract-tests/support/transport.ts'),
+    import('../contract-tests/runner/github.ts'),
+    import('../contract-tests/runner/run-report.ts'),
+    import('../contract-tests/support/reports.ts'),
+    import('../contract-tests/runner/junit.ts'),
+  ]);
+  // Read before the run: the baseline may be the directory this run writes to.
+  let baseline: { dir: string; keys: ReturnType<typeof readBaseline> } | undefined;
+  if (opts.baselineDir) {
+    try {
+      baseline = { dir: opts.baselineDir, keys: readBaseline(opts.baselineDir) };
+    } catch (error) {
+      console.error(`contract: could not judge: ${(error as Error).message}`);
+      return EXIT_CODES.couldNotJudge;
+    }
+  }
   let server: ResolvedTarget | undefined;
   const stopServer = async () => {
     const running = server;
@@ -174,7 +218,7 @@ async function main(): Promise<number> {
     );
     const run = await runSuite({
       target: opts.target,
-      env: { ...env, ...opts.transport.env },
+      env: { ...env, ...opts.transport.env, ...(opts.verbose ? { LP_CONTRACT_VERBOSE: '1' } : {}) },
       outputDir: opts.out,
       runs: opts.runs,
       echo: true,
@@ -182,27 +226,35 @@ async function main(): Promise<number> {
       strict: opts.strict,
     });
     const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
-    if (verdict.violationsText) console.log(`\n${verdict.violationsText}`);
-    if (verdict.contradictions) console.log(`\n${verdict.contradictions}`);
-    if (verdict.unjudgedText) console.log(`\n${verdict.unjudgedText}`);
+    const report = buildRunReport(verdict, opts.out, { target: opts.target, strict: opts.strict, ...(baseline ? { baseline } : {}) });
+    const secrets = new Redactor(SECRET_VARIABLES.map((name) => (opts.target === 'live' ? process.env[name] : server?.env[name])));
+    const redact = (text: string) => secrets.redact(text);
+    // The three outcomes apart, each in its own section, then what changed since the baseline.
+    const sections = [
+      violationsText(report.violations, report.drift?.violations),
+      contradictionsText(verdict.contradictedRows),
+      verdict.unjudgedText,
+      report.passedAfterRetries.length
+        ? [
+            `Passed only after retries (${report.passedAfterRetries.length})`,
+            '',
+            ...report.passedAfterRetries.map((c) => `- ${c.check}: ${c.retried} retries${c.throttled ? `, ${c.throttled} throttled` : ''}`),
+            '',
+          ].join('\n')
+        : '',
+      report.drift ? driftText(report.drift) : '',
+    ];
+    for (const section of sections) if (section) console.log(`\n${redact(section)}`);
     if (verdict.transport) console.log(verdict.transport);
+    writeRunReport(opts.out, report, redact);
+    const violations = readViolationsByCheck(opts.out);
+    rewriteJunit(join(opts.out, 'junit.xml'), report, violations);
     console.log(
-      `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (violations.json, assumptions.md, coverage.md, junit.xml)`,
+      `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (report.html, summary.md, violations.json, assumptions.md, coverage.md, junit.xml)`,
     );
     console.log(verdict.line);
     // In GitHub Actions: annotations (violations, contradicted assumptions at their spec line) and the job summary.
-    const secrets = new Redactor(SECRET_VARIABLES.map((name) => (opts.target === 'live' ? process.env[name] : server?.env[name])));
-    reportToGithub(
-      githubReport({
-        verdictLine: verdict.line,
-        failedChecks: readFailedChecks(opts.out),
-        contradicted: verdict.contradictedRows,
-        coverage: verdict.coverage,
-        transport: verdict.transport,
-        violationGroups: verdict.violationGroups,
-      }),
-      (text) => secrets.redact(text),
-    );
+    reportToGithub(githubReport(report), redact);
     return verdict.exitCode;
   } finally {
     await stopServer();

@@ -1,8 +1,13 @@
 // One run, as every report shows it: the verdict, the three outcomes apart (violations, contradicted assumptions, checks
 // that could not be judged), the checks that passed only after retries, the coverage, and the drift since a baseline
 // run. Written as dist/contract/report.json; the console, the job summary and report.html are views of it.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AssumptionReportRow, CoverageRow, ViolationGroup } from '../support/reports.ts';
-import type { FailedCheck } from './outcomes.ts';
+import { lineOf } from './spec-lines.ts';
+import { type FailedCheck, readFailedChecks } from './outcomes.ts';
+import { summaryMarkdown } from './summary.ts';
+import type { RunVerdict } from './verdict.ts';
 
 export type VerdictWord = 'PASS' | 'FAIL' | 'COULD NOT JUDGE';
 
@@ -65,4 +70,163 @@ export interface RunReport {
   transport: string;
   gateFailures: string[];
   drift?: Drift;
+}
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+const contradictedKey = (row: AssumptionReportRow) => row.what;
+
+/** What a run showed, by key: each outcome's keys as drift compares them. */
+export interface OutcomeKeys {
+  verdict?: VerdictWord;
+  violations: string[];
+  contradicted: string[];
+  unjudged: string[];
+}
+
+const keysOf = (
+  report: Pick<RunReport, 'violations' | 'contradicted' | 'unjudged'> & { verdict?: { word: VerdictWord } },
+): OutcomeKeys => ({
+  ...(report.verdict ? { verdict: report.verdict.word } : {}),
+  violations: report.violations.map((g) => g.promise),
+  contradicted: report.contradicted.map(contradictedKey),
+  unjudged: report.unjudged.map((c) => c.name),
+});
+
+/**
+ * The outcomes of a previous run, from its report directory: its report.json, or (a run of an older kit) its
+ * violations.json, assumptions.json and failed-checks.jsonl. Throws an error naming the directory when it has none.
+ */
+export function readBaseline(dir: string): OutcomeKeys {
+  if (!existsSync(dir)) throw new Error(`--baseline ${dir}: no such directory (give the previous run's report directory)`);
+  const report = readJson<RunReport>(join(dir, 'report.json'));
+  if (report?.version === 1) return keysOf(report);
+  const violations = readJson<{ violations?: ViolationGroup[] }>(join(dir, 'violations.json'));
+  const assumptions = readJson<{ assumptions?: AssumptionReportRow[] }>(join(dir, 'assumptions.json'));
+  if (!violations && !assumptions)
+    throw new Error(
+      `--baseline ${dir}: no report.json, violations.json or assumptions.json in it (give the directory a previous run wrote its reports to)`,
+    );
+  return keysOf({
+    violations: violations?.violations ?? [],
+    contradicted: (assumptions?.assumptions ?? []).filter((a) => a.outcome === 'contradicted'),
+    unjudged: readFailedChecks(dir).filter((c) => c.outcome === 'unjudged'),
+  });
+}
+
+function driftList(now: string[], before: string[]): DriftList {
+  const was = new Set(before);
+  const is = new Set(now);
+  return {
+    new: [...is].filter((key) => !was.has(key)),
+    gone: [...was].filter((key) => !is.has(key)),
+    still: [...is].filter((key) => was.has(key)).length,
+  };
+}
+
+export function driftOf(report: Pick<RunReport, 'violations' | 'contradicted' | 'unjudged'>, baseline: OutcomeKeys, dir: string): Drift {
+  const now = keysOf(report);
+  return {
+    baseline: dir,
+    ...(baseline.verdict ? { baselineVerdict: baseline.verdict } : {}),
+    violations: driftList(now.violations, baseline.violations),
+    contradicted: driftList(now.contradicted, baseline.contradicted),
+    unjudged: driftList(now.unjudged, baseline.unjudged),
+  };
+}
+
+const verdictWord = (exitCode: number): VerdictWord => (exitCode === 0 ? 'PASS' : exitCode === 1 ? 'FAIL' : 'COULD NOT JUDGE');
+
+/** The run's report, from the verdict and the files the run wrote to `outputDir`. */
+export function buildRunReport(
+  verdict: RunVerdict,
+  outputDir: string,
+  options: { target: string; strict: boolean; baseline?: { dir: string; keys: OutcomeKeys } },
+): RunReport {
+  const failed = readFailedChecks(outputDir);
+  const failedNames = new Set(failed.map((c) => c.name));
+  const retried = readJson<{ retriedChecks?: RetriedCheck[] }>(join(outputDir, 'transport.json'))?.retriedChecks ?? [];
+  const passedAfterRetries = retried.filter((c) => !failedNames.has(c.check));
+  const rows = readJson<{ rows?: CoverageRow[] }>(join(outputDir, 'coverage.json'))?.rows ?? [];
+  const contradicted: ContradictedRow[] = verdict.contradictedRows.map((row) => {
+    const line = row.spec ? lineOf(row.spec.file, row.spec.pointer) : undefined;
+    return line ? { ...row, line } : row;
+  });
+  const report: RunReport = {
+    version: 1,
+    target: options.target,
+    generatedAt: new Date().toISOString(),
+    verdict: { word: verdictWord(verdict.exitCode), exitCode: verdict.exitCode, line: verdict.line, strict: options.strict },
+    counts: {
+      violations: verdict.violations,
+      contradicted: verdict.contradicted,
+      unjudged: verdict.unjudged,
+      confirmed: verdict.confirmed,
+      passed: verdict.passed,
+      passedAfterRetries: passedAfterRetries.length,
+      skipped: verdict.skipped,
+    },
+    violations: verdict.violationGroups,
+    violatingChecks: failed.filter((c) => c.outcome === 'violation'),
+    contradicted,
+    unjudged: verdict.unjudgedChecks,
+    passedAfterRetries,
+    coverage: { ...verdict.coverage, rows },
+    transport: verdict.transport,
+    gateFailures: verdict.gateFailures,
+  };
+  if (options.baseline) report.drift = driftOf(report, options.baseline.keys, options.baseline.dir);
+  return report;
+}
+
+/** The drift as text (the console): what is new since the baseline run and what it showed that this run did not. */
+export function driftText(drift: Drift): string {
+  const lines = [`Since the last run (baseline ${drift.baseline}${drift.baselineVerdict ? `, verdict ${drift.baselineVerdict}` : ''})`, ''];
+  const section = (title: string, list: DriftList) => {
+    lines.push(`${title}: ${list.new.length} new, ${list.gone.length} no longer seen, ${list.still} still seen`);
+    for (const key of list.new) lines.push(`  + new: ${key}`);
+    for (const key of list.gone) lines.push(`  - no longer seen: ${key}`);
+  };
+  section('Violations', drift.violations);
+  section('Contradicted assumptions', drift.contradicted);
+  section('Could not judge', drift.unjudged);
+  lines.push('');
+  return lines.join('\n');
+}
+
+/**
+ * Writes the run's own reports into `outputDir`: report.json, summary.md, and the drift (when a baseline was given)
+ * into violations.json and assumptions.json as well, so every report says what is new. `redact` is the last line of
+ * defence: what is written was built from redacted data.
+ */
+export function writeRunReport(outputDir: string, report: RunReport, redact: (text: string) => string): void {
+  mkdirSync(outputDir, { recursive: true });
+  writeFileSync(join(outputDir, 'report.json'), redact(`${JSON.stringify(report, null, 2)}\n`));
+  writeFileSync(join(outputDir, 'summary.md'), redact(`${summaryMarkdown(report)}\n`));
+  if (!report.drift) return;
+  const { drift } = report;
+  const patch = (file: string, change: (data: Record<string, unknown>) => void) => {
+    const data = readJson<Record<string, unknown>>(join(outputDir, file));
+    if (!data) return;
+    change(data);
+    writeFileSync(join(outputDir, file), redact(`${JSON.stringify(data, null, 2)}\n`));
+  };
+  patch('violations.json', (data) => {
+    for (const group of (data.violations as Array<ViolationGroup & { sinceBaseline?: string }>) ?? [])
+      group.sinceBaseline = drift.violations.new.includes(group.promise) ? 'new' : 'still seen';
+    data.noLongerSeen = drift.violations.gone;
+    data.baseline = drift.baseline;
+  });
+  patch('assumptions.json', (data) => {
+    for (const row of (data.assumptions as Array<AssumptionReportRow & { sinceBaseline?: string }>) ?? [])
+      if (row.outcome === 'contradicted') row.sinceBaseline = drift.contradicted.new.includes(row.what) ? 'new' : 'still seen';
+    data.contradictedNoLongerSeen = drift.contradicted.gone;
+    data.baseline = drift.baseline;
+  });
 }

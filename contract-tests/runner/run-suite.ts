@@ -56,7 +56,8 @@ export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
     // first, only to pick this one (about a quarter of a CPU-second per run).
     '--config',
     join(repoRoot, 'contract-tests/vitest.config.ts'),
-    '--reporter=default',
+    // vitest's default reporter with a partner's end: one line per failed check (runner/console-reporter.ts).
+    `--reporter=${join(repoRoot, 'contract-tests/runner/console-reporter.ts')}`,
     '--reporter=junit',
     // Each failed check's outcome (a violation, or could not judge) for the verdict.
     `--reporter=${join(repoRoot, 'contract-tests/runner/outcomes.ts')}`,

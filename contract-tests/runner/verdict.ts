@@ -12,7 +12,6 @@ import {
   type AssumptionReportRow,
   type CoverageRow,
   type ViolationGroup,
-  violationsText,
 } from '../support/reports.ts';
 import type { TransportStats } from '../support/transport.ts';
 import { readFailedChecks, type FailedCheck } from './outcomes.ts';
@@ -43,6 +42,8 @@ export interface RunVerdict {
   unjudged: number;
   /** The could-not-judge section (empty when none). */
   unjudgedText: string;
+  /** The checks that could not be judged, with why. */
+  unjudgedChecks: FailedCheck[];
   /** What the requests met, one line (empty when the run wrote no transport report). */
   transport: string;
   contradicted: number;
@@ -50,8 +51,6 @@ export interface RunVerdict {
   passed: number;
   skipped: number;
   coverage: { exercised: number; total: number };
-  /** The violations section: each broken promise with a request, its answer and a curl (empty when none). */
-  violationsText: string;
   /** The same, as data (violations.json). */
   violationGroups: ViolationGroup[];
   /** The contradicted assumptions section (empty when none). */
@@ -113,7 +112,7 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
   const word = exitCode === EXIT_CODES.pass ? 'PASS' : exitCode === EXIT_CODES.fail ? 'FAIL' : 'COULD NOT JUDGE';
   const strictNote = strictFailures.length ? ` (${strictFailures.length} checks failed on them: strict run)` : '';
   const line =
-    `contract verdict: ${word}: ${violations} violations, ${counts.contradicted} contradicted assumptions${strictNote}, ` +
+    `contract verdict: ${word}: ${violations} violations${groups.length ? ` (${groups.length} broken promises)` : ''}, ${counts.contradicted} contradicted assumptions${strictNote}, ` +
     `${unjudged} checks could not be judged, ${counts.confirmed} confirmed assumptions, ${run.passed} checks passed, ${run.skipped} checks skipped` +
     (gateFailures.length ? `; ${gateFailures.join('; ')}` : '');
   return {
@@ -121,13 +120,15 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
     violations,
     unjudged,
     unjudgedText: unjudgedText(unjudgedChecks, crashed),
+    unjudgedChecks: crashed
+      ? [...unjudgedChecks, { name: '(the suite)', file: '', outcome: 'unjudged', reason: 'the suite stopped before any check reported' }]
+      : unjudgedChecks,
     transport: transport.stats ? `contract: requests: ${transportLine(transport.stats)}` : '',
     contradicted: counts.contradicted,
     confirmed: counts.confirmed,
     passed: run.passed,
     skipped: run.skipped,
     coverage,
-    violationsText: violationsText(groups),
     violationGroups: groups,
     contradictions: contradictionsText(assumptions),
     contradictedRows: assumptions.filter((a) => a.outcome === 'contradicted'),

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { githubReport, lineOf, reportToGithub } from '../runner/github.ts';
+import { githubReport, reportToGithub } from '../runner/github.ts';
+import type { RunReport } from '../runner/run-report.ts';
+import { lineOf } from '../runner/spec-lines.ts';
 import type { AssumptionReportRow } from '../support/reports.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lp-contract-github-'));
@@ -22,20 +24,50 @@ const contradicted: AssumptionReportRow = {
   observed: [{ request: 'GET /fleet/vehicles?vin', status: 200, contentType: 'application/json', body: '[]' }],
   spec: { file: SPEC, pointer: '/get/x-assumption/0' },
 };
-const input = {
-  verdictLine: 'contract verdict: FAIL: 1 violations, 1 contradicted assumptions, 1 checks could not be judged',
-  failedChecks: [
+const report: RunReport = {
+  version: 1,
+  target: 'live',
+  generatedAt: '2026-11-25T00:00:00.000Z',
+  verdict: {
+    word: 'FAIL',
+    exitCode: 1,
+    line: 'contract verdict: FAIL: 1 violations, 1 contradicted assumptions, 1 checks could not be judged',
+    strict: false,
+  },
+  counts: { violations: 1, contradicted: 1, unjudged: 1, confirmed: 0, passed: 3, passedAfterRetries: 1, skipped: 0 },
+  violations: [
     {
-      name: 'lessee isolation > get-one never returns a foreign vehicle',
-      file: 'f.test.ts',
-      outcome: 'violation' as const,
-      message: 'returned 100% of\nanother lessee',
+      promise: "Security: one lessee never sees another lessee's vehicles",
+      checks: ['lessee isolation > get-one never returns a foreign vehicle'],
+      count: 2,
+      messages: ['returned 100% of\nanother lessee'],
+      sentence: 'Expected: get-one never returns a foreign vehicle. Got: 200 application/json (returned 100% of another lessee).',
+      examples: [
+        {
+          request: { method: 'GET', url: '$LP_FLEET_BASE_URL/vehicles/V-2', headers: { 'api-key': '$LP_FLEET_API_KEY' } },
+          answer: { status: 200, contentType: 'application/json', body: '{"vehicleNumber":"V-2"}' },
+          curl: 'curl -sS -i -X GET "${LP_FLEET_BASE_URL}/vehicles/V-2" \\\n  -H "api-key: ${LP_FLEET_API_KEY}"',
+        },
+      ],
     },
-    { name: 'list > sorts', file: 'f.test.ts', outcome: 'unjudged' as const, reason: 'GET /vehicles: no answer within 15000 ms' },
   ],
-  contradicted: [contradicted],
-  coverage: { exercised: 22, total: 60 },
+  violatingChecks: [
+    { name: 'lessee isolation > get-one never returns a foreign vehicle', file: 'f.test.ts', outcome: 'violation', message: 'returned' },
+    { name: 'a broken hook', file: 'g.test.ts', outcome: 'violation', message: 'no request' },
+  ],
+  contradicted: [{ ...contradicted, line: lineOf(SPEC, '/get/x-assumption/0')! }],
+  unjudged: [{ name: 'list > sorts', file: 'f.test.ts', outcome: 'unjudged', reason: 'GET /vehicles: no answer within 15000 ms' }],
+  passedAfterRetries: [{ check: 'list > filters', retried: 2, throttled: 1 }],
+  coverage: { exercised: 22, total: 60, rows: [] },
   transport: 'contract: requests: 10 requests (12 attempts)',
+  gateFailures: [],
+  drift: {
+    baseline: 'previous',
+    baselineVerdict: 'PASS',
+    violations: { new: ["Security: one lessee never sees another lessee's vehicles"], gone: [], still: 0 },
+    contradicted: { new: [], gone: ['An older guess'], still: 1 },
+    unjudged: { new: ['list > sorts'], gone: [], still: 0 },
+  },
 };
 
 describe('GitHub annotations and job summary', () => {
@@ -48,38 +80,46 @@ describe('GitHub annotations and job summary', () => {
   });
 
   it('annotates a violation as an error and a contradicted assumption as a warning at its spec line, escaped', () => {
-    const { annotations } = githubReport(input);
+    const { annotations } = githubReport(report);
     expect(annotations[0]).toBe(
-      '::error title=Contract violation::lessee isolation > get-one never returns a foreign vehicle: returned 100%25 of%0Aanother lessee',
+      "::error title=Contract violation (2 times)::Security: one lessee never sees another lessee's vehicles. Expected: get-one never returns a foreign vehicle. Got: 200 application/json (returned 100%25 of another lessee). Request: GET $LP_FLEET_BASE_URL/vehicles/V-2 answered 200.",
     );
+    // A violating check no group names (a broken hook) is annotated on its own.
+    expect(annotations[1]).toBe('::error title=Contract violation::a broken hook: no request');
     const line = lineOf(SPEC, '/get/x-assumption/0');
     expect(
-      annotations[1]?.startsWith(
+      annotations[2]?.startsWith(
         `::warning file=${SPEC},line=${line},title=Contradicted assumption (seed 4.5)::The spec guessed: Several values`,
       ),
     ).toBe(true);
-    expect(annotations).toHaveLength(2);
+    expect(annotations).toHaveLength(3);
   });
 
   it('writes the job summary with the verdict, each outcome in its own section and the coverage, redacted', () => {
     const summaryFile = join(dir, 'summary.md');
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
-      reportToGithub(githubReport(input), (text) => text.replaceAll('lessee', '***'), {
+      reportToGithub(githubReport(report), (text) => text.replaceAll('lessee', '***'), {
         GITHUB_ACTIONS: 'true',
         GITHUB_STEP_SUMMARY: summaryFile,
       });
       const summary = readFileSync(summaryFile, 'utf8');
       expect(summary).toContain('`contract verdict: FAIL: 1 violations');
-      expect(summary).toContain('### Violations (1)');
+      expect(summary).toContain('### Violations (1 broken promises)');
+      expect(summary).toContain('curl -sS -i -X GET "${LP_FLEET_BASE_URL}/vehicles/V-2"');
       expect(summary).toContain('### Could not judge (1)');
+      expect(summary).toContain('### Passed only after retries (1)');
+      expect(summary).toContain('- list > filters: 2 retries, 1 throttled');
+      expect(summary).toContain('### Since the last run');
+      expect(summary).toContain('**(new since the last run)**');
+      expect(summary).toContain('- no longer seen: An older guess');
       expect(summary).toMatch(
         /\| 4\.5 \| Several values .* \| GET \/fleet\/vehicles\?vin answered 200 application\/json \| `openapi\/fleet\/paths\/vehicles\.yaml:\d+`/,
       );
       expect(summary).toContain('22 of 60');
       expect(summary).not.toContain('lessee');
       expect(log.mock.calls.map(([line]) => String(line)).join('\n')).not.toContain('lessee');
-      expect(log).toHaveBeenCalledTimes(2);
+      expect(log).toHaveBeenCalledTimes(3);
     } finally {
       log.mockRestore();
     }
@@ -88,7 +128,7 @@ describe('GitHub annotations and job summary', () => {
   it('prints and writes nothing outside GitHub Actions', () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
-      reportToGithub(githubReport(input), (text) => text, { GITHUB_STEP_SUMMARY: join(dir, 'never.md') });
+      reportToGithub(githubReport(report), (text) => text, { GITHUB_STEP_SUMMARY: join(dir, 'never.md') });
       expect(log).not.toHaveBeenCalled();
       expect(() => readFileSync(join(dir, 'never.md'))).toThrow();
     } finally {

@@ -10,6 +10,7 @@ import { operations, type Operation } from './spec.ts';
 import { target, type Target } from './target.ts';
 import { disclosures, learnAccepted } from './disclosure.ts';
 import { type Evidence, evidenceOf } from './evidence.ts';
+import { promiseOf } from './promises.ts';
 import { CouldNotJudge, readTransportSettings, Transport, type TransportStats } from './transport.ts';
 import { verdictOf, type Contradiction } from './verdicts.ts';
 
@@ -128,16 +129,18 @@ export async function sendOrRecord(request: Request) {
 type RawExchange = {
   request: { method: string; url: string; headers: Headers; body: string };
   answer: { status: number; contentType: string; body: string };
+  /** The operation the request addressed, when the specs have one at its address. */
+  operationId?: string;
 };
 const lastExchange = new Map<string, RawExchange>();
 
 const evidenceOfRaw = (raw: RawExchange): Evidence => evidenceOf(raw.request, raw.answer, learnedTokens, (text) => redactor.redact(text));
 
-/** The evidence of the last exchange of a check (and forgets it): what a failed check's report shows. */
-export function takeLastEvidence(test: string): Evidence | undefined {
+/** The evidence of the last exchange of a check and its operation (and forgets it): what a failed check's report shows. */
+export function takeLastExchange(test: string): { evidence: Evidence; operationId?: string } | undefined {
   const raw = lastExchange.get(test);
   lastExchange.delete(test);
-  return raw && evidenceOfRaw(raw);
+  return raw && { evidence: evidenceOfRaw(raw), ...(raw.operationId ? { operationId: raw.operationId } : {}) };
 }
 
 /** What the request carried that an answer may name back: its URL (decoded too) and its body. */
@@ -187,6 +190,7 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
   const raw: RawExchange = {
     request: { method: request.method, url: request.url, headers: request.headers, body: requestBody },
     answer: { status: response.status, contentType: mediaTypeOf(response.headers.get('content-type')) || '(none)', body: bodyText },
+    ...((operation ?? pathOnly) ? { operationId: (operation ?? pathOnly)!.operationId } : {}),
   };
   lastExchange.set(currentTest(), raw);
   // Each broken promise of the answer, with what shows it (grouped by promise in violations.json).
@@ -196,7 +200,8 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
       record({
         kind: 'violation',
         test: currentTest(),
-        promise: problem.replace(/^(\S+) answered \d+: /, '$1: '),
+        promise: promiseOf(problem.replace(/^(\S+) answered \d+: /, '$1: '), 'answer', raw.operationId),
+        from: 'answer',
         message: problem,
         evidence,
       });

@@ -56,7 +56,16 @@ export type LedgerEntry =
     }
   | { kind: 'strict-failure'; test: string }
   /** A broken promise with what shows it: the response's problem (the checker's), or a failed check's assertion. */
-  | { kind: 'violation'; test: string; promise: string; message: string; evidence?: Evidence };
+  | {
+      kind: 'violation';
+      test: string;
+      /** The promise broken, in a partner's words (support/promises.ts): the reports group by it. */
+      promise: string;
+      /** Who stated it: a failed check's assertion, or the response checker on an answer. */
+      from?: 'check' | 'answer';
+      message: string;
+      evidence?: Evidence;
+    };
 
 const ledgerFile = join(ledgerDir, `${process.pid}-${Math.random().toString(36).slice(2, 8)}.jsonl`);
 let prepared = false;

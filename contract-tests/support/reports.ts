@@ -83,12 +83,33 @@ export function coverage(entries: LedgerEntry[]): CoverageRow[] {
 
 /** One broken promise and what shows it: the checks that saw it, how often, and up to three examples. */
 export interface ViolationGroup {
+  /** The promise, in a partner's words: the documentation's section, an RFC rule or a security property. */
   promise: string;
   checks: string[];
   count: number;
   /** The distinct first lines of the failures, up to three. */
   messages: string[];
+  /** Expected against got, in one sentence (from the first example). */
+  sentence: string;
   examples: Evidence[];
+}
+
+/** A failed check's violations: what the JUnit report's failure of that check carries. */
+export interface CheckViolations {
+  check: string;
+  violations: Array<{ promise: string; sentence: string; evidence?: Evidence }>;
+}
+
+/** An assertion's first line without vitest's jargon ("// Object.is equality"). */
+const plainMessage = (message: string) => message.replace(/\s*\/\/ Object\.is equality$/, '').trim();
+
+/** Expected against got, in one sentence: the check's own name is what it expects; the answer is what it got. */
+export function sentenceOf(entry: { test: string; from?: 'check' | 'answer'; message: string; evidence?: Evidence }): string {
+  const answer = entry.evidence?.answer;
+  const got = answer ? `${answer.status} ${answer.contentType}` : 'no answer recorded';
+  if (entry.from === 'answer') return `Expected an answer as documented; got ${plainMessage(entry.message)}.`;
+  const expected = entry.test.split(' > ').at(-1) ?? entry.test;
+  return `Expected: ${expected}. Got: ${got} (${plainMessage(entry.message)}).`;
 }
 
 /** The run's violations grouped by the promise they break (twenty failing requests of one cause are one group). */
@@ -96,32 +117,75 @@ export function violationGroups(entries: LedgerEntry[]): ViolationGroup[] {
   const groups = new Map<string, ViolationGroup>();
   for (const entry of entries) {
     if (entry.kind !== 'violation') continue;
-    const group = groups.get(entry.promise) ?? { promise: entry.promise, checks: [], count: 0, messages: [], examples: [] };
+    const group = groups.get(entry.promise) ?? {
+      promise: entry.promise,
+      checks: [],
+      count: 0,
+      messages: [],
+      sentence: sentenceOf(entry),
+      examples: [],
+    };
     group.count++;
     if (!group.checks.includes(entry.test)) group.checks.push(entry.test);
     if (group.messages.length < 3 && !group.messages.includes(entry.message)) group.messages.push(entry.message);
-    if (entry.evidence && group.examples.length < 3) group.examples.push(entry.evidence);
+    if (entry.evidence) {
+      // The plainest request first (the shortest URL and body): the one a partner reproduces first.
+      const first = group.examples[0];
+      if (!first || weight(entry.evidence) < weight(first)) {
+        group.examples.unshift(entry.evidence);
+        group.sentence = sentenceOf(entry);
+      } else group.examples.push(entry.evidence);
+      group.examples.splice(3);
+    }
     groups.set(entry.promise, group);
   }
   return [...groups.values()];
 }
 
-/** The violations as the console shows them: the promise, the request and answer of an example, and its curl. */
-export function violationsText(groups: ViolationGroup[]): string {
+const weight = (evidence: Evidence) => evidence.request.url.length + (evidence.request.body?.length ?? 0);
+
+/** Each check's violations (up to three), for its JUnit failure. */
+export function violationsByCheck(entries: LedgerEntry[]): CheckViolations[] {
+  const byCheck = new Map<string, CheckViolations>();
+  for (const entry of entries) {
+    if (entry.kind !== 'violation') continue;
+    const check = byCheck.get(entry.test) ?? { check: entry.test, violations: [] };
+    if (check.violations.length < 3 && !check.violations.some((v) => v.promise === entry.promise))
+      check.violations.push({
+        promise: entry.promise,
+        sentence: sentenceOf(entry),
+        ...(entry.evidence ? { evidence: entry.evidence } : {}),
+      });
+    byCheck.set(entry.test, check);
+  }
+  return [...byCheck.values()];
+}
+
+/** One example's request, answer and reproduction, as text (the console and the JUnit failures). */
+export function evidenceText(example: Evidence, indent = '   '): string[] {
+  const { request, answer } = example;
+  const lines = [`${indent}Request: ${request.method} ${request.url}`];
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`${indent}         ${name}: ${value}`);
+  if (request.body) lines.push(`${indent}         ${request.body}`);
+  lines.push(`${indent}Answer: ${answer.status} ${answer.contentType}${answer.body ? `: ${answer.body}` : ' (empty body)'}`);
+  lines.push(`${indent}Reproduce:`, example.curl.replace(/^/gm, `${indent}  `));
+  return lines;
+}
+
+/** The violations as the console shows them: the promise, expected against got, an example's request and answer, and its curl. */
+export function violationsText(groups: ViolationGroup[], drift?: { new: string[] }): string {
   if (!groups.length) return '';
   const lines = [`Violations (${groups.length} broken promises)`, ''];
   groups.forEach((group, index) => {
-    lines.push(`${index + 1}. ${group.promise}${group.count > 1 ? ` (${group.count} times, in ${group.checks.length} checks)` : ''}`);
-    for (const message of group.messages) if (message !== group.promise) lines.push(`   Got: ${message}`);
+    const isNew = drift?.new.includes(group.promise) ? ' [new since the last run]' : '';
+    lines.push(`${index + 1}. ${group.promise}${isNew}`);
+    lines.push(`   ${group.sentence}`);
+    if (group.count > 1 || group.checks.length > 1)
+      lines.push(
+        `   Seen ${group.count} times, in ${group.checks.length} checks: ${group.checks.slice(0, 3).join('; ')}${group.checks.length > 3 ? '; …' : ''}`,
+      );
     const example = group.examples[0];
-    if (example) {
-      const { request, answer } = example;
-      lines.push(`   Request: ${request.method} ${request.url}`);
-      for (const [name, value] of Object.entries(request.headers)) lines.push(`            ${name}: ${value}`);
-      if (request.body) lines.push(`            ${request.body}`);
-      lines.push(`   Answer: ${answer.status} ${answer.contentType}${answer.body ? `: ${answer.body}` : ' (empty body)'}`);
-      lines.push(`   Reproduce:\n${example.curl.replace(/^/gm, '     ')}`);
-    }
+    if (example) lines.push(...evidenceText(example));
     lines.push('');
   });
   return lines.join('\n');
@@ -310,6 +374,21 @@ export function transportLine(stats: TransportStats): string {
   );
 }
 
+/** Checks whose requests were retried or waited out (throttled): a check among them that passed, passed after retries. */
+export function retriedChecks(entries: LedgerEntry[]): Array<{ check: string; retried: number; throttled: number }> {
+  const byCheck = new Map<string, { check: string; retried: number; throttled: number }>();
+  for (const entry of entries) {
+    if (entry.kind !== 'exchange' || !entry.transport) continue;
+    const { retried = 0, throttled = 0 } = entry.transport;
+    if (!retried && !throttled) continue;
+    const check = byCheck.get(entry.test) ?? { check: entry.test, retried: 0, throttled: 0 };
+    check.retried += retried;
+    check.throttled += throttled;
+    byCheck.set(entry.test, check);
+  }
+  return [...byCheck.values()];
+}
+
 export interface UnjudgedRequest {
   request: string;
   reason: string;
@@ -328,9 +407,12 @@ export function writeReports(dir: string, ledgerDir: string, targetName: string)
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'transport.json'),
-    `${JSON.stringify({ target: targetName, stats: transportSummary(entries), unjudged }, null, 2)}\n`,
+    `${JSON.stringify({ target: targetName, stats: transportSummary(entries), unjudged, retriedChecks: retriedChecks(entries) }, null, 2)}\n`,
   );
-  writeFileSync(join(dir, 'violations.json'), `${JSON.stringify({ target: targetName, violations: violationGroups(entries) }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'violations.json'),
+    `${JSON.stringify({ target: targetName, violations: violationGroups(entries), byCheck: violationsByCheck(entries) }, null, 2)}\n`,
+  );
   const dimensions = dimensionCoverage(entries);
   const clauses = clauseTable();
   writeFileSync(

@@ -4,7 +4,8 @@
 // Problems found in a beforeAll hook are reported by the first test that runs after it; a skipped test leaves them
 // pending (its failure would not count), and whatever is still pending when the file ends fails the file.
 import { afterAll, afterEach, expect } from 'vitest';
-import { takeLastEvidence } from './contract-fetch.ts';
+import { takeLastExchange } from './contract-fetch.ts';
+import { promiseOf } from './promises.ts';
 import { record, reportContradictions, reportProblems, strictAssumptions, takeProblems } from './ledger.ts';
 
 const failing = ({ violations, contradictions }: ReturnType<typeof takeProblems>) => [
@@ -15,7 +16,7 @@ const failing = ({ violations, contradictions }: ReturnType<typeof takeProblems>
 afterEach((context) => {
   const found = takeProblems();
   const name = expect.getState().currentTestName ?? context.task.name;
-  const evidence = takeLastEvidence(name);
+  const last = takeLastExchange(name);
   // A check's own assertion failed (not a request that could not be judged): the broken promise is the check, shown
   // by the last exchange it made.
   const stated = context.task.result?.errors?.find((e) => e.name === 'AssertionError' || e.name === 'CheckFailure');
@@ -23,9 +24,10 @@ afterEach((context) => {
     record({
       kind: 'violation',
       test: name,
-      promise: name,
+      promise: promiseOf(name, 'check', last?.operationId),
+      from: 'check',
       message: (stated.message ?? '').split('\n')[0] ?? '',
-      ...(evidence ? { evidence } : {}),
+      ...(last ? { evidence: last.evidence } : {}),
     });
   if (context.task.result?.state === 'skip' || context.task.mode === 'skip') {
     reportProblems(found.violations);

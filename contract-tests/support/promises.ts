@@ -1,0 +1,70 @@
+// Which promise a violation breaks, in a partner's words: a security property (wrong credentials refused, one lessee
+// never sees another's vehicles, a refusal discloses nothing), an RFC rule the documented flows rely on, no server
+// error, or else what the published documentation says of the operation the request addressed (its section and title).
+// The violation reports group by this text, so twenty failing requests of one cause are one entry.
+import { operations } from './spec.ts';
+
+/** The published documentation's section of each operation (the seed document's numbering, which the specs cite). */
+export const SECTION_OF_OPERATION: Record<string, { section: string; title: string }> = {
+  requestServiceToken: { section: '4.1', title: 'Token request, client credentials' },
+  requestIdentityProviderToken: { section: '4.2', title: 'Token request, identity provider endpoint' },
+  requestAuthorization: { section: '4.3', title: 'Authorization redirect' },
+  recordLoadMilestoneEvent: { section: '4.4', title: 'Record load milestone event' },
+  listVehicles: { section: '4.5', title: 'List vehicles' },
+  getVehicle: { section: '4.6', title: 'Get one vehicle' },
+};
+
+/** Operations of the specs that have no section above (a self-test keeps this empty). */
+export const operationsWithoutSection = () => operations.map((o) => o.operationId).filter((id) => !SECTION_OF_OPERATION[id]);
+
+interface Rule {
+  test: RegExp;
+  promise: string | ((match: RegExpExecArray) => string);
+  /** Also applies to the problems the response checker states (not only to the names of failed checks). */
+  answers?: true;
+}
+
+/** First match wins: the security properties, then the RFC rules, then the server-error rule. */
+const RULES: Rule[] = [
+  {
+    test: /foreign|another lessee|other lessee|lessee isolation/i,
+    promise: "Security: one lessee never sees another lessee's vehicles (published documentation, section 5.3, Fleet API key)",
+  },
+  {
+    test: /discloses?|disclosure/i,
+    promise: 'Security: a refused request discloses nothing of what an accepted one returns',
+    answers: true,
+  },
+  {
+    test: /\bRFC ?(\d{4})[,:]? (?:section )?(\d+(?:\.\d+)*)/,
+    promise: (m) => `RFC ${m[1]}, section ${m[2]}, which the documented OAuth 2.0 flows rely on`,
+  },
+  {
+    test: /a 5xx status|server error|never a 5xx|no 5xx/i,
+    promise: 'No server error: every request, however malformed, gets an answer that is not a 5xx',
+    answers: true,
+  },
+  {
+    test: /\b(wrong|missing|without|near-miss|revoked|expired|another scheme|other scheme|refuses?|rejects?)\b.*\b(key|secret|token|credential|client_id|client|subscription)/i,
+    promise: 'Security: wrong, missing or misplaced credentials are refused (published documentation, section 5, Authentication)',
+  },
+];
+
+/**
+ * The promise a statement breaks, as the reports title it (and group by): `statement` is a failed check's name
+ * (`from: 'check'`) or a problem the response checker found in an answer (`from: 'answer'`: only the disclosure and
+ * server-error rules apply, the other rules read the names of checks); `operationId` is the operation of the request
+ * that shows it, when known. A security property, an RFC rule or the server-error rule is one promise whatever broke
+ * it; the documentation's promise is the section's with the statement, so different broken promises of one
+ * operation stay apart.
+ */
+export function promiseOf(statement: string, from: 'check' | 'answer', operationId?: string): string {
+  for (const rule of RULES) {
+    if (from === 'answer' && !rule.answers) continue;
+    const match = rule.test.exec(statement);
+    if (match) return typeof rule.promise === 'string' ? rule.promise : rule.promise(match);
+  }
+  const section = operationId ? SECTION_OF_OPERATION[operationId] : undefined;
+  const where = section ? `Published documentation, section ${section.section} (${section.title})` : 'Published documentation';
+  return `${where}: ${statement}`;
+}
