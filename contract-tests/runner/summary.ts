@@ -29,7 +29,6 @@ function driftSection(report: RunReport): string[] {
 }
 
 export function summaryMarkdown(report: RunReport): string {
-  const { counts } = report;
   const grouped = new Set(report.violations.flatMap((g) => g.checks));
   const ungrouped = report.violatingChecks.filter((c) => !grouped.has(c.name));
   return [

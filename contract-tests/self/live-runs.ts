@@ -35,7 +35,8 @@ export function contractLive(
   files: string[] = [],
 ): Promise<LiveRun> {
   const env: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('LP_')) env[name] = value;
+  // Nor the outer run's GitHub Actions settings: a self-test's seeded violations must not annotate the CI run itself.
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('LP_') && !name.startsWith('GITHUB_')) env[name] = value;
   // One worker: these runs share the machine with the rest of npm test, and their verdicts do not depend on it.
   Object.assign(env, { LP_CONTRACT_WORKERS: '1' }, settings);
   const child = spawn(

@@ -4,14 +4,16 @@
 //   checks that build on the list still judge what the server sent (a leak of another lessee's vehicle still fails);
 // - it refuses the configured credentials, cannot be reached, or the suite itself fails: "could not judge", exit 2,
 //   never a violation and never a pass.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { throughProxy } from '../fixtures/contradicting-proxy.ts';
 import { type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
+import type { RunReport } from '../runner/run-report.ts';
 import { startSandbox, type TargetServer } from '../runner/target-server.ts';
 import { EXIT_CODES } from '../runner/verdict.ts';
+import type { ViolationGroup } from '../support/reports.ts';
 import { skipIf } from '../support/skips.ts';
 import { target } from '../support/target.ts';
 import { contractLive, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from './live-runs.ts';
@@ -23,6 +25,8 @@ const onlyWithMock = () => (target.name === 'mock' ? undefined : 'a self-test of
 const out = mkdtempSync(join(tmpdir(), 'lp-contract-real-'));
 const servers: Array<TargetServer | RealEnvironmentProxy> = [];
 let runs: Record<'shapes' | 'leak' | 'wrongKey' | 'unreachable' | 'crash', LiveRun> | undefined;
+/** The credentials of the leak run, which no report may show in any encoding. */
+let secrets: string[] = [];
 
 /** A sandbox (with a mutation, if given) behind a proxy that wraps the list and relabels the fleet's JSON. */
 async function differentShapes(mutation?: string): Promise<Record<string, string>> {
@@ -38,9 +42,21 @@ beforeAll(async () => {
   if (onlyWithMock()) return;
   const [conforming, leaking] = await Promise.all([differentShapes(), differentShapes('list-leaks-foreign-vehicles')]);
   const quick = ['--tries', '1', '--workers', '1'];
-  const [shapes, leak, wrongKey, unreachable, crash] = await Promise.all([
-    contractLive(conforming, join(out, 'shapes'), [], FLEET_FILES),
-    contractLive(leaking, join(out, 'leak'), [], FLEET_FILES),
+  // The leak run comes second, with the shapes run as its baseline and as GitHub Actions runs it: every report it writes
+  // is checked below (the violation's reproduction, the drift, the annotations and the job summary).
+  const leakRun = async () => {
+    const baseline = await contractLive(conforming, join(out, 'shapes'), [], FLEET_FILES);
+    const leak = await contractLive(
+      { ...leaking, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(out, 'step-summary.md') },
+      join(out, 'leak'),
+      ['--baseline', join(out, 'shapes')],
+      FLEET_FILES,
+    );
+    return [baseline, leak] as const;
+  };
+  secrets = [leaking.LP_FLEET_API_KEY!, leaking.LP_SUBSCRIPTION_KEY, leaking.LP_CLIENT_SECRET].filter((v): v is string => !!v);
+  const [[shapes, leak], wrongKey, unreachable, crash] = await Promise.all([
+    leakRun(),
     contractLive({ ...conforming, LP_FLEET_API_KEY: 'not-the-configured-key' }, join(out, 'wrong-key'), quick, FLEET_FILES),
     contractLive({ ...conforming, LP_FLEET_BASE_URL: 'http://127.0.0.1:1/fleet' }, join(out, 'unreachable'), quick, FLEET_FILES),
     // The suite's own failure: vitest is asked for a file the suite does not have, so no check ever reports.
@@ -75,6 +91,76 @@ describe('a contradicted assumption never cascades', () => {
     expect(leak.exitCode, leak.output.slice(-6000)).toBe(EXIT_CODES.fail);
     expect(verdictLine(leak)).toMatch(/^contract verdict: FAIL: [1-9]\d* violations/);
     expect(leak.output).toMatch(/listed vehicles of another lessee|not\.toContain/);
+  });
+});
+
+describe('a violation in every report, with what a partner needs to act on it', () => {
+  const LESSEE = "Security: one lessee never sees another lessee's vehicles";
+  const read = (file: string) => readFileSync(join(out, file), 'utf8');
+
+  it('the console names the promise, expected against got, the request, the answer and a curl; no vitest diff', (ctx) => {
+    skipIf(ctx, [], onlyWithMock());
+    const { output } = runs!.leak;
+    const section = output.slice(output.indexOf('\nViolations ('));
+    expect(section, output.slice(-6000)).toMatch(new RegExp(`^\\nViolations \\(\\d+ broken promises\\)\\n\\n1\\. ${LESSEE}`));
+    expect(section).toMatch(/\n {3}Expected: .*\. Got: 200 /);
+    expect(section).toMatch(/\n {3}Request: GET \$LP_FLEET_BASE_URL\/vehicles/);
+    expect(section).toMatch(/\n {3}Answer: 200 /);
+    expect(section).toContain('-H "api-key: ${LP_FLEET_API_KEY}"');
+    // vitest's diffs and code frames only with --verbose: the failed checks are one line each.
+    expect(output).toMatch(/\nFailed checks \(\d+\): /);
+    expect(output).not.toMatch(/- Expected\n\+ Received|❯ contract-tests\/.*:\d+:\d+/);
+  });
+
+  it('violations.json, the JUnit failure, report.json and summary.md carry it, with the drift from the baseline run', (ctx) => {
+    skipIf(ctx, [], onlyWithMock());
+    const violations = JSON.parse(read('leak/violations.json')) as { violations: ViolationGroup[]; baseline: string };
+    const lessee = violations.violations.find((g) => g.promise.startsWith(LESSEE));
+    expect(lessee?.examples[0]?.curl).toContain('${LP_FLEET_API_KEY}');
+    expect(lessee).toMatchObject({ sinceBaseline: 'new' });
+    const junit = read('leak/junit.xml');
+    expect(junit).toMatch(/<failure message="Violation: Security: one lessee never sees[^"]*"[^>]*>1\. Security: .*\n.*Expected: /);
+    expect(junit).toMatch(/<failure [^>]*>[^<]*Request: GET \$LP_FLEET_BASE_URL\/vehicles[^<]*Reproduce:\n[^<]*curl -sS -i -X GET/);
+    const report = JSON.parse(read('leak/report.json')) as RunReport;
+    expect(report.verdict.word).toBe('FAIL');
+    expect(report.drift?.violations.new.some((p) => p.startsWith(LESSEE))).toBe(true);
+    expect(report.drift?.baselineVerdict).toBe('PASS');
+    // Both runs went through the same reshaping proxy: the same assumptions are contradicted, none new, none gone.
+    expect(report.drift?.contradicted).toMatchObject({ new: [], gone: [] });
+    expect(report.drift?.contradicted.still).toBeGreaterThan(0);
+    expect(runs!.leak.output).toMatch(
+      /\nSince the last run \(baseline .*shapes, verdict PASS\)\n\nViolations: [1-9]\d* new, 0 no longer seen/,
+    );
+    const summary = read('leak/summary.md');
+    expect(summary).toContain('### Since the last run');
+    expect(summary).toMatch(new RegExp(`- \\*\\*${LESSEE}.*\\*\\*\\(new since the last run\\)\\*\\*`));
+  });
+
+  it('in GitHub Actions: an ::error per violation, a ::warning at the spec line of each contradicted assumption, the job summary', (ctx) => {
+    skipIf(ctx, [], onlyWithMock());
+    const { output } = runs!.leak;
+    expect(output).toMatch(new RegExp(`\\n::error title=Contract violation[^:]*::${LESSEE}`));
+    expect(output).toMatch(/\n::warning file=openapi\/fleet\/[^,]+\.yaml,line=\d+,title=Contradicted assumption \(seed 4\.[56]\)::/);
+    expect(read('step-summary.md')).toContain(`**${LESSEE}`);
+  });
+
+  it('no report, annotation or summary shows a credential, in any encoding', (ctx) => {
+    skipIf(ctx, [], onlyWithMock());
+    expect(secrets.length).toBeGreaterThan(0);
+    // Every file of the report directory, the run's ledger (.ledger/) included.
+    const files = readdirSync(join(out, 'leak'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      statSync(join(out, 'leak', f)).isFile(),
+    );
+    expect(files).toEqual(expect.arrayContaining(['report.json', 'summary.md', 'violations.json', 'junit.xml']));
+    const texts = [runs!.leak.output, read('step-summary.md'), ...files.map((f) => read(join('leak', f)))];
+    for (const secret of secrets)
+      for (const shown of [
+        secret,
+        encodeURIComponent(secret),
+        Buffer.from(secret).toString('base64'),
+        Buffer.from(secret).toString('base64url'),
+      ])
+        for (const text of texts) expect(text.includes(shown), `a credential (${shown.length} characters) in a report`).toBe(false);
   });
 });
 
