@@ -3,12 +3,13 @@
 // list each contradiction with its evidence; the strict run must fail, on those contradictions alone; and behind a
 // gateway that throttles and fails now and then (contract-tests/fixtures/real-environment-proxy.ts) the default run
 // must reach the same verdict and contradictions, and report what it met.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRADICTIONS, startContradictingProxy, throughProxy, type ContradictingProxy } from '../fixtures/contradicting-proxy.ts';
 import { PRESETS, type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
+import type { RunReport } from '../runner/run-report.ts';
 import { startSandbox, type TargetServer } from '../runner/target-server.ts';
 import { skipIf } from '../support/skips.ts';
 import { target } from '../support/target.ts';
@@ -115,5 +116,14 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
     expect(met.throttled + met.transient503 + met.dropped, JSON.stringify(met)).toBeGreaterThan(0);
     expect(behind.transport?.retried, JSON.stringify(behind.transport)).toBeGreaterThan(0);
     expect(behind.output).toMatch(/^contract: requests: \d+ requests \(\d+ attempts\): \d+ throttled .*, [1-9]\d* retried/m);
+    // Each check that passed only because a request was sent again is marked so, in the console and in report.json.
+    const report = JSON.parse(readFileSync(join(out, 'gateway', 'report.json'), 'utf8')) as RunReport;
+    expect(report.passedAfterRetries.length).toBeGreaterThan(0);
+    expect(report.counts.passedAfterRetries).toBe(report.passedAfterRetries.length);
+    expect(report.passedAfterRetries.reduce((sum, c) => sum + c.retried, 0)).toBeLessThanOrEqual(behind.transport!.retried);
+    expect(behind.output).toMatch(
+      new RegExp(`\\nPassed only after retries \\(${report.passedAfterRetries.length}\\)\\n\\n- .+: [1-9]\\d* retries`),
+    );
+    expect(lenient.output).not.toContain('Passed only after retries');
   });
 });
