@@ -1,17 +1,20 @@
-// The release workflow does what issue 16 asks, with least privilege, and lint:workflows catches a broken workflow
-// (run as a process, as npm test runs it).
+// The release workflow does what issue 16 asks, the nightly contract run (contract-live.yml) what "Violations a partner
+// can act on" asks, each with least privilege, and lint:workflows catches a broken workflow (run as a process, as npm
+// test runs it).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { LP_VARIABLES, RUN_VARIABLES, SECRET_VARIABLES } from '../../config/environment.ts';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { runScript } from '../../tools/processes.ts';
 
 type Job = {
   needs?: string | string[];
+  environment?: string;
   permissions?: Record<string, string>;
-  steps?: Array<{ uses?: string; run?: string; with?: Record<string, string> }>;
+  steps?: Array<{ id?: string; uses?: string; run?: string; with?: Record<string, string>; env?: Record<string, string> }>;
 };
 const release = parse(readFileSync(`${repoRoot}/.github/workflows/release.yml`, 'utf8')) as {
   on: unknown;
@@ -67,10 +70,77 @@ describe('release.yml', () => {
   });
 });
 
+describe('contract-live.yml', () => {
+  const text = readFileSync(`${repoRoot}/.github/workflows/contract-live.yml`, 'utf8');
+  const live = parse(text) as { on: Record<string, unknown>; permissions: unknown; jobs: Record<string, Job> };
+  const contract = live.jobs.contract!;
+  const issue = live.jobs.issue!;
+  const suite = contract.steps!.find((step) => step.id === 'run')!;
+  /** A GitHub Actions expression, as the workflow spells it. */
+  const expr = (inner: string) => `\${{ ${inner} }}`;
+
+  it('runs every night and on demand, with no permission by default', () => {
+    expect(Object.keys(live.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
+    expect(live.on.schedule).toEqual([{ cron: expect.stringMatching(/^\d+ \d+ \* \* \*$/) }]);
+    expect(live.permissions).toEqual({});
+  });
+
+  it("takes the credentials from the staging environment's secrets and the rest of the target from its variables", () => {
+    expect(contract.environment).toBe('staging');
+    for (const name of LP_VARIABLES)
+      expect(suite.env?.[name], name).toBe(SECRET_VARIABLES.includes(name) ? expr(`secrets.${name}`) : expr(`vars.${name}`));
+    for (const [name, value] of Object.entries(suite.env ?? {})) {
+      expect([...LP_VARIABLES, ...Object.keys(RUN_VARIABLES)]).toContain(name);
+      if (name in RUN_VARIABLES) expect(value).toBe(expr(`vars.${name}`));
+    }
+    // No other secret anywhere in the workflow.
+    expect(new Set([...text.matchAll(/secrets\.(\w+)/g)].map((m) => m[1]))).toEqual(new Set(SECRET_VARIABLES));
+  });
+
+  it("runs npm ci, then contract:live with the last run's reports as the baseline, and uploads the reports", () => {
+    const runs = contract.steps!.map((step) => step.run ?? '').join('\n');
+    expect(runs.indexOf('npm ci')).toBeGreaterThan(-1);
+    expect(runs.indexOf('npm ci')).toBeLessThan(runs.indexOf('npm run contract:live'));
+    expect(suite.run).toContain(`npm run contract:live -- "\${baseline[@]}" --out dist/contract`);
+    expect(suite.run).toContain('baseline=(--baseline dist/contract-baseline)');
+    expect(contract.steps).toContainEqual(
+      expect.objectContaining({ uses: 'actions/upload-artifact@v4', with: expect.objectContaining({ path: 'dist/contract/' }) }),
+    );
+    // The baseline is a cache entry per run, found by its prefix, restored and saved at the same path.
+    const restore = contract.steps!.find((step) => step.uses === 'actions/cache/restore@v4')!;
+    const save = contract.steps!.find((step) => step.uses === 'actions/cache/save@v4')!;
+    expect(restore.with?.path).toBe('dist/contract-baseline');
+    expect(save.with?.path).toBe('dist/contract-baseline');
+    expect(save.with?.key).toBe(restore.with?.key);
+    expect(restore.with?.key).toContain(expr('github.run_id'));
+    expect(restore.with?.key?.startsWith(restore.with?.['restore-keys'] ?? '?')).toBe(true);
+  });
+
+  it('writes the issue from a job of its own, the only write permission of the workflow', () => {
+    const writers = Object.entries(live.jobs).flatMap(([name, job]) =>
+      Object.entries(job.permissions ?? {})
+        .filter(([, level]) => level === 'write')
+        .map(([scope]) => `${name}:${scope}`),
+    );
+    expect(writers).toEqual(['issue:issues']);
+    expect(contract.permissions).toEqual({ contents: 'read' });
+    expect(issue.needs).toBe('contract');
+    const step = issue.steps!.find((s) => s.run?.includes('npm run contract:issue'))!;
+    expect(step.run).toContain('--exit-code "$EXIT_CODE"');
+    expect(step.env).toMatchObject({
+      GITHUB_TOKEN: expr('github.token'),
+      EXIT_CODE: expr('needs.contract.outputs.exit-code'),
+    });
+    // The secrets reach the issue job only to be redacted from what it posts.
+    for (const name of SECRET_VARIABLES) expect(step.env?.[name]).toBe(expr(`secrets.${name}`));
+  });
+});
+
 describe('npm run lint:workflows', () => {
   it('passes the workflows of the repo', () => {
     const { code, out } = lint();
     expect(out).toContain('ok      .github/workflows/release.yml');
+    expect(out).toContain('ok      .github/workflows/contract-live.yml');
     expect(code).toBe(0);
   });
 
@@ -93,6 +163,28 @@ describe('npm run lint:workflows', () => {
           '    steps:',
           '      - run: echo hi',
           '        timeout-minutes: soon',
+          '  b:',
+          '    runs-on: ubuntu-latest',
+          '    permissions: write-all',
+          '    steps:',
+          '      - run: echo hi',
+          '  c:',
+          '    runs-on: ubuntu-latest',
+          '    permissions:',
+          '      contents: read',
+          '      issues: write',
+          '    steps:',
+          '      - uses: actions/checkout@v4',
+          '      - run: npm run contract:live',
+          '  d:',
+          '    runs-on: ubuntu-latest',
+          '    permissions:',
+          '      issues: write',
+          '    steps:',
+          '      - run: gh issue create --title t --body b',
+          '        env:',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
+          '          GH_TOKEN: ${{ github.token }}',
           '',
         ].join('\n'),
       );
@@ -101,6 +193,10 @@ describe('npm run lint:workflows', () => {
       expect(out).toContain('/jobs/a/steps/0');
       expect(out).toContain('top-level permissions grant contents');
       expect(out).toContain('job "a" has id-token: write but neither publishes with --provenance nor deploys Pages');
+      expect(out).toContain('job "b" has permissions: write-all: name the scopes it writes');
+      expect(out).toContain('job "c" has issues: write but no step writes with the token');
+      // A job that passes the token to the step that writes is what the rule asks for.
+      expect(out).not.toContain('job "d"');
       expect(code).toBe(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
