@@ -231,7 +231,7 @@ function commentBody(outcome: Outcome, runUrl: string | undefined, environment: 
     ...(drift
       ? [drift.text, '']
       : outcome.report
-        ? ['No earlier report to compare with (the first run, or the one before wrote no report).', '']
+        ? ['No earlier report to compare with (the first run, or the last reports are no longer kept).', '']
         : []),
     ...(quiet ? [] : summaryDetails(outcome, runUrl)),
   ]
