@@ -125,7 +125,8 @@ nav a { color: var(--muted); text-decoration: none; border-bottom: 1px dotted va
 .num { display: inline-block; min-width: 24px; text-align: center; font-size: 13px; border-radius: 999px; margin-right: 6px; color: #fff; vertical-align: 2px; }
 .violation .num { background: var(--fail); } .assumption .num { background: var(--warn); }
 .sentence { font-size: 15px; margin: 4px 0; overflow-wrap: anywhere; }
-.seen { color: var(--muted); font-size: 13.5px; }
+.seen { color: var(--muted); font-size: 13.5px; margin: 4px 0 0; }
+.seen li { overflow-wrap: anywhere; }
 .seen ul { margin: 2px 0; padding-left: 20px; }
 .exchange { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
 .exchange pre { max-height: 16em; overflow: auto; }
@@ -213,8 +214,12 @@ function verdictLead(report: RunReport): string {
       : 'No violation, and every check could be judged.';
   if (verdict.word === 'COULD NOT JUDGE')
     return `No violation found, but ${plural(counts.unjudged, 'check')} got no answer the suite could judge: neither a pass nor a fail.`;
-  if (counts.violations)
-    return `The server broke ${counts.violations === 1 ? 'a promise' : 'promises'} of the published documentation: ${plural(counts.violations, 'check')} found a violation.`;
+  if (counts.violations) {
+    const promises = report.violations.length;
+    return promises
+      ? `The server broke ${promises === 1 ? 'a promise' : `${promises} promises`} of the published documentation (${plural(counts.violations, 'check')} found a violation).`
+      : `The server broke the contract: ${plural(counts.violations, 'check')} found a violation.`;
+  }
   if (verdict.strict && counts.contradicted)
     return `This run is strict, and ${plural(counts.contradicted, 'assumption')} of the specs ${counts.contradicted === 1 ? 'is' : 'are'} contradicted by this server.`;
   if (report.gateFailures.length) return 'A gate of this run failed.';
@@ -223,19 +228,21 @@ function verdictLead(report: RunReport): string {
 
 function verdictSection(report: RunReport): Html {
   const { verdict, counts } = report;
-  const when = report.generatedAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
-  const strictness = verdict.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed';
+  const when = report.generatedAt.replace('T', ' ').replace(/(:\d\d)?(\.\d+)?Z$/, ' UTC');
+  const strictness = verdict.strict
+    ? 'strict: contradicted assumptions fail the run'
+    : 'not strict: contradicted assumptions are reported, not failed';
   const tile = (kind: string, count: number, name: string, what: string, anchor: string) =>
     html`<a class="tile ${count ? kind : 'zero'}" href="#${anchor}"><div class="count">${count}</div><div class="name">${name}</div><div class="what">${what}</div></a>`;
   const exercised = `${report.coverage.exercised} of ${report.coverage.total}`;
   return html`<header id="verdict" class="verdict ${VERDICT_CLASS[verdict.word] ?? 'v-unjudged'}">
 <h1 class="word">${verdict.word}</h1>
 <p class="lead">${verdictLead(report)}</p>
-<p class="sub">Contract run against target <b>${report.target}</b> · ${when} · ${strictness} · exit code ${verdict.exitCode}</p>
+<p class="sub">Target <b>${report.target}</b> · ${when} · ${strictness} · exit code ${verdict.exitCode}</p>
 ${report.gateFailures.length ? html`<ul class="gates">${report.gateFailures.map((g) => html`<li>${g}</li>`)}</ul>` : ''}
 </header>
 <section class="outcomes" aria-label="The three outcomes">
-${tile('fail', counts.violations, counts.violations === 1 ? 'Violation' : 'Violations', 'The server broke a documented promise. These fail the run.', 'violations')}
+${tile('fail', counts.violations, counts.violations === 1 ? 'Violation' : 'Violations', `${report.violations.length > 0 && report.violations.length !== counts.violations ? `Checks that found the server breaking ${plural(report.violations.length, 'documented promise')}.` : 'The server broke a documented promise.'} These fail the run.`, 'violations')}
 ${tile('warn', counts.contradicted, counts.contradicted === 1 ? 'Contradicted assumption' : 'Contradicted assumptions', `Where the documentation says “not shown”, the specs guessed otherwise. ${verdict.strict ? 'This strict run fails on them.' : 'Reported, not failed.'}`, 'contradicted')}
 ${tile('unjudged', counts.unjudged, 'Could not judge', 'No answer to judge: unreachable, timed out, throttled, or the suite’s own error. Neither pass nor fail.', 'unjudged')}
 </section>
@@ -285,9 +292,9 @@ function splitName(name: string): { where?: string; what: string } {
 
 function violationCard(report: RunReport, group: ViolationGroup, index: number): Html {
   const { where, what } = splitName(group.promise);
-  // The one-sentence expected-against-got (newer reports carry it), else the failures' first lines.
-  const sentence = (group as ViolationGroup & { sentence?: string }).sentence;
-  const messages = sentence ? [sentence] : group.messages.filter((m) => m !== group.promise);
+  // Expected against got in one sentence; a report.json of an older kit has none, and shows the failures' first lines.
+  const sentence: string | undefined = group.sentence;
+  const messages = group.messages.filter((m) => m !== group.promise && !sentence?.includes(m));
   const files = [...new Set(group.checks.flatMap((check) => report.violatingChecks.filter((c) => c.name === check).map((c) => c.file)))];
   const onlyItself = group.checks.length === 1 && group.checks[0] === group.promise;
   const isNew = report.drift?.violations.new.includes(group.promise);
@@ -295,12 +302,16 @@ function violationCard(report: RunReport, group: ViolationGroup, index: number):
   return html`<article class="card violation" id="violation-${index + 1}">
 ${where ? html`<p class="where">${where}</p>` : ''}
 <h3><span class="num">${index + 1}</span>${what}${isNew ? html`<span class="new">new since the last run</span>` : ''}</h3>
-${messages.map((m) => html`<p class="sentence">${sentence ? '' : html`<b>Got: </b>`}${m}</p>`)}
-<div class="seen">Seen ${times(group.count)}, ${
-    onlyItself
-      ? html`in this check${files.length ? html`, in <code>${files[0]!}</code>` : ''}.`
-      : html`in ${plural(group.checks.length, 'check')}:<ul>${group.checks.map((c) => html`<li>${c}</li>`)}</ul>`
-  }</div>
+${sentence ? html`<p class="sentence">${sentence}</p>` : messages.map((m) => html`<p class="sentence"><b>Got: </b>${m}</p>`)}
+${
+  onlyItself && !(sentence && messages.length)
+    ? html`<p class="seen">Seen ${times(group.count)}, in this check${files.length ? html`, in <code>${files[0]!}</code>` : ''}.</p>`
+    : html`<details class="seen"><summary>Seen ${times(group.count)}, in ${plural(group.checks.length, 'check')}${
+        sentence && messages.length ? `, with ${plural(messages.length, 'other failure')}` : ''
+      }</summary><ul>${group.checks.map((c) => html`<li>${c}</li>`)}</ul>${
+        sentence && messages.length ? html`Other failures of this promise:<ul>${messages.map((m) => html`<li>${m}</li>`)}</ul>` : ''
+      }${files.length ? html`In ${files.map((f, i) => html`${i ? ', ' : ''}<code>${f}</code>`)}.` : ''}</details>`
+}
 ${
   first
     ? exampleBlock(first)
@@ -318,7 +329,7 @@ function violationsSection(report: RunReport): Html {
 <h2>Violations <span class="n">${groups.length}</span></h2>
 ${
   groups.length
-    ? html`<p class="intro">Each is a promise of the published documentation this server broke, with a request that shows it and its answer. Credentials and addresses appear as the <code>LP_*</code> variables that hold them, never their values: with those set in your shell, the curl runs as it is.</p>
+    ? html`<p class="intro">Each broken promise with a request that shows it, the answer, and a curl to reproduce it. Credentials and addresses appear as the <code>LP_*</code> variables that hold them, never their values: with those set in your shell, the curl runs as it is.</p>
 ${groups.map((g, i) => violationCard(report, g, i))}`
     : html`<p class="none">None: no check found the server breaking a documented promise.</p>`
 }
@@ -471,7 +482,7 @@ export function htmlReport(report: RunReport): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${new Html(CSP)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${report.verdict.word}: contract run against ${report.target}</title>
