@@ -95,7 +95,7 @@ pre { margin: 0; padding: 10px 12px; background: var(--soft); border: 1px solid 
 a { color: inherit; }
 
 .verdict { border-radius: 10px; padding: 20px 24px; display: grid; grid-template-columns: auto 1fr; gap: 6px 24px; align-items: center; border: 1px solid; }
-.verdict .word { font-size: 44px; font-weight: 800; letter-spacing: .02em; color: #fff; border-radius: 8px; padding: 4px 20px; grid-row: span 2; }
+.verdict .word { font-size: 44px; font-weight: 800; letter-spacing: .02em; line-height: 1.05; color: #fff; border-radius: 8px; padding: 8px 20px; grid-row: span 2; max-width: 340px; text-align: center; }
 .verdict .lead { font-size: 19px; font-weight: 600; margin: 0; }
 .verdict .sub { color: var(--muted); margin: 0; }
 .verdict ul { grid-column: 2; margin: 4px 0 0; padding-left: 20px; }
@@ -135,7 +135,8 @@ nav a { color: var(--muted); text-decoration: none; border-bottom: 1px dotted va
 button.copy { position: absolute; right: 8px; top: 8px; font: 12px system-ui, sans-serif; border: 1px solid #596173; background: #2d3342; color: #e8ebf1; border-radius: 5px; padding: 2px 10px; cursor: pointer; }
 details { margin: 10px 0 0; }
 summary { cursor: pointer; color: var(--muted); }
-.new { font-size: 12px; font-weight: 700; color: var(--fail); border: 1px solid currentColor; border-radius: 4px; padding: 0 5px; margin-left: 6px; vertical-align: 2px; }
+.new { font-size: 12px; font-weight: 700; color: var(--fail); border: 1px solid currentColor; border-radius: 4px; padding: 0 5px; margin-left: 6px; vertical-align: 2px; white-space: nowrap; }
+.intro code { white-space: nowrap; }
 .observed { margin: 4px 0; padding-left: 0; list-style: none; }
 .observed li { margin: 6px 0; }
 .change { margin-top: 10px; }
@@ -210,7 +211,7 @@ function verdictLead(report: RunReport): string {
   const { counts, verdict } = report;
   if (verdict.word === 'PASS')
     return counts.contradicted
-      ? `No violation, and every check could be judged. ${plural(counts.contradicted, 'assumption')} of the specs this server does not share ${counts.contradicted === 1 ? 'is' : 'are'} reported below; they do not fail this run.`
+      ? `No violation, and every check could be judged. This server differs from ${counts.contradicted === 1 ? 'a guess' : `${counts.contradicted} guesses`} of the specs (below); that does not fail this run.`
       : 'No violation, and every check could be judged.';
   if (verdict.word === 'COULD NOT JUDGE')
     return `No violation found, but ${plural(counts.unjudged, 'check')} got no answer the suite could judge: neither a pass nor a fail.`;

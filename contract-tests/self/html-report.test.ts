@@ -256,7 +256,7 @@ describe('report.html', () => {
       violatingChecks: [],
     });
     expect(pass).toContain('class="verdict v-pass"');
-    expect(pass).toContain('No violation, and every check could be judged. 4 assumptions of the specs this server does not share');
+    expect(pass).toContain('No violation, and every check could be judged. This server differs from 4 guesses of the specs');
     expect(pass).toContain('None: no check found the server breaking a documented promise.');
     const unjudged = htmlReport({
       ...hostile,
