@@ -146,6 +146,9 @@ async function main(): Promise<void> {
     ? await serveSwitchable(rebuild, sandbox, { ...DEFAULT_CONNECTION_LIMITS, ...connections })
     : undefined;
 
+  // SIGINT and SIGTERM close the listener and the log, once: a Ctrl-C in a terminal arrives twice (from the terminal, and
+  // from npm, which passes both signals on to its script). package.json starts this file with `exec node`, so the script
+  // npm signals is this process: under a `sh -c` the shell would die of the signal and leave the sandbox on its port.
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

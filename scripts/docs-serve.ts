@@ -13,6 +13,7 @@ const spec = {
   options: {
     port: { type: 'string', value: 'N', description: 'Port; 0 picks a free one.', default: '0' },
     base: { type: 'string', value: 'PATH', description: 'Serve under this path, as GitHub Pages does (/<repo>/).', default: '/' },
+    dir: { type: 'string', value: 'DIR', description: 'Serve this folder instead of dist/docs/ (one with an index.html, never built).' },
   },
 } as const;
 const { values } = parseCommandLine(spec);
@@ -25,7 +26,11 @@ try {
   process.exit(2);
 }
 
-const root = resolve(repoRoot, 'dist/docs');
+const root = values.dir !== undefined ? resolve(values.dir) : resolve(repoRoot, 'dist/docs');
+if (values.dir !== undefined && !existsSync(`${root}/index.html`)) {
+  console.error(`${spec.command}: --dir ${values.dir} has no index.html`);
+  process.exit(2);
+}
 if (!existsSync(`${root}/index.html`)) {
   console.error('npm run docs:serve: dist/docs/index.html is missing, building the docs as `npm run docs` does');
   try {
@@ -39,13 +44,19 @@ if (!existsSync(`${root}/index.html`)) {
 }
 try {
   const { server, url } = await startDocsServer(root, { port, basePath });
-  console.log(`Serving dist/docs at ${url} (Ctrl-C to stop)`);
+  // One stop however many signals ask for it (a Ctrl-C reaches this process from the terminal and again from npm, which
+  // passes SIGINT and SIGTERM on to its script; package.json starts it with `exec`, so there is no shell in between).
+  // In place before the line below: whoever reads it may stop the server at once.
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     server.close(() => process.exit(0));
     server.closeAllConnections(); // keep-alive connections of an open browser would hold close() forever
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  console.log(`Serving ${values.dir ?? 'dist/docs'} at ${url} (Ctrl-C to stop)`);
 } catch (error) {
   console.error(listenFailure('npm run docs:serve', '127.0.0.1', port, error as NodeJS.ErrnoException));
   process.exit(1);

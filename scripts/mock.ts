@@ -1,5 +1,7 @@
 // `npm run mock`: starts the Prism mock (tools/mock.ts) on one loopback port, prints the LP_* lines a client needs
-// (base URLs and the placeholder credentials Prism accepts) and "mock ready", and stops it on SIGINT/SIGTERM.
+// (base URLs and the placeholder credentials Prism accepts) and "mock ready", and stops it on SIGINT/SIGTERM: the guard's
+// port first, then Prism (its child, in its process group), then the temp dir. package.json starts it with `exec`, so
+// the signal npm passes on reaches this process (see test/tools/npm-script-signals.test.ts).
 import { ensureBundles } from '../spec-core/bundles.ts';
 import { integerOption, isMainModule, listenFailure, listenOptions, parseCommandLine } from '../config/cli.ts';
 import { readVariable } from '../config/environment.ts';
@@ -32,7 +34,20 @@ async function main(): Promise<void> {
   } catch (error) {
     fail((error as Error).message);
   }
-  let mock: RunningMock;
+  // One stop, whatever asks for it and whenever: a Ctrl-C in a terminal reaches this process twice (from the terminal,
+  // and from npm, which passes SIGINT and SIGTERM on to its script), and no signal may end it before Prism is stopped.
+  // A signal while Prism starts aborts the start, which stops what has started.
+  const starting = new AbortController();
+  let mock: RunningMock | undefined;
+  let stopping = false;
+  const stop = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    if (!mock) return starting.abort();
+    void mock.stop().then(() => process.exit(code));
+  };
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(0));
   try {
     mock = await startPrismMock({
       host,
@@ -40,15 +55,14 @@ async function main(): Promise<void> {
       dynamic: values.dynamic === true,
       seed: values.seed,
       log: (line) => process.stderr.write(`${line}\n`),
+      signal: starting.signal,
     });
   } catch (error) {
+    if (starting.signal.aborted) process.exit(0);
     const failure = error as NodeJS.ErrnoException;
     // A busy port (or another listen error) is one line that says what to do; anything else names Prism's failure.
     fail(failure.syscall === 'listen' ? listenFailure('mock', host, port, failure).replace(/^mock: /, '') : failure.message);
   }
-  const stop = (code: number) => void mock.stop().then(() => process.exit(code));
-  process.once('SIGINT', () => stop(0));
-  process.once('SIGTERM', () => stop(0));
   void mock.unexpectedExit.then((how) => {
     process.stderr.write(`mock: Prism exited (${how})\n`);
     stop(1);

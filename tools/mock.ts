@@ -37,6 +37,8 @@ export interface MockOptions {
   seed?: string;
   /** Where Prism's log lines go (the script: stderr). */
   log: (line: string) => void;
+  /** Aborting it while the mock starts stops what has started and rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface RunningMock {
@@ -150,14 +152,24 @@ export async function startPrismMock(options: MockOptions): Promise<RunningMock>
   };
   try {
     writeFileSync(documentPath, stringify(joinBundles(API_NAMES.map((api) => loadBundle(api, 'yaml') as OpenApiDocument))));
+    options.signal?.throwIfAborted();
     prism = spawn(process.execPath, [join(repoRoot, 'node_modules/@stoplight/prism-cli/dist/index.js'), ...prismArgs], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    await untilListening(prism, options.log);
+    const child = prism;
+    // An abort ends Prism, which fails untilListening below; the catch then stops the rest.
+    const abort = () => child.kill('SIGTERM');
+    options.signal?.addEventListener('abort', abort, { once: true });
+    try {
+      await untilListening(prism, options.log);
+    } finally {
+      options.signal?.removeEventListener('abort', abort);
+    }
+    options.signal?.throwIfAborted();
   } catch (error) {
     await stop();
-    throw error;
+    throw options.signal?.aborted ? options.signal.reason : error;
   }
   const started = prism;
   const unexpectedExit = new Promise<string>((resolve) =>

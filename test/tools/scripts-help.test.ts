@@ -11,13 +11,13 @@ import { repoRoot } from '../../spec-core/apis.ts';
 
 type Entry = { file: string; args: string[]; scripts: string[] };
 
-/** The `node --import tsx -- <file> [args]` commands of package.json's scripts, one entry per file. */
+/** The `[exec] node --import tsx -- <file> [args]` commands of package.json's scripts, one entry per file. */
 function entryPoints(): Entry[] {
   const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const entries = new Map<string, Entry>();
   for (const [name, line] of Object.entries(scripts)) {
     for (const command of line.split(/&&|\|\||;/)) {
-      const match = /^\s*node --import tsx -- (\S+\.ts)\s*(.*?)\s*$/.exec(command);
+      const match = /^\s*(?:exec )?node --import tsx -- (\S+\.ts)\s*(.*?)\s*$/.exec(command);
       if (!match) continue;
       const [, file, rest] = match as unknown as [string, string, string];
       const entry = entries.get(file) ?? { file, args: rest ? rest.split(/\s+/) : [], scripts: [] };
