@@ -73,7 +73,9 @@ beforeAll(async () => {
   upstream = createServer(upstreamHandler);
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamOrigin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  proxy = await startRealEnvironmentProxy(upstreamOrigin, {}, { maxBodyBytes: 10_000, upstreamTimeoutMs: 200 });
+  // An upstream timeout well above what a loaded machine takes to answer on loopback (npm test runs three steps on two
+  // cores), so that only /hang meets it.
+  proxy = await startRealEnvironmentProxy(upstreamOrigin, {}, { maxBodyBytes: 10_000, upstreamTimeoutMs: 2000 });
 });
 
 afterAll(async () => {
@@ -138,10 +140,15 @@ describe('real-environment proxy', () => {
     expect((await milestone()).status).toBe(200);
     expect(performance.now() - start).toBeGreaterThanOrEqual(120);
 
+    // Switched off, the delay is gone: the quickest of five requests (a busy machine may slow any one of them) is quicker.
     proxy.configure({});
-    start = performance.now();
-    expect((await send('/fleet/vehicles')).status).toBe(200);
-    expect(performance.now() - start).toBeLessThan(120);
+    const times: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      start = performance.now();
+      expect((await send('/fleet/vehicles')).status).toBe(200);
+      times.push(performance.now() - start);
+    }
+    expect(Math.min(...times)).toBeLessThan(120);
   });
 
   it('answers 503 and drops connections on some idempotent requests, reproducibly, and never on a milestone', async () => {
