@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { AssumptionReportRow, CoverageRow, ViolationGroup } from '../support/reports.ts';
 import { lineOf } from './spec-lines.ts';
 import { type FailedCheck, readFailedChecks } from './outcomes.ts';
+import { htmlReport } from './html-report.ts';
 import { summaryMarkdown } from './summary.ts';
 import type { RunVerdict } from './verdict.ts';
 
@@ -201,7 +202,7 @@ export function driftText(drift: Drift): string {
 }
 
 /**
- * Writes the run's own reports into `outputDir`: report.json, summary.md, and the drift (when a baseline was given)
+ * Writes the run's own reports into `outputDir`: report.json, summary.md, report.html, and the drift (when a baseline was given)
  * into violations.json and assumptions.json as well, so every report says what is new. `redact` is the last line of
  * defence: what is written was built from redacted data.
  */
@@ -209,6 +210,7 @@ export function writeRunReport(outputDir: string, report: RunReport, redact: (te
   mkdirSync(outputDir, { recursive: true });
   writeFileSync(join(outputDir, 'report.json'), redact(`${JSON.stringify(report, null, 2)}\n`));
   writeFileSync(join(outputDir, 'summary.md'), redact(`${summaryMarkdown(report)}\n`));
+  writeFileSync(join(outputDir, 'report.html'), redact(htmlReport(report)));
   if (!report.drift) return;
   const { drift } = report;
   const patch = (file: string, change: (data: Record<string, unknown>) => void) => {

@@ -4,10 +4,11 @@
 //   checks that build on the list still judge what the server sent (a leak of another lessee's vehicle still fails);
 // - it refuses the configured credentials, cannot be reached, or the suite itself fails: "could not judge", exit 2,
 //   never a violation and never a pass.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../spec-core/apis.ts';
 import { throughProxy } from '../fixtures/contradicting-proxy.ts';
 import { type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
 import type { RunReport } from '../runner/run-report.ts';
@@ -17,12 +18,15 @@ import type { ViolationGroup } from '../support/reports.ts';
 import { skipIf } from '../support/skips.ts';
 import { target } from '../support/target.ts';
 import { contractLive, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from './live-runs.ts';
+import { browserMissingReason, checkReportInBrowser } from './report-browser.ts';
 
 // The fleet's checks and its lessee-isolation checks: what builds on the list.
 const FLEET_FILES = ['contract-tests/fleet/vehicles.test.ts', 'contract-tests/security/lessee-ownership.test.ts'];
 const onlyWithMock = () => (target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
 
 const out = mkdtempSync(join(tmpdir(), 'lp-contract-real-'));
+/** Where the browser check's screenshot of the leak run's report.html is kept for review. */
+const SCREENSHOTS = join(repoRoot, 'dist/contract/report-screenshots');
 const servers: Array<TargetServer | RealEnvironmentProxy> = [];
 let runs: Record<'shapes' | 'leak' | 'wrongKey' | 'unreachable' | 'crash', LiveRun> | undefined;
 /** The credentials of the leak run, which no report may show in any encoding. */
@@ -143,6 +147,18 @@ describe('a violation in every report, with what a partner needs to act on it', 
     expect(output).toMatch(/\n::warning file=openapi\/fleet\/[^,]+\.yaml,line=\d+,title=Contradicted assumption \(seed 4\.[56]\)::/);
     expect(read('step-summary.md')).toContain(`**${LESSEE}`);
   });
+
+  it('report.html, in Chromium at 1280×900: the verdict first, the violation with its curl, the grid, offline', async (ctx) => {
+    skipIf(ctx, [], onlyWithMock(), browserMissingReason);
+    const report = JSON.parse(read('leak/report.json')) as RunReport;
+    const screenshot = await checkReportInBrowser(join(out, 'leak', 'report.html'), {
+      secrets,
+      operationIds: report.coverage.rows.map((r) => r.operationId),
+    });
+    // Kept for review (the run's own directory goes at the end of this file).
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    copyFileSync(screenshot, join(SCREENSHOTS, 'leak-run-first-screen.png'));
+  }, 90_000);
 
   it('no report, annotation or summary shows a credential, in any encoding', (ctx) => {
     skipIf(ctx, [], onlyWithMock());

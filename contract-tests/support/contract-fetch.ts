@@ -132,14 +132,36 @@ type RawExchange = {
   /** The operation the request addressed, when the specs have one at its address. */
   operationId?: string;
 };
-const lastExchange = new Map<string, RawExchange>();
+/** The recent exchanges of each running check (the last 30), so that a failed check can show the one that broke it. */
+const recentExchanges = new Map<string, RawExchange[]>();
+const RECENT = 30;
 
 const evidenceOfRaw = (raw: RawExchange): Evidence => evidenceOf(raw.request, raw.answer, learnedTokens, (text) => redactor.redact(text));
 
-/** The evidence of the last exchange of a check and its operation (and forgets it): what a failed check's report shows. */
-export function takeLastExchange(test: string): { evidence: Evidence; operationId?: string } | undefined {
-  const raw = lastExchange.get(test);
-  lastExchange.delete(test);
+/** What a failed check says of the answer that broke it, to pick that exchange as its example. */
+export interface ExampleHint {
+  /** The failure's first line: a value it quotes ('V-000002') is looked for in the answers. */
+  message: string;
+  /** Values whose presence in an accepted answer is the broken promise (another lessee's vehicle or customer number). */
+  shown?: string[];
+}
+
+/**
+ * The example of a failed check and its operation (and forgets the check's exchanges): the latest exchange whose
+ * answer shows a value the failure quotes, else the latest accepted answer showing one of `hint.shown`, else the last
+ * exchange (with concurrent requests, not necessarily the one that failed).
+ */
+export function takeExample(test: string, hint?: ExampleHint): { evidence: Evidence; operationId?: string } | undefined {
+  const recent = recentExchanges.get(test) ?? [];
+  recentExchanges.delete(test);
+  const quoted = [...(hint?.message ?? '').matchAll(/'([^'\n]{3,})'|"([^"\n]{3,})"/g)].map((m) => m[1] ?? m[2]!);
+  const latest = (match: (raw: RawExchange) => boolean) => recent.findLast(match);
+  const raw =
+    (quoted.length ? latest((r) => quoted.some((value) => r.answer.body.includes(value))) : undefined) ??
+    (hint?.shown?.length
+      ? latest((r) => r.answer.status < 300 && hint.shown!.some((value) => value && r.answer.body.includes(value)))
+      : undefined) ??
+    recent.at(-1);
   return raw && { evidence: evidenceOfRaw(raw), ...(raw.operationId ? { operationId: raw.operationId } : {}) };
 }
 
@@ -192,7 +214,10 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
     answer: { status: response.status, contentType: mediaTypeOf(response.headers.get('content-type')) || '(none)', body: bodyText },
     ...((operation ?? pathOnly) ? { operationId: (operation ?? pathOnly)!.operationId } : {}),
   };
-  lastExchange.set(currentTest(), raw);
+  const recent = recentExchanges.get(currentTest()) ?? [];
+  recent.push(raw);
+  if (recent.length > RECENT) recent.shift();
+  recentExchanges.set(currentTest(), recent);
   // Each broken promise of the answer, with what shows it (grouped by promise in violations.json).
   if (problems.length) {
     const evidence = evidenceOfRaw(raw);

@@ -4,8 +4,12 @@
 // Problems found in a beforeAll hook are reported by the first test that runs after it; a skipped test leaves them
 // pending (its failure would not count), and whatever is still pending when the file ends fails the file.
 import { afterAll, afterEach, expect } from 'vitest';
-import { takeLastExchange } from './contract-fetch.ts';
+import { takeExample } from './contract-fetch.ts';
 import { promiseOf } from './promises.ts';
+import { type LpVariable, target } from './target.ts';
+
+/** Another lessee's vehicle and customer: an accepted answer showing one is what breaks lessee isolation. */
+const FOREIGN: LpVariable[] = ['LP_FLEET_FOREIGN_VEHICLE_NUMBER', 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'];
 import { record, reportContradictions, reportProblems, strictAssumptions, takeProblems } from './ledger.ts';
 
 const failing = ({ violations, contradictions }: ReturnType<typeof takeProblems>) => [
@@ -16,17 +20,18 @@ const failing = ({ violations, contradictions }: ReturnType<typeof takeProblems>
 afterEach((context) => {
   const found = takeProblems();
   const name = expect.getState().currentTestName ?? context.task.name;
-  const last = takeLastExchange(name);
   // A check's own assertion failed (not a request that could not be judged): the broken promise is the check, shown
-  // by the last exchange it made.
+  // by the exchange that broke it where the failure tells which (support/contract-fetch.ts, takeExample).
   const stated = context.task.result?.errors?.find((e) => e.name === 'AssertionError' || e.name === 'CheckFailure');
+  const message = (stated?.message ?? '').split('\n')[0] ?? '';
+  const last = takeExample(name, { message, shown: FOREIGN.flatMap((v) => (target.env[v] ? [target.env[v]!] : [])) });
   if (context.task.result?.state === 'fail' && stated)
     record({
       kind: 'violation',
       test: name,
       promise: promiseOf(name, 'check', last?.operationId),
       from: 'check',
-      message: (stated.message ?? '').split('\n')[0] ?? '',
+      message,
       ...(last ? { evidence: last.evidence } : {}),
     });
   if (context.task.result?.state === 'skip' || context.task.mode === 'skip') {
