@@ -18,7 +18,10 @@ const { values } = parseCommandLine({
       default: relative(repoRoot, DEFAULT_OUT_DIR),
     },
   },
-  notes: ['The sandbox environment works as is against `npm run sandbox` (port 4020); fill in the live one with your onboarding values.'],
+  notes: [
+    'The sandbox environment works as is against `npm run sandbox` (port 4020); on another port, change its sandbox_origin.',
+    'Fill in the live one with your onboarding values.',
+  ],
 });
 
 ensureBundles((line) => console.error(line));

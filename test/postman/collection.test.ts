@@ -1,6 +1,8 @@
 // The generated Postman collection as a partner meets it: the files as written, and newman (Postman's runner) running
 // them against a real sandbox, green with the sandbox environment and red where a credential is wrong.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,16 +15,25 @@ import {
   POSTMAN_DOWNLOADS,
   requestsOf,
   SANDBOX_DEFAULT_ORIGIN,
+  SANDBOX_ORIGIN_VARIABLE,
   variablesUsed,
   writePostmanCollection,
 } from '../../tools/postman/build-collection.ts';
 import { runCollection, type NewmanSummary } from '../../tools/postman/newman.ts';
-import { TOKEN_EXPIRY_VARIABLE, TOKEN_RENEW_MARGIN_SECONDS } from '../../tools/postman/scripts.ts';
+import {
+  TOKEN_EXPIRY_VARIABLE,
+  TOKEN_FAILURE_TEST,
+  TOKEN_RENEW_MARGIN_SECONDS,
+  TOKEN_VARIABLE,
+  tokenPreRequestScript,
+} from '../../tools/postman/scripts.ts';
 import { type RunningServer, stopAllServers } from '../../tools/processes.ts';
 import { start } from '../../tools/server-load.ts';
 
 const outDir = mkdtempSync(join(tmpdir(), 'lp-postman-'));
 const read = (name: string) => JSON.parse(readFileSync(join(outDir, name), 'utf8'));
+const envValue = (environment: { values: { key: string; value: string }[] }, key: string) =>
+  environment.values.find((v) => v.key === key)?.value;
 const operationCount = Object.values(loadBundles()).reduce((sum, bundle) => sum + operationsOf(bundle).length, 0);
 
 let files: string[] = [];
@@ -54,17 +65,15 @@ describe('the files', () => {
     expect(requestsOf(read(COLLECTION_FILE).item)).toHaveLength(operationCount);
   });
 
-  it('define every variable the collection uses in both environments, and no other', () => {
+  it('define every variable the collection uses in both environments, and no other (the sandbox: its origin too)', () => {
     const used = variablesUsed(read(COLLECTION_FILE));
     expect(used).toContain('fleet_api_key');
-    for (const name of Object.values(ENVIRONMENT_FILES)) {
-      expect(
-        read(name)
-          .values.map((v: { key: string }) => v.key)
-          .sort(),
-        name,
-      ).toEqual(used);
-    }
+    const keys = (name: string) =>
+      read(name)
+        .values.map((v: { key: string }) => v.key)
+        .sort();
+    expect(keys(ENVIRONMENT_FILES.live)).toEqual(used);
+    expect(keys(ENVIRONMENT_FILES.sandbox)).toEqual([...used, SANDBOX_ORIGIN_VARIABLE].sort());
   });
 
   it('switch no query filter on', () => {
@@ -76,30 +85,154 @@ describe('the files', () => {
   it("point the sandbox environment at the sandbox's default port (sandbox/README.md)", () => {
     const port = new URL(SANDBOX_DEFAULT_ORIGIN).port;
     expect(readFileSync(join(repoRoot, 'sandbox/README.md'), 'utf8')).toMatch(new RegExp(`npm run sandbox +# port ${port}\\b`));
-    expect(read(ENVIRONMENT_FILES.sandbox).values.find((v: { key: string }) => v.key === 'base_url').value).toBe(
-      `${SANDBOX_DEFAULT_ORIGIN}/svc`,
-    );
+    expect(envValue(read(ENVIRONMENT_FILES.sandbox), SANDBOX_ORIGIN_VARIABLE)).toBe(SANDBOX_DEFAULT_ORIGIN);
+  });
+
+  it("name the sandbox's origin once in the sandbox environment: the three base URLs are built from it", () => {
+    const sandbox = read(ENVIRONMENT_FILES.sandbox);
+    const port = new URL(SANDBOX_DEFAULT_ORIGIN).port;
+    // A sandbox on another port is one value to change.
+    expect(sandbox.values.filter((v: { value: string }) => v.value.includes(`:${port}`)).map((v: { key: string }) => v.key)).toEqual([
+      SANDBOX_ORIGIN_VARIABLE,
+    ]);
+    expect(Object.fromEntries(['base_url', 'auth_url', 'fleet_base_url'].map((key) => [key, envValue(sandbox, key)]))).toEqual({
+      base_url: `{{${SANDBOX_ORIGIN_VARIABLE}}}/svc`,
+      auth_url: `{{${SANDBOX_ORIGIN_VARIABLE}}}/idp`,
+      fleet_base_url: `{{${SANDBOX_ORIGIN_VARIABLE}}}/fleet`,
+    });
+    // The live environment has the three addresses to fill in, and no origin of a sandbox.
+    expect(read(ENVIRONMENT_FILES.live).values.map((v: { key: string }) => v.key)).not.toContain(SANDBOX_ORIGIN_VARIABLE);
   });
 });
 
-/** Runs the written collection with the sandbox environment, its addresses moved to the sandbox started here. */
-const runAgainstSandbox = (overrides: Record<string, string> = {}, iterationCount = 1) =>
+describe('the token pre-request script, run on its own', () => {
+  /** Runs the script with a stub of Postman's `pm` whose token request gets `answer`; returns what the script did. */
+  function runTokenScript(answer: { error?: Error; code?: number; status?: string; text?: string }) {
+    const environment = new Map<string, string>();
+    const variables: Record<string, string> = {
+      client_id: 'client-1',
+      client_secret: 'secret-of-the-partner',
+      subscription_key: 'key-of-the-partner',
+    };
+    const tests: { name: string; error?: string }[] = [];
+    const logged: string[] = [];
+    let skipped = false;
+    const pm = {
+      environment: { get: (key: string) => environment.get(key), set: (key: string, value: string) => environment.set(key, value) },
+      variables: {
+        get: (key: string) => variables[key],
+        replaceIn: (text: string) => text.replace('{{base_url}}', 'http://127.0.0.1:1/svc'),
+      },
+      sendRequest: (_request: unknown, callback: (error: Error | null, response?: unknown) => void) =>
+        callback(answer.error ?? null, {
+          code: answer.code,
+          status: answer.status,
+          text: () => answer.text ?? '',
+          json: () => JSON.parse(answer.text ?? ''),
+        }),
+      test: (name: string, run: () => void) => {
+        try {
+          run();
+          tests.push({ name });
+        } catch (error) {
+          tests.push({ name, error: (error as Error).message });
+        }
+      },
+      execution: { skipRequest: () => (skipped = true) },
+    };
+    new Function('pm', 'console', tokenPreRequestScript().join('\n'))(pm, { error: (line: string) => logged.push(line) });
+    return { environment, tests, logged, skipped };
+  }
+
+  it('fails and skips the request with the status and the start of the body, credentials masked', () => {
+    const body = JSON.stringify({
+      error: 'invalid_client',
+      echo: 'secret-of-the-partner',
+      key: 'key-of-the-partner',
+      pad: 'x'.repeat(400),
+    });
+    const run = runTokenScript({ code: 401, status: 'Unauthorized', text: body });
+    expect(run.skipped).toBe(true);
+    expect(run.tests.map((test) => test.name)).toEqual([TOKEN_FAILURE_TEST]);
+    const message = run.tests[0]!.error!;
+    expect(message).toMatch(/^No bearer token from http:\/\/127\.0\.0\.1:1\/svc\/token: 401 Unauthorized: \{"error":"invalid_client"/);
+    expect(message).toContain('"echo":"***","key":"***"');
+    expect(message).not.toContain('of-the-partner');
+    expect(message).toMatch(/x{10}\.\.\.; the request was not sent\.$/); // the body cut short
+    expect(run.logged).toEqual([message]);
+    expect(run.environment.get(TOKEN_VARIABLE)).toBe('');
+  });
+
+  it('names a transport error, and a 200 without a token, the same way', () => {
+    const refused = runTokenScript({ error: new Error('connect ECONNREFUSED 127.0.0.1:1') });
+    expect(refused.skipped).toBe(true);
+    expect(refused.tests[0]!.error).toBe(
+      'No bearer token from http://127.0.0.1:1/svc/token: connect ECONNREFUSED 127.0.0.1:1; the request was not sent.',
+    );
+    const empty = runTokenScript({ code: 200, status: 'OK', text: '<html>login</html>' });
+    expect(empty.skipped).toBe(true);
+    expect(empty.tests[0]!.error).toContain(': 200 OK (no access_token and expired_in): <html>login</html>;');
+  });
+
+  it('caches a token and lets the request go', () => {
+    const run = runTokenScript({ code: 200, status: 'OK', text: JSON.stringify({ access_token: 'a-token', expired_in: 3600 }) });
+    expect(run.skipped).toBe(false);
+    expect(run.tests).toEqual([]);
+    expect(run.environment.get(TOKEN_VARIABLE)).toBe('a-token');
+  });
+});
+
+/** The sandbox started here: a free port, never the default 4020. */
+const sandboxOrigin = () => new URL(sandbox.env.LP_BASE_URL!).origin;
+
+/**
+ * Runs the written collection with the sandbox environment, moved to the sandbox started here (or `origin`) the way a
+ * partner moves it to a sandbox on another port: one value, the sandbox's origin.
+ */
+const runAgainstSandbox = (overrides: Record<string, string> = {}, iterationCount = 1, origin = sandboxOrigin()) =>
   runCollection({
     collection: read(COLLECTION_FILE),
     environment: read(ENVIRONMENT_FILES.sandbox),
-    overrides: {
-      base_url: sandbox.env.LP_BASE_URL!,
-      auth_url: sandbox.env.LP_AUTH_URL!,
-      fleet_base_url: sandbox.env.LP_FLEET_BASE_URL!,
-      ...overrides,
-    },
+    overrides: { [SANDBOX_ORIGIN_VARIABLE]: origin, ...overrides },
     iterationCount,
   });
+
+type Recorded = { method: string; path: string; authorization: string | undefined };
+
+/** A loopback proxy in front of the sandbox that records every request it passes on: what reached the server. */
+async function startRecorder(upstream: string): Promise<{ origin: string; requests: Recorded[]; close(): Promise<void> }> {
+  const requests: Recorded[] = [];
+  const target = new URL(upstream);
+  const server = createServer((incoming, outgoing) => {
+    requests.push({ method: incoming.method!, path: incoming.url!, authorization: incoming.headers.authorization });
+    const forwarded = request(
+      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forwarded.on('error', () => outgoing.destroy());
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 const failedRequests = (summary: NewmanSummary) => [...new Set(summary.run.failures.map((failure) => failure.source?.name))].sort();
 
 describe('newman against the sandbox', () => {
-  it('runs every request green twice, fetching the bearer token once and caching it for its expired_in', async () => {
+  it('runs every request green twice against a sandbox on another port (one value changed), fetching the bearer token once and caching it for its expired_in', async () => {
+    expect(new URL(sandboxOrigin()).port).not.toBe(new URL(SANDBOX_DEFAULT_ORIGIN).port);
     const startedAt = Date.now();
     const summary = await runAgainstSandbox({}, 2);
     expect(failedRequests(summary)).toEqual([]);
@@ -125,5 +258,46 @@ describe('newman against the sandbox', () => {
     // Only the authorize redirect takes none of these credentials.
     expect(failedRequests(summary)).toEqual(all.filter((name) => name !== 'Start the authorization code grant').sort());
     expect(summary.run.failures.map((failure) => failure.error?.test)).toContain('status is the documented success (200)');
+  });
+
+  it("fails each request that needs a bearer token with the token endpoint's answer when the token fetch fails, and sends none of them", async () => {
+    const recorder = await startRecorder(sandboxOrigin());
+    const wrongSecret = 'wrong-client-secret-7f3a';
+    let summary: NewmanSummary;
+    try {
+      summary = await runAgainstSandbox({ client_secret: wrongSecret }, 1, recorder.origin);
+    } finally {
+      await recorder.close();
+    }
+    const tokenUrl = `${recorder.origin}/svc/token`;
+    const bearerItems = requestsOf(read(COLLECTION_FILE).item).filter((item) => item.request.auth?.type === 'bearer');
+    expect(bearerItems.length).toBeGreaterThan(0);
+    // Each of them failed on the token, with the endpoint's status and the start of its body; besides them only the
+    // requests that send the client secret themselves (the two token requests) failed, on their status.
+    const sendingTheSecret = requestsOf(read(COLLECTION_FILE).item).filter((item) =>
+      JSON.stringify(item.request).includes('{{client_secret}}'),
+    );
+    expect(sendingTheSecret.length).toBeGreaterThan(0);
+    expect(failedRequests(summary)).toEqual([...bearerItems, ...sendingTheSecret].map((item) => item.name).sort());
+    for (const item of bearerItems) {
+      const failures = summary.run.failures.filter((failure) => failure.source?.name === item.name);
+      expect(
+        failures.map((failure) => failure.error?.test),
+        item.name,
+      ).toEqual([TOKEN_FAILURE_TEST]);
+      const message = failures[0]!.error!.message!;
+      expect(message).toContain(`No bearer token from ${tokenUrl}: 401`);
+      expect(message).toContain('invalid_client');
+      expect(message).toContain('the request was not sent');
+      expect(message).not.toContain(wrongSecret);
+    }
+    // What reached the sandbox: token requests, and none of the requests that need the token (with an empty bearer or
+    // none at all); the others went out as usual.
+    const bearerPaths = bearerItems.map((item) => `/${item.request.url.path.join('/')}`);
+    const sent = recorder.requests.map((r) => r.path.split('?')[0]!);
+    expect(sent.filter((path) => bearerPaths.some((bearerPath) => path.endsWith(bearerPath)))).toEqual([]);
+    expect(sent.filter((path) => path === '/svc/token').length).toBeGreaterThanOrEqual(bearerItems.length);
+    expect(sent.length).toBeGreaterThan(bearerItems.length); // the requests that need no token went out
+    expect(recorder.requests.filter((r) => r.authorization !== undefined && /^Bearer\s*$/i.test(r.authorization))).toEqual([]);
   });
 });

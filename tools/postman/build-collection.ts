@@ -6,7 +6,8 @@
 //   pre-request script fetches (client credentials) and caches, reading the service's `expired_in`;
 // - credentials and identifiers are environment variables, no optional query parameter (filter) is switched on;
 // - every request tests that its status is documented and is the documented success.
-// Written with two environments, sandbox (works as is against `npm run sandbox`) and live (to fill in).
+// Written with two environments, sandbox (works as is against `npm run sandbox`; its origin is one variable that the
+// three base URLs are built from) and live (to fill in).
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import {
   EXPIRED_IN_TEST,
   statusTestScript,
   TOKEN_EXPIRY_VARIABLE,
+  TOKEN_FAILURE_TEST,
   TOKEN_VARIABLE,
   tokenPreRequestScript,
   type StatusExpectation,
@@ -39,6 +41,12 @@ export const POSTMAN_DOWNLOADS = [
 
 /** The sandbox's default address (`npm run sandbox` without --port; sandbox/README.md). */
 export const SANDBOX_DEFAULT_ORIGIN = 'http://127.0.0.1:4020';
+
+/**
+ * The sandbox environment's one address: the base URLs refer to it (`{{sandbox_origin}}/svc`; Postman and newman resolve
+ * a variable inside a variable's value), so a sandbox on another port is one value to change.
+ */
+export const SANDBOX_ORIGIN_VARIABLE = 'sandbox_origin';
 
 /** The collection's variables and the LP_* variable each is the Postman name of; secrets are typed `secret`. */
 const VARIABLES = [
@@ -227,32 +235,55 @@ export type PostmanEnvironment = {
   _postman_variable_scope: 'environment';
 };
 
-function environment(name: string, value: (key: VariableName, lp: string | undefined) => string): PostmanEnvironment {
+type EnvironmentValue = PostmanEnvironment['values'][number];
+
+function environment(
+  name: string,
+  value: (key: VariableName, lp: string | undefined) => string,
+  first: EnvironmentValue[] = [],
+): PostmanEnvironment {
   return {
     id: stableId(`environment ${name}`),
     name: `Logistics Partner API: ${name}`,
-    values: VARIABLES.map((v) => ({
-      key: v.key,
-      value: value(v.key, v.lp),
-      type: 'secret' in v && v.secret ? 'secret' : 'default',
-      enabled: true,
-    })),
+    values: [
+      ...first,
+      ...VARIABLES.map(
+        (v): EnvironmentValue => ({
+          key: v.key,
+          value: value(v.key, v.lp),
+          type: 'secret' in v && v.secret ? 'secret' : 'default',
+          enabled: true,
+        }),
+      ),
+    ],
     _postman_variable_scope: 'environment',
   };
 }
 
-/** The sandbox environment: the sandbox's own defaults (sandbox/config.ts) at its default address. */
+/**
+ * The sandbox environment: the sandbox's own defaults (sandbox/config.ts), its address given once as `sandbox_origin`
+ * (the default one unless told) and the three base URLs built from it.
+ */
 function sandboxEnvironment(origin: string): PostmanEnvironment {
   const credentials = readCredentials({});
   const lessees = buildLessees(SANDBOX_DEFAULTS.LP_FLEET_API_KEY, OTHER_LESSEE_API_KEY);
   const own = new Set(lessees[0]?.customerNumbers);
   const vehicle = buildVehicles(DEFAULT_VEHICLE_COUNT, lessees).find((v) => own.has(v.customerNumber));
-  const lp = new Map(dotenvLines(origin, credentials, { vehicleNumber: '', customerNumber: '' }).map((line) => [line.name, line.value]));
-  return environment('sandbox', (key, name) => {
-    if (key === 'vehicle_number') return vehicle?.vehicleNumber ?? '';
-    if (key === TOKEN_EXPIRY_VARIABLE) return '0';
-    return name ? (lp.get(name) ?? '') : '';
-  });
+  const lp = new Map(
+    dotenvLines(`{{${SANDBOX_ORIGIN_VARIABLE}}}`, credentials, { vehicleNumber: '', customerNumber: '' }).map((line) => [
+      line.name,
+      line.value,
+    ]),
+  );
+  return environment(
+    'sandbox',
+    (key, name) => {
+      if (key === 'vehicle_number') return vehicle?.vehicleNumber ?? '';
+      if (key === TOKEN_EXPIRY_VARIABLE) return '0';
+      return name ? (lp.get(name) ?? '') : '';
+    },
+    [{ key: SANDBOX_ORIGIN_VARIABLE, value: origin, type: 'default', enabled: true }],
+  );
 }
 
 export type PostmanBuild = { collection: PostmanCollectionJson; environments: Record<keyof typeof ENVIRONMENT_FILES, PostmanEnvironment> };
@@ -272,10 +303,14 @@ export async function buildPostmanCollection(
         'Every operation of the token, carriers and fleet APIs, generated from the OpenAPI specs.',
         '',
         'Choose an environment: **sandbox** works as is against `npm run sandbox` (port 4020, its default credentials);',
-        '**live** has the same variables, empty: fill in the addresses and credentials you were given at onboarding.',
+        'for a sandbox on another port change `sandbox_origin` (e.g. `http://127.0.0.1:4021`), from which the three base',
+        'URLs are built. **live** has the same variables, empty: fill in the addresses and credentials you were given at',
+        'onboarding.',
         '',
         'Requests that need a bearer token fetch one from `{{base_url}}/token` (client credentials) in their pre-request',
-        'script and cache it in the environment until it expires; the service names the lifetime `expired_in`.',
+        'script and cache it in the environment until it expires; the service names the lifetime `expired_in`. When the',
+        `token request fails, the request is not sent: it fails with the test "${TOKEN_FAILURE_TEST}", whose message`,
+        "is the token endpoint's answer (status and the start of its body; your credentials are masked).",
         'Fleet filters are switched off: tick the ones you want (values of one filter are alternatives, different filters combine).',
       ].join('\n'),
       schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
