@@ -49,7 +49,12 @@ beforeAll(async () => {
   // The leak run comes second, with the shapes run as its baseline and as GitHub Actions runs it: every report it writes
   // is checked below (the violation's reproduction, the drift, the annotations and the job summary).
   const leakRun = async () => {
-    const baseline = await contractLive(conforming, join(out, 'shapes'), [], FLEET_FILES);
+    const baseline = await contractLive(
+      { ...conforming, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(out, 'shapes-step-summary.md') },
+      join(out, 'shapes'),
+      [],
+      FLEET_FILES,
+    );
     const leak = await contractLive(
       { ...leaking, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(out, 'step-summary.md') },
       join(out, 'leak'),
@@ -87,6 +92,16 @@ describe('a contradicted assumption never cascades', () => {
     expect(contradicted.join('\n')).toContain('is sent as JSON, with the content type `application/json`.');
     // The checks that build on the list read the vehicles from the wrapper: none of them is skipped for it.
     expect(shapes.output).not.toMatch(/the vehicle list cannot be read/);
+    // As GitHub Actions shows it: a ::warning at the spec line of each contradicted assumption, no ::error, and the
+    // job summary's table of them with the file and line to change.
+    const warnings = shapes.output.split('\n').filter((line) => line.startsWith('::warning '));
+    expect(warnings).toHaveLength(contradicted.length);
+    for (const warning of warnings)
+      expect(warning).toMatch(/^::warning file=openapi\/[\w/{}-]+\.yaml,line=\d+,title=Contradicted assumption/);
+    expect(shapes.output).not.toMatch(/^::error /m);
+    const summary = readFileSync(join(out, 'shapes-step-summary.md'), 'utf8');
+    expect(summary).toContain(`### Contradicted assumptions (${contradicted.length})`);
+    expect(summary).toMatch(/\| `openapi\/fleet\/[\w/{}-]+\.yaml:\d+` \(/);
   });
 
   it("the same server leaking another lessee's vehicle fails, with the leak as the violation", (ctx) => {
