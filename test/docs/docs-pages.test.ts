@@ -2,7 +2,10 @@
 // API page lists its operations, every operation opens from that list with its authentication, samples and
 // assumptions, no sample is clipped, no internal word shows, the quick start runs as written against a sandbox,
 // and the site works under a base path. Every page logs no console error and fetches nothing from another host.
-// Screenshots go to dist/docs-screenshots/.
+// On a laptop (1440 x 900 and 1280 x 900): an API's title takes one or two lines, paths break only after a `/`, each
+// operation's parameters are on its first screen, no control covers a sample, the servers panel names the partner's
+// base URL first, and every page has an icon. Screenshots go to dist/docs-screenshots/ (each API page's first screen
+// as <api>-<width>x<height>.png), outside the site that is published.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -13,18 +16,20 @@ import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import { collectAssumptions } from '../../spec-core/assumptions.ts';
 import { loadBundle } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
+import { operationAnchor } from '../../tools/docs/enrich.ts';
 import { NOT_CONFIRMED, placeAssumptions } from '../../tools/docs/partner-language.ts';
 import { SANDBOX_ORIGIN } from '../../tools/docs/landing.ts';
 import { startDocsServer } from '../../tools/docs/serve.ts';
 import { startDocsServerProcess, type DocsServerProcess } from './docs-server-process.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissingReason, openGuardedPage, type GuardedPage } from './guarded-page.ts';
+import { controlsOnCode, firstParameterBox, LAPTOP_SIZES, lineCount, pathBreaksInsideWords, sizeName } from './laptop.ts';
 import { runShellSample, runTypeScriptSample } from './run-sample.ts';
 
 const docsDir = `${repoRoot}/dist/docs`;
 // Outside dist/docs/, so that the published site does not carry them.
 const screenshotsDir = `${repoRoot}/dist/docs-screenshots`;
 const RENDER_TIMEOUT_MS = 20_000;
-const VIEWPORT_HEIGHT = 900; // guarded-page.ts opens 1440 x 900
+const VIEWPORT_HEIGHT = 900; // guarded-page.ts opens 1440 x 900, the last of LAPTOP_SIZES
 
 if (chromiumMissingReason) console.warn(`[docs] browser checks skipped: ${chromiumMissingReason}`);
 
@@ -89,6 +94,48 @@ function clippedSamples(page: Page): Promise<string[]> {
   );
 }
 
+/** Every path of every API: the code that shows one may break only after a `/`. */
+const ALL_PATHS = API_NAMES.flatMap((api) => operationsOf(loadBundle(api)).map(({ path }) => path));
+
+/** The page has an icon that needs no request (a data: URL) or one the site serves; no 404 for /favicon.ico. */
+async function expectIcon(page: Page): Promise<void> {
+  const href = await page.locator('link[rel~="icon"]').first().getAttribute('href', { timeout: 1_000 });
+  expect(href, 'the page links an icon').toBeTruthy();
+  if (!href!.startsWith('data:')) expect((await page.request.get(new URL(href!, page.url()).href)).status(), href!).toBe(200);
+}
+
+/** The servers panel names the partner's own base URL first, and the local mock and sandbox as local options. */
+async function expectServersPartnerFirst(page: Page): Promise<void> {
+  const panel = page
+    .locator('[data-component-name="Panel/Panel"]')
+    .filter({ hasText: /^\s*Servers/ })
+    .first();
+  const text = await panel.innerText({ timeout: RENDER_TIMEOUT_MS });
+  expect(text).not.toMatch(/default is the local mock/i);
+  const own = text.search(/your base URL: the one you were given at onboarding/);
+  expect(own, `the partner's base URL is described: ${text}`).toBeGreaterThanOrEqual(0);
+  expect(text.indexOf('Local option: the mock'), "the mock is a local option, after the partner's URL").toBeGreaterThan(own);
+}
+
+/**
+ * An operation's first screen on a laptop: its first parameter is on it, its assumptions take one closed line, and no
+ * control covers the text of a sample.
+ */
+async function expectLaptopScreen(page: Page, label: string, sectionId: string, assumptions: number): Promise<void> {
+  const parameter = await firstParameterBox(page, sectionId);
+  const height = page.viewportSize()!.height;
+  expect(parameter, `${label}: a request parameter`).not.toBeNull();
+  expect(parameter!.bottom, `${label}: ${parameter!.id} on the first screen (${height} px)`).toBeLessThanOrEqual(height);
+  if (assumptions > 0) {
+    const summary = `[id="${sectionId}"] details.lp-not-confirmed > summary`;
+    await expect(page.locator(summary).innerText(), label).resolves.toBe(
+      `${assumptions} ${assumptions === 1 ? 'point' : 'points'} ${NOT_CONFIRMED.replace(/^Not/, 'not')}`,
+    );
+    expect(await lineCount(page, summary), `${label}: the assumptions' line`).toBe(1);
+  }
+  expect(await controlsOnCode(page), `${label}: controls on a sample`).toEqual([]);
+}
+
 /** The first screen holds `locator`'s element entirely. */
 async function onFirstScreen(page: Page, text: string): Promise<boolean> {
   const box = await page.locator('a', { hasText: text }).first().boundingBox();
@@ -115,8 +162,13 @@ describe('partner docs in headless Chromium', () => {
       await expect(page.locator('#support a[href^="mailto:"], #support a[href^="http"]').count()).resolves.toBeGreaterThan(0);
       expect(await page.locator('body').innerText()).not.toMatch(INTERNAL);
       expect(await clippedSamples(page)).toEqual([]);
+      await expectIcon(page);
       await page.screenshot({ path: `${screenshotsDir}/index.png` });
       await page.screenshot({ path: `${screenshotsDir}/index-full.png`, fullPage: true });
+      for (const size of LAPTOP_SIZES) {
+        await page.setViewportSize(size);
+        expect(await pathBreaksInsideWords(page, ALL_PATHS), `${sizeName(size)}: paths break only after a /`).toEqual([]);
+      }
     });
   });
 
@@ -164,7 +216,8 @@ describe('partner docs in headless Chromium', () => {
         for (const { method, path } of operationsOf(doc)) {
           expect(await onFirstScreen(page, `${method.toUpperCase()} ${path}`), `${method} ${path} on the first screen`).toBe(true);
         }
-        await page.screenshot({ path: `${screenshotsDir}/${api}.png` });
+        await expectIcon(page);
+        await expectServersPartnerFirst(page);
         for (const ext of ['yaml', 'json']) {
           const download = page.locator(`a[href="specs/${api}.${ext}"]`).first();
           await expect(download.isVisible()).resolves.toBe(true);
@@ -172,43 +225,63 @@ describe('partner docs in headless Chromium', () => {
           expect(response.status(), `specs/${api}.${ext}`).toBe(200);
           expect(await response.text()).toContain(String(doc.info.title));
         }
-        let clientSamplesChosen = false;
-        for (const { op, method, path } of operationsOf(doc)) {
-          // From the operation list at the top, as a reader would: Redoc scrolls to the operation.
-          await page
-            .locator('a', { hasText: `${method.toUpperCase()} ${path}` })
-            .first()
-            .click({ timeout: RENDER_TIMEOUT_MS });
-          // Matched on the visible text: the heading's accessible name also carries its anchor link's label.
-          const heading = page.locator('h1, h2').filter({ hasText: new RegExp(`^${escapeRegExp(op.summary)}$`) });
-          await heading.first().waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
-          const text = await page.locator('body').innerText();
-          expect(text, `${op.operationId} states its authentication`).toContain('Authentication:');
-          const own = byOperation.get(op.operationId) ?? [];
-          expect(text.split(`${NOT_CONFIRMED}:`).length - 1, `${op.operationId} marks its assumptions`).toBeGreaterThanOrEqual(own.length);
-          if (op.operationId !== 'requestAuthorization' && api !== 'fleet') {
-            expect(text, `${op.operationId} shows the expired_in quirk`).toContain('expired_in');
-          }
-          expect(text).not.toMatch(INTERNAL);
-          expect(await clippedSamples(page), `${op.operationId}: clipped samples (curl)`).toEqual([]);
-          // The samples panel opens on curl; the published client is the other language, a page-wide choice made once.
-          if (!clientSamplesChosen) {
-            const panelHeader = page
-              .locator('.panel-request-samples [data-component-name="Panel/PanelHeader"]')
+        // At each laptop size, on the same page, what depends on the width; at the last one (1440, as the page opened),
+        // the whole reading. The narrower size goes first, while the samples still show curl.
+        for (const [index, size] of LAPTOP_SIZES.entries()) {
+          const at = sizeName(size);
+          await page.setViewportSize(size);
+          await page.evaluate(() => window.scrollTo(0, 0));
+          expect(await lineCount(page, 'h1'), `${at}: the API's title takes one or two lines`).toBeLessThanOrEqual(2);
+          expect(await pathBreaksInsideWords(page, ALL_PATHS), `${at}: paths break only after a /`).toEqual([]);
+          await page.screenshot({ path: `${screenshotsDir}/${api}-${at}.png` });
+          let clientSamplesChosen = false;
+          for (const { op, method, path } of operationsOf(doc)) {
+            // From the operation list at the top, as a reader would: Redoc scrolls to the operation.
+            await page
+              .locator('a', { hasText: `${method.toUpperCase()} ${path}` })
+              .first()
+              .click({ timeout: RENDER_TIMEOUT_MS });
+            // Matched on the visible text: the heading's accessible name also carries its anchor link's label.
+            const heading = page.locator('h1, h2').filter({ hasText: new RegExp(`^${escapeRegExp(op.summary)}$`) });
+            await heading.first().waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
+            const own = byOperation.get(op.operationId) ?? [];
+            await expectLaptopScreen(page, `${at} ${op.operationId}`, operationAnchor(op).slice(2), own.length);
+            if (index < LAPTOP_SIZES.length - 1) {
+              await page.locator('a', { hasText: '← All Logistics Partner APIs' }).first().scrollIntoViewIfNeeded();
+              continue;
+            }
+            // The notes open from their one line, and then every one is on the page with its marker.
+            if (own.length > 0) await page.locator(`[id="${operationAnchor(op).slice(2)}"] details.lp-not-confirmed > summary`).click();
+            const text = await page.locator('body').innerText();
+            expect(text, `${op.operationId} states its authentication`).toContain('Authentication:');
+            expect(text.split(`${NOT_CONFIRMED}:`).length - 1, `${op.operationId} marks its assumptions`).toBeGreaterThanOrEqual(
+              own.length,
+            );
+            if (op.operationId !== 'requestAuthorization' && api !== 'fleet') {
+              expect(text, `${op.operationId} shows the expired_in quirk`).toContain('expired_in');
+            }
+            expect(text).not.toMatch(INTERNAL);
+            expect(await clippedSamples(page), `${op.operationId}: clipped samples (curl)`).toEqual([]);
+            // The samples panel opens on curl; the published client is the other language, a page-wide choice made once.
+            if (!clientSamplesChosen) {
+              const panelHeader = page
+                .locator('.panel-request-samples [data-component-name="Panel/PanelHeader"]')
+                .filter({ visible: true })
+                .first();
+              await panelHeader.getByText('curl', { exact: true }).click({ timeout: RENDER_TIMEOUT_MS });
+              await page.getByRole('menuitem', { name: '@logistics-partner/api' }).first().click({ timeout: RENDER_TIMEOUT_MS });
+              clientSamplesChosen = true;
+            }
+            await page
+              .getByText(/from '@logistics-partner\/api'/)
               .filter({ visible: true })
-              .first();
-            await panelHeader.getByText('curl', { exact: true }).click({ timeout: RENDER_TIMEOUT_MS });
-            await page.getByRole('menuitem', { name: '@logistics-partner/api' }).first().click({ timeout: RENDER_TIMEOUT_MS });
-            clientSamplesChosen = true;
+              .first()
+              .waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
+            expect(await clippedSamples(page), `${op.operationId}: clipped samples (TypeScript)`).toEqual([]);
+            expect(await controlsOnCode(page), `${op.operationId}: controls on the TypeScript sample`).toEqual([]);
+            await page.screenshot({ path: `${screenshotsDir}/${api}-${op.operationId}.png` });
+            await page.locator('a', { hasText: '← All Logistics Partner APIs' }).first().scrollIntoViewIfNeeded();
           }
-          await page
-            .getByText(/from '@logistics-partner\/api'/)
-            .filter({ visible: true })
-            .first()
-            .waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
-          expect(await clippedSamples(page), `${op.operationId}: clipped samples (TypeScript)`).toEqual([]);
-          await page.screenshot({ path: `${screenshotsDir}/${api}-${op.operationId}.png` });
-          await page.locator('a', { hasText: '← All Logistics Partner APIs' }).first().scrollIntoViewIfNeeded();
         }
       });
     });
@@ -235,6 +308,7 @@ describe('partner docs in headless Chromium', () => {
         const response = await guarded.page.goto(`${url}no-such-page.html`);
         expect(response?.status()).toBe(404);
         await expect(guarded.page.getByRole('heading', { name: 'Page not found' }).isVisible()).resolves.toBe(true);
+        await expectIcon(guarded.page);
         await guarded.page.getByRole('link', { name: /start page/ }).click();
         await guarded.page.waitForURL(`${url}index.html`);
       } finally {

@@ -5,7 +5,7 @@ import { API_NAMES, type ApiName } from '../../spec-core/apis.ts';
 import { collectAssumptions } from '../../spec-core/assumptions.ts';
 import { loadBundle } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
-import { authenticationOf, enrichForDocs, operationAnchor } from '../../tools/docs/enrich.ts';
+import { authenticationOf, breakablePath, enrichForDocs, notConfirmedSummary, operationAnchor } from '../../tools/docs/enrich.ts';
 import { INTERNAL_WORDS, NOT_CONFIRMED, partnerWording, placeAssumptions } from '../../tools/docs/partner-language.ts';
 import type { SupportContact } from '../../tools/docs/support.ts';
 
@@ -83,11 +83,56 @@ describe('enrichForDocs', () => {
     expect(nav).toMatch(/^\[← All Logistics Partner APIs\]\(index\.html\)/);
     expect(nav).toContain(`[YAML](specs/${api}.yaml) · [JSON](specs/${api}.json)`);
     expect(blank).toBe('');
-    expect(header).toBe('| Operation | What it does | Authentication |');
+    expect(header).toBe('| Operation | Authentication |');
     for (const { op, method, path } of operationsOf(doc)) {
-      expect(doc.info.description).toContain(`[\`${method.toUpperCase()} ${path}\`](${operationAnchor(op)})`);
+      const link = `<a href="${operationAnchor(op)}"><code class="lp-path">${method.toUpperCase()} ${breakablePath(path)}</code></a><br>${op.summary}`;
+      expect(doc.info.description).toContain(`| ${link} |`);
       expect(op.description).toMatch(/^\*\*Authentication:\*\* /);
     }
+  });
+
+  it('writes a path to break only after a slash, and copy as it is', () => {
+    expect(breakablePath('/vehicles/{vehicleNumber}')).toBe('<span>/</span><wbr><span>vehicles/</span><wbr><span>{vehicleNumber}</span>');
+    expect(breakablePath('/v1/load-milestone-events').replace(/<[^>]+>/g, '')).toBe('/v1/load-milestone-events');
+  });
+
+  it.each(API_NAMES)('%s: an operation collapses its assumptions into one line that says how many', (api) => {
+    const doc = enrich(api);
+    const { byOperation } = placeAssumptions(loadBundle(api), collectAssumptions(api, loadBundle(api)));
+    for (const { op } of operationsOf(doc)) {
+      const count = byOperation.get(op.operationId)?.length ?? 0;
+      const details = /<details class="lp-not-confirmed">\n<summary>([^<]*)<\/summary>([\s\S]*?)<\/details>/.exec(op.description);
+      if (count === 0) {
+        expect(details, op.operationId).toBeNull();
+        continue;
+      }
+      expect(details?.[1], op.operationId).toBe(notConfirmedSummary(count));
+      expect(details![2]!.split(`**${NOT_CONFIRMED}:**`).length - 1, op.operationId).toBe(count);
+    }
+    expect(notConfirmedSummary(1)).toBe('1 point not confirmed by the published documentation');
+  });
+
+  it.each(API_NAMES)("%s: the servers name the partner's base URL first, then the local mock and sandbox", (api) => {
+    const doc = enrich(api);
+    const bundle = loadBundle(api);
+    const holders = (d: Record<string, any>) => [d, ...Object.values<Record<string, any>>(d.paths), ...operationsOf(d).map(({ op }) => op)];
+    const shown = holders(doc).flatMap((h) => h.servers ?? []);
+    expect(shown.length).toBeGreaterThan(0);
+    for (const [i, original] of holders(bundle).entries()) {
+      if (!original.servers) continue;
+      const servers = holders(doc)[i]!.servers;
+      const [name, variable] = Object.entries<any>(original.servers[0].variables)[0]!;
+      expect(servers[0].url).toBe(`{${name}}`);
+      expect(servers[0].description).toMatch(/at your base URL: the one you were given at onboarding \(LP_[A-Z_]+\)/);
+      expect(servers[1]).toEqual({ url: variable.default, description: expect.stringMatching(/^Local option: the mock/) });
+      expect(servers[2]).toEqual({
+        url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:4020\/(svc|idp|fleet)$/),
+        description: expect.stringMatching(/^Local option: the sandbox/),
+      });
+    }
+    expect(JSON.stringify(shown)).not.toMatch(/default is the local mock/);
+    // The bundle keeps the server the mock and the tools read.
+    expect(bundle.servers[0].description).toMatch(/default is the local mock/);
   });
 
   it.each(API_NAMES)('%s: every assumption is stated once per operation it concerns, or for the API', (api) => {

@@ -7,7 +7,7 @@ import { loadBundles } from '../../spec-core/bundles.ts';
 import { runRedocly } from '../../spec-core/redocly.ts';
 import { enrichForDocs, specDownloads } from './enrich.ts';
 import { writePostmanCollection } from '../postman/build-collection.ts';
-import { landingPage, notFoundPage } from './landing.ts';
+import { faviconHref, landingPage, notFoundPage } from './landing.ts';
 import { checkOffline, inlineCdnAssets } from './offline-check.ts';
 import { DEFAULT_DOCS_CONFIG, readSupportContact } from './support.ts';
 
@@ -26,8 +26,15 @@ pre, pre code { white-space: pre-wrap !important; overflow-wrap: anywhere; overf
 /** Redoc's prerendered menu links start at the site root (`/vehicles`); without the router its anchors are `#/vehicles`. */
 export const hashRootLinks = (html: string) => html.replace(/\bhref="\/(?!\/)/g, 'href="#/');
 
-/** What buildReferencePage does to the HTML Redoc writes. */
-export const finishRedocPage = (html: string) => hashRootLinks(inlineCdnAssets(html)).replace('</head>', `${SAMPLE_WRAP_STYLE}</head>`);
+/** The docs' additions to Redoc's style for a laptop's screen (docs/redoc.css). */
+const laptopStyle = () => `<style id="lp-laptop">\n${readFileSync(`${repoRoot}/docs/redoc.css`, 'utf8')}</style>`;
+
+/** What buildReferencePage does to the HTML Redoc writes: offline assets, relative links, the docs' style and icon. */
+export const finishRedocPage = (html: string) =>
+  hashRootLinks(inlineCdnAssets(html)).replace(
+    '</head>',
+    `<link rel="icon" type="image/svg+xml" href="${faviconHref()}">${SAMPLE_WRAP_STYLE}${laptopStyle()}</head>`,
+  );
 
 async function buildReferencePage(api: ApiName, enriched: Json, outDir: string, workDir: string): Promise<string> {
   const source = `${workDir}/${api}.json`;

@@ -8,6 +8,7 @@ import { operationsOf, type PathOperation } from '../../spec-core/operations.ts'
 import { resolveRef } from '../../spec-core/pointer.ts';
 import { NOT_CONFIRMED, partnerWording, placeAssumptions } from './partner-language.ts';
 import type { SupportContact } from './support.ts';
+import { dotenvLines, readCredentials } from '../../sandbox/config.ts';
 
 type Json = Record<string, any>;
 
@@ -89,6 +90,69 @@ export const specDownloads = (api: ApiName) => ({ yaml: `specs/${api}.yaml`, jso
 export const assumptionNote = (a: Assumption) =>
   `> **${NOT_CONFIRMED}:** ${partnerWording(oneLine(a.what))}\n>\n> _Why we assume it:_ ${partnerWording(oneLine(a.why))}`;
 
+/** "not confirmed by the published documentation", to follow a count. */
+export const NOT_CONFIRMED_AFTER_COUNT = NOT_CONFIRMED.replace(/^Not/, 'not');
+
+/** The one line of an operation that opens onto its assumptions: "3 points not confirmed by the published documentation". */
+export const notConfirmedSummary = (count: number) => `${count} ${count === 1 ? 'point' : 'points'} ${NOT_CONFIRMED_AFTER_COUNT}`;
+
+/**
+ * An operation's assumptions, collapsed into one line that opens (a `<details>`): a dozen notes in full would push the
+ * operation's parameters off a laptop's first screen. Each note keeps its marker inside, so the text stays on the page.
+ */
+export const assumptionNotes = (assumptions: Assumption[]) =>
+  `<details class="lp-not-confirmed">\n<summary>${notConfirmedSummary(assumptions.length)}</summary>\n\n` +
+  `${assumptions.map(assumptionNote).join('\n\n')}\n\n</details>`;
+
+/**
+ * A path as HTML whose lines may break only after a `/`: each piece up to a `/` is a span the docs' style keeps on one
+ * line (`white-space: nowrap`, so not at a `-` either), with a `<wbr>` between pieces. `/vehicles/{vehicleNumber}` never
+ * shows as `/vehicles/{ve hicleNumber}` in a narrow column, and the text copied is the path as it is.
+ */
+export const breakablePath = (path: string) =>
+  path
+    .split(/(?<=\/)/)
+    .map((piece) => `<span>${piece.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</span>`)
+    .join('<wbr>');
+
+/** `npm run sandbox` listens here unless told otherwise (sandbox/README.md). */
+export const SANDBOX_ORIGIN = 'http://127.0.0.1:4020';
+
+/** The sandbox's base URL of each `LP_*` variable (`npm run sandbox` on its default port), for the servers panel. */
+const SANDBOX_BASE_URLS = new Map(
+  dotenvLines(SANDBOX_ORIGIN, readCredentials({}), { vehicleNumber: '', customerNumber: '' }).map((line) => [line.name, line.value]),
+);
+
+/**
+ * The servers a page shows, partner first. A spec's server is `{variable}` with the local mock's address as the
+ * variable's default, which is what the mock, the contract suite and the tools read (the specs stay as they are).
+ * On the page the first server is the partner's own base URL from onboarding; the local mock and the sandbox follow,
+ * each described as the local option it is.
+ */
+export function serversForDocs(servers: Json[]): Json[] {
+  return servers.flatMap((server) => {
+    const [name, variable] = Object.entries<Json>(server.variables ?? {})[0] ?? [];
+    const lpVariable = /`(LP_[A-Z_]+)`/.exec(String(variable?.description ?? ''))?.[1];
+    if (!name || !variable || !lpVariable || server.url !== `{${name}}`) return [server];
+    const what = /^[^.;]*/.exec(String(server.description ?? ''))?.[0]?.trim() || 'The API';
+    const sandbox = SANDBOX_BASE_URLS.get(lpVariable);
+    return [
+      {
+        url: server.url,
+        description: `${what} at your base URL: the one you were given at onboarding (${lpVariable}), path prefix included.`,
+        variables: {
+          [name]: {
+            ...variable,
+            description: `Your base URL from onboarding (${lpVariable}), path prefix included. Until you set it, the local mock's address (a local option below).`,
+          },
+        },
+      },
+      { url: String(variable.default), description: 'Local option: the mock (npm run mock), every API at one address.' },
+      ...(sandbox ? [{ url: sandbox, description: 'Local option: the sandbox (npm run sandbox), with public test credentials.' }] : []),
+    ];
+  });
+}
+
 /** The support block in markdown: name, then every way to reach it. */
 export function supportMarkdown(support: SupportContact): string {
   const ways = [
@@ -122,8 +186,12 @@ export function enrichForDocs(api: ApiName, bundle: Json, { support }: EnrichOpt
     const { op } = operation;
     const notes = [`**Authentication:** ${authenticationOf(doc, operation)}.`];
     if (usesOAuth2(doc, operation) || returnsExpiredIn(doc, operation)) notes.push(EXPIRED_IN_NOTE);
-    for (const a of byOperation.get(String(op.operationId)) ?? []) notes.push(assumptionNote(a));
+    const own = byOperation.get(String(op.operationId)) ?? [];
+    if (own.length > 0) notes.push(assumptionNotes(own));
     op.description = `${notes.join('\n\n')}\n\n${op.description ?? ''}`.trimEnd();
+  }
+  for (const holder of [doc, ...Object.values<Json>(doc.paths ?? {}), ...operations.map(({ op }) => op)]) {
+    if (Array.isArray(holder.servers)) holder.servers = serversForDocs(holder.servers);
   }
   // The docs' own license wording comes with the package's licence decision; an internal marker is not shown.
   if (/^UNLICENSED$/i.test(String(doc.info.license?.identifier ?? doc.info.license?.name ?? ''))) delete doc.info.license;
@@ -134,17 +202,19 @@ export function enrichForDocs(api: ApiName, bundle: Json, { support }: EnrichOpt
   };
 
   const links = API_NAMES.map((other) => (other === api ? `**${other}**` : `[${other}](${other}.html)`)).join(' · ');
+  // Two columns, the operation's summary under its path: three would leave each a third of a laptop's middle column.
   const rows = operations.map(
     (o) =>
-      `| [\`${o.method.toUpperCase()} ${o.path}\`](${operationAnchor(o.op)}) | ${cell(o.op.summary ?? '')} | ${cell(authenticationOf(doc, o))} |`,
+      `| <a href="${operationAnchor(o.op)}"><code class="lp-path">${o.method.toUpperCase()} ${breakablePath(o.path)}</code></a><br>` +
+      `${cell(o.op.summary ?? '')} | ${cell(authenticationOf(doc, o))} |`,
   );
   const placedCount = new Set([...byOperation.values()].flat()).size;
   const downloads = specDownloads(api);
   doc.info.description = [
     `[← All Logistics Partner APIs](index.html) · ${links} · Spec: [YAML](${downloads.yaml}) · [JSON](${downloads.json})`,
     '',
-    '| Operation | What it does | Authentication |',
-    '|---|---|---|',
+    '| Operation | Authentication |',
+    '|---|---|',
     ...rows,
     '',
     doc.info.description ?? '',
@@ -154,7 +224,8 @@ export function enrichForDocs(api: ApiName, bundle: Json, { support }: EnrichOpt
     placedCount + apiWide.length === 0
       ? 'Everything on this page is stated by the published API documentation.'
       : `Everything on this page is stated by the published API documentation, except ${placedCount + apiWide.length} points ` +
-        'where it says "not shown" and these specs had to decide. Each one is marked next to the operation it concerns' +
+        'where it says "not shown" and these specs had to decide. Each operation lists those that concern it, under ' +
+        `"N points ${NOT_CONFIRMED_AFTER_COUNT}"` +
         (apiWide.length > 0 ? '; these concern the API as a whole:' : '.'),
     '',
     ...apiWide.map((a) => `${assumptionNote(a)}\n`),

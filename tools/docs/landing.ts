@@ -6,15 +6,22 @@ import { API_NAMES, repoRoot, type ApiName } from '../../spec-core/apis.ts';
 import { collectAssumptions, uniqueAssumptions } from '../../spec-core/assumptions.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
 import { SANDBOX_DEFAULTS } from '../../sandbox/config.ts';
-import { authenticationOf, oneLine, operationAnchor, specDownloads } from './enrich.ts';
+import {
+  authenticationOf,
+  breakablePath,
+  NOT_CONFIRMED_AFTER_COUNT,
+  oneLine,
+  operationAnchor,
+  SANDBOX_ORIGIN,
+  specDownloads,
+} from './enrich.ts';
 import { NOT_CONFIRMED, partnerWording } from './partner-language.ts';
 import type { SupportContact } from './support.ts';
 import { POSTMAN_DOWNLOADS } from '../postman/build-collection.ts';
 
 type Json = Record<string, any>;
 
-/** `npm run sandbox` listens here unless told otherwise (sandbox/README.md). */
-export const SANDBOX_ORIGIN = 'http://127.0.0.1:4020';
+export { SANDBOX_ORIGIN };
 /** A vehicle of the sandbox's default fleet that the default fleet key may read (sandbox/fleet-fixtures.ts). */
 export const QUICK_START_VEHICLE = 'V-000006';
 
@@ -53,6 +60,12 @@ export function supportHtml(support: SupportContact): string {
 
 const style = () => readFileSync(`${repoRoot}/docs/style.css`, 'utf8');
 
+/**
+ * The docs' icon (docs/favicon.svg) as a data: URL, linked from every page: the browser fetches nothing for it (so no
+ * 404 for /favicon.ico, and it works offline and under any base path).
+ */
+export const faviconHref = () => `data:image/svg+xml,${encodeURIComponent(readFileSync(`${repoRoot}/docs/favicon.svg`, 'utf8').trim())}`;
+
 /** Fills the {{slots}} of a template; a slot without a value is an error, so the template and the code stay in step. */
 function fill(template: string, file: string, slots: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (slot, name: string) => {
@@ -79,7 +92,7 @@ export function landingPage(bundles: Record<ApiName, Json>, { builtFrom, support
   const authRows = API_NAMES.flatMap((api) =>
     operationsOf(bundles[api]).map(
       (o) =>
-        `        <tr><td><a href="${api}.html">${api}</a></td><td><a href="${api}.html${operationAnchor(o.op)}"><code>${o.method.toUpperCase()} ${escapeHtml(o.path)}</code></a><br>${escapeHtml(o.op.summary ?? '')}</td><td>${inlineMarkdown(authenticationOf(bundles[api], o))}</td></tr>`,
+        `        <tr><td><a href="${api}.html">${api}</a></td><td><a href="${api}.html${operationAnchor(o.op)}"><code class="lp-path">${o.method.toUpperCase()} ${breakablePath(o.path)}</code></a><br>${escapeHtml(o.op.summary ?? '')}</td><td>${inlineMarkdown(authenticationOf(bundles[api], o))}</td></tr>`,
     ),
   );
   const assumptions = uniqueAssumptions(API_NAMES.flatMap((api) => collectAssumptions(api, bundles[api])));
@@ -98,6 +111,7 @@ export function landingPage(bundles: Record<ApiName, Json>, { builtFrom, support
     'The sandbox environment works against <code>npm run sandbox</code> as is.</p>';
   return fill(readFileSync(`${repoRoot}/docs/index.html`, 'utf8'), 'docs/index.html', {
     style: style(),
+    favicon: faviconHref(),
     sandboxOrigin: escapeHtml(SANDBOX_ORIGIN),
     quickStartCurl: escapeHtml(QUICK_START.curl),
     quickStartTypeScript: escapeHtml(QUICK_START.typescript),
@@ -105,6 +119,7 @@ export function landingPage(bundles: Record<ApiName, Json>, { builtFrom, support
     apiCards: cards.join('\n'),
     authRows: authRows.join('\n'),
     notConfirmed: NOT_CONFIRMED,
+    notConfirmedAfterCount: NOT_CONFIRMED_AFTER_COUNT,
     assumptionCount: String(assumptions.length),
     assumptionsPerApi: perApi.join(' · '),
     assumptionItems: assumptionItems.join('\n'),
@@ -115,5 +130,9 @@ export function landingPage(bundles: Record<ApiName, Json>, { builtFrom, support
 
 /** The page a static host (GitHub Pages) answers for a missing path. */
 export function notFoundPage(support: SupportContact): string {
-  return fill(readFileSync(`${repoRoot}/docs/404.html`, 'utf8'), 'docs/404.html', { style: style(), support: supportHtml(support) });
+  return fill(readFileSync(`${repoRoot}/docs/404.html`, 'utf8'), 'docs/404.html', {
+    style: style(),
+    favicon: faviconHref(),
+    support: supportHtml(support),
+  });
 }
