@@ -8,7 +8,7 @@
 // violation there too) and the transport; failure messages name the operation, the kind and the field, never a value.
 import { describe, expect, it } from 'vitest';
 import type { ApiName } from '../../spec-core/apis.ts';
-import { exchange, type Exchange } from '../support/contract-fetch.ts';
+import type { Exchange } from '../support/contract-fetch.ts';
 import { record } from '../support/ledger.ts';
 import {
   entryLabel,
@@ -24,7 +24,7 @@ import {
 import { statusClass } from '../support/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { operations, resolveRef } from '../support/spec.ts';
-import { joinUrl, required, target } from '../support/target.ts';
+import { target } from '../support/target.ts';
 import { forEachConcurrently } from '../support/transport.ts';
 import {
   BODILESS_METHODS,

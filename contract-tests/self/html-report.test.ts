@@ -4,7 +4,7 @@
 // The structure is checked on the report of a real run: fixtures/leak-run-report.json is the report of
 // self/real-environment.test.ts's leak run (a sandbox leaking another lessee's vehicles behind a proxy that wraps the
 // list and relabels the fleet's JSON: violations and contradicted assumptions both), taken from that run's files.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,9 +12,7 @@ import { OTHER_LESSEE_API_KEY, SANDBOX_DEFAULTS } from '../../sandbox/config.ts'
 import { repoRoot } from '../../spec-core/apis.ts';
 import { escapeHtml, htmlReport } from '../runner/html-report.ts';
 import type { RunReport } from '../runner/run-report.ts';
-import { skipIf } from '../support/skips.ts';
-import { target } from '../support/target.ts';
-import { browserMissingReason, checkReportInBrowser, expectNoSecrets } from './report-browser.ts';
+import { expectNoSecrets } from './report-browser.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lp-contract-html-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
