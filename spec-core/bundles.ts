@@ -1,13 +1,12 @@
 // Loading the bundled specs. The bundles (dist/openapi/<api>.{json,yaml}) are the artifact every runtime reader loads:
 // they are built from openapi/ by `npm run bundle`, and on demand by the first load in a process that finds them missing
 // or older than openapi/ (a fresh clone, an edited spec), under a lock that several processes loading at once share.
-import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { API_NAMES, bundleDir, bundlePath, repoRoot, type ApiName } from './apis.ts';
-import { REDOCLY_CLI, redoclyEnv } from './redocly.ts';
+import { runRedoclySync } from './redocly.ts';
 
 /** A bundled OpenAPI document, as parsed JSON: the readers inspect it by key. */
 export type Bundle = Record<string, any>;
@@ -221,12 +220,8 @@ function writeBundles(): string[] {
   rmSync(bundleDir, { recursive: true, force: true });
   mkdirSync(bundleDir, { recursive: true });
   const digest = sourcesDigest();
-  execFileSync(process.execPath, [REDOCLY_CLI, 'bundle', ...API_NAMES], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: redoclyEnv(),
-    timeout: 120_000,
-  });
+  // Redocly's progress goes to our stderr (the mock's stdout is a dotenv block), without its Node.js end-of-life notice.
+  runRedoclySync(['bundle', ...API_NAMES], repoRoot);
   const written = API_NAMES.flatMap((api) => {
     writeFileSync(bundlePath(api, 'json'), `${JSON.stringify(readBundle(api, 'yaml'), null, 2)}\n`);
     return [bundlePath(api, 'yaml'), bundlePath(api, 'json')];
