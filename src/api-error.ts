@@ -24,8 +24,12 @@ export interface ApiErrorInit {
   /** Request URL without user info; query values are kept (they are filters, not credentials). */
   url: string;
   body?: unknown;
-  requestIds?: Record<string, string>;
-  detail?: string;
+  requestIds?: Record<string, string> | undefined;
+  detail?: string | undefined;
+  /** How often the request was sent (retries and a 401 replay included); 1 when it was not sent again. */
+  attempts?: number | undefined;
+  /** What to do next, when the cause is known (a TLS or scheme mismatch, DNS, a refused connection, a timeout). */
+  hint?: string | undefined;
   /** kind 'redirect': host (and port) of the Location, or undefined when the answer had none (or a browser hid it). */
   redirectHost?: string | undefined;
   cause?: unknown;
@@ -46,6 +50,13 @@ export class ApiError extends Error {
   readonly requestIds: Record<string, string>;
   /** kind 'redirect': host (and port) the server redirected to; only the host, as the rest of a URL may carry a credential. */
   readonly redirectHost: string | undefined;
+  /** How often the request was sent: more than 1 when the client retried it (or replayed it after a 401). */
+  readonly attempts: number;
+  /**
+   * What to do next, when the cause is known: a TLS or scheme mismatch, a host name that does not resolve, a refused
+   * connection, a timeout (which option to raise). Also the last sentence of `message`.
+   */
+  readonly hint: string | undefined;
 
   constructor(init: ApiErrorInit) {
     super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -56,6 +67,8 @@ export class ApiError extends Error {
     this.body = init.body;
     this.requestIds = init.requestIds ?? {};
     this.redirectHost = init.redirectHost;
+    this.attempts = init.attempts ?? 1;
+    this.hint = init.hint;
   }
 
   override toString(): string {
@@ -71,6 +84,8 @@ export class ApiError extends Error {
       operation: this.operation,
       url: this.url,
       requestIds: this.requestIds,
+      attempts: this.attempts,
+      ...(this.hint === undefined ? {} : { hint: this.hint }),
       ...(this.redirectHost === undefined ? {} : { redirectHost: this.redirectHost }),
       body: this.body,
     };
@@ -87,11 +102,14 @@ const OUTCOMES: Record<ApiErrorKind, (init: ApiErrorInit) => string> = {
   invalid_response: (init) => `failed: the response (status ${init.status}) is not valid JSON`,
 };
 
+/** `GET /vehicles failed with status 503 after 3 attempts: detail [url] (x-request-id 7f3c). Hint, when known.` */
 function describe(init: ApiErrorInit): string {
   const what = OUTCOMES[init.kind](init);
+  const retried = (init.attempts ?? 1) > 1 ? ` after ${init.attempts} attempts` : '';
   const ids = Object.entries(init.requestIds ?? {}).map(([name, value]) => `${name} ${value}`);
   const detail = init.detail ? `: ${init.detail}` : '';
-  return `${init.operation} ${what}${detail} [${init.url}]${ids.length ? ` (${ids.join(', ')})` : ''}`;
+  const hint = init.hint ? `. ${init.hint}` : '';
+  return `${init.operation} ${what}${retried}${detail} [${init.url}]${ids.length ? ` (${ids.join(', ')})` : ''}${hint}`;
 }
 
 /**

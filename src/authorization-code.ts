@@ -10,13 +10,13 @@ import { buildTokenClient, requireAccessToken } from './token-client.js';
 export const AUTHORIZE_PATH = '/oauth2/default/v1/authorize';
 
 export interface AuthorizationUrlOptions {
-  /** {auth_url}: the identity provider, with any path prefix. */
-  authUrl: string;
-  clientId: string;
-  redirectUri: string;
-  scope: string;
+  /** {auth_url}: the identity provider, with any path prefix. Each string option is required: `undefined` fails, naming it. */
+  authUrl: string | undefined;
+  clientId: string | undefined;
+  redirectUri: string | undefined;
+  scope: string | undefined;
   /** Add a PKCE code_challenge (S256) and return its code_verifier (default false). */
-  pkce?: boolean;
+  pkce?: boolean | undefined;
 }
 
 export interface AuthorizationRequest {
@@ -93,14 +93,16 @@ export function parseAuthorizationCallback(callbackUrl: string | URL, expected: 
 }
 
 export interface ExchangeAuthorizationCodeOptions extends TransportOptions {
-  authUrl: string;
-  clientId: string;
-  clientSecret: string;
-  subscriptionKey: string;
+  /** Each string option but codeVerifier is required: `undefined` (an unset variable) fails at once, naming it. */
+  authUrl: string | undefined;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  subscriptionKey: string | undefined;
   code: string;
   /** Exactly the redirect_uri of the authorization request. */
-  redirectUri: string;
-  codeVerifier?: string;
+  redirectUri: string | undefined;
+  /** The codeVerifier of buildAuthorizationUrl's result (undefined without PKCE). */
+  codeVerifier?: string | undefined;
 }
 
 export type IdentityProviderToken = components['schemas']['IdentityProviderTokenResponse'];

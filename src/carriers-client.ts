@@ -11,12 +11,12 @@ import { ownTokenProvider, type TokenProvider, type TokenProviderOptions } from 
 export type CarriersClient = ApiClient<paths>;
 
 export interface CarriersClientOptions extends TransportOptions, Partial<Omit<TokenProviderOptions, 'baseUrl' | keyof TransportOptions>> {
-  /** {base_url}: the service, with any path prefix. */
-  baseUrl: string;
+  /** {base_url}: the service, with any path prefix. Required; `undefined` (an unset variable) fails at once, naming it. */
+  baseUrl: string | undefined;
   /** Where tokens come from; when absent, one is made from clientId, clientSecret, tokenEndpoint, etc. */
-  tokenProvider?: TokenProvider;
+  tokenProvider?: TokenProvider | undefined;
   /** Sent as Ocp-Apim-Subscription-Key alongside the bearer token when set. */
-  subscriptionKey?: string;
+  subscriptionKey?: string | undefined;
 }
 
 /**

@@ -9,30 +9,49 @@ export interface TransportOptions {
    * fetch to send requests with (default: globalThis.fetch). Called as fetch(url, init), or fetch(request, init) for a
    * Request a middleware of yours returned.
    */
-  fetch?: FetchFunction | typeof globalThis.fetch;
+  fetch?: FetchFunction | typeof globalThis.fetch | undefined;
   /** Per-attempt timeout in ms (default 30000). A caller's own `signal` is honoured as well. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * Largest response body accepted, in bytes after decoding (default 32 MiB; 0: no limit). A larger one is abandoned
    * mid-transfer and the call fails with ApiError kind 'response_too_large'.
    */
-  maxResponseBytes?: number;
-  retry?: RetryOptions;
+  maxResponseBytes?: number | undefined;
+  retry?: RetryOptions | undefined;
 }
 
-/** @internal */
-export function requireString(factory: string, name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '')
-    throw new TypeError(`${factory}: option "${name}" is required (a non-empty string)`);
-  return value;
+/** The LP_* variable the package README's samples read each option from: named when the option is missing. */
+const VARIABLES: Readonly<Record<string, string>> = {
+  baseUrl: 'LP_BASE_URL',
+  authUrl: 'LP_AUTH_URL',
+  fleetBaseUrl: 'LP_FLEET_BASE_URL',
+  clientId: 'LP_CLIENT_ID',
+  clientSecret: 'LP_CLIENT_SECRET',
+  scope: 'LP_SCOPE',
+  subscriptionKey: 'LP_SUBSCRIPTION_KEY',
+  fleetApiKey: 'LP_FLEET_API_KEY',
+  redirectUri: 'LP_REDIRECT_URI',
+};
+
+/**
+ * A required string option: `undefined` (an unset environment variable), an empty or blank string or another type fails
+ * with a TypeError that names the option, says what it got (never the value: it may be a credential) and the variable
+ * it usually comes from. `variable` overrides that variable (createFleetClient's `baseUrl` is LP_FLEET_BASE_URL).
+ * @internal
+ */
+export function requireString(factory: string, name: string, value: unknown, variable = VARIABLES[name]): string {
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  const got = value === undefined ? 'undefined' : typeof value === 'string' ? 'an empty string' : `a value of type ${typeof value}`;
+  const from = variable && (value === undefined || typeof value === 'string') ? `; from the environment? set ${variable}` : '';
+  throw new TypeError(`${factory}: option "${name}" is required (a non-empty string), got ${got}${from}`);
 }
 
 /**
  * An absolute http(s) URL; any path prefix is kept, a trailing slash is dropped.
  * @internal
  */
-export function requireBaseUrl(factory: string, name: string, value: unknown): string {
-  const text = requireString(factory, name, value);
+export function requireBaseUrl(factory: string, name: string, value: unknown, variable = VARIABLES[name]): string {
+  const text = requireString(factory, name, value, variable);
   let url: URL;
   try {
     url = new URL(text);

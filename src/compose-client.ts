@@ -3,7 +3,7 @@ import createClient, { createFinalURL, createQuerySerializer, defaultPathSeriali
 import type { ApiClient } from './api-client.js';
 import { authMiddleware, type RequestAuthorizer } from './authorizer.js';
 import type { ResolvedTransport } from './client-options.js';
-import { errorMiddleware, failureDescriber, type FailureDescriber } from './error-middleware.js';
+import { errorMiddleware, failureDescriber, type Attempts, type FailureContext, type FailureDescriber } from './error-middleware.js';
 import { requestMaker, type RequestMaker } from './replayable-request.js';
 import { InvalidJson, parseJsonResult } from './response-body.js';
 import { resendMiddleware } from './resend-middleware.js';
@@ -16,6 +16,8 @@ import { settleTimeout, timeoutFetch, type FetchFunction } from './timeout-fetch
  */
 export interface ComposeOptions {
   baseUrl: string;
+  /** The option the caller gave baseUrl as, for the hints of errors (default 'baseUrl'). */
+  baseUrlOption?: string;
   transport: ResolvedTransport;
   secrets: Secrets;
   authorizer?: RequestAuthorizer;
@@ -70,11 +72,18 @@ export function composeClient<Paths extends {}>(options: ComposeOptions): ApiCli
     ...(options.headers ? { headers: options.headers } : {}),
   });
   // The one way this client turns a failure without a usable response into an ApiError, wherever it is caught.
-  const describe = failureDescriber(options.secrets);
+  const attempts: Attempts = new WeakMap();
+  const context: FailureContext = {
+    secrets: options.secrets,
+    baseUrlOption: options.baseUrlOption ?? 'baseUrl',
+    timeoutMs: transport.timeoutMs,
+    attempts,
+  };
+  const describe = failureDescriber(context);
   // Order matters: onRequest runs in this order, onResponse and onError in reverse.
-  client.use(errorMiddleware(options.secrets, transport.maxResponseBytes, describe));
+  client.use(errorMiddleware(context, transport.maxResponseBytes, describe));
   if (options.authorizer) client.use(authMiddleware(options.authorizer));
-  client.use(resendMiddleware(transport.retry, describe, options.authorizer, options.safeToRepeat));
+  client.use(resendMiddleware(transport.retry, describe, attempts, options.authorizer, options.safeToRepeat));
   guardCalls(client as unknown as ClientCalls, options.baseUrl, describe, transport.timeoutMs, requests);
   // A caller's middleware reads real Requests (the client's own middlewares, added above, do not need them).
   const use = client.use;

@@ -24,11 +24,31 @@ function redactedStart(secrets: Secrets, text: string, chars: number): string {
 export type FailureDescriber = (error: unknown, request: RequestSummary, schemaPath: string) => unknown;
 
 /**
- * describeFailure bound to one client's credentials: the single function every failure path of that client uses.
+ * What one client's errors are told about it: its credentials (to redact), the option its base URL came from and the
+ * per-attempt timeout (for the hints), and how often each request was sent (recorded by the resend middleware, keyed
+ * by the final response or error).
  * @internal
  */
-export function failureDescriber(secrets: Secrets): FailureDescriber {
-  return (error, request, schemaPath) => describeFailure(secrets, error, request, schemaPath);
+export interface FailureContext {
+  secrets: Secrets;
+  /** The option the caller gave the base URL as (`fleetBaseUrl` to createLogisticsClient, `baseUrl` to createFleetClient). */
+  baseUrlOption: string;
+  timeoutMs: number;
+  attempts: Attempts;
+}
+
+/**
+ * How often a request was sent, by its final response or error, when it was sent more than once.
+ * @internal
+ */
+export type Attempts = WeakMap<object, number>;
+
+/**
+ * describeFailure bound to one client: the single function every failure path of that client uses.
+ * @internal
+ */
+export function failureDescriber(context: FailureContext): FailureDescriber {
+  return (error, request, schemaPath) => describeFailure(context, error, request, schemaPath);
 }
 
 /**
@@ -36,7 +56,7 @@ export function failureDescriber(secrets: Secrets): FailureDescriber {
  * `describe`: the client's failureDescriber, shared with the resend middleware and the call guard.
  * @internal
  */
-export function errorMiddleware(secrets: Secrets, maxResponseBytes: number, describe: FailureDescriber): Middleware {
+export function errorMiddleware(context: FailureContext, maxResponseBytes: number, describe: FailureDescriber): Middleware {
   return {
     // Not async: the happy path returns at once instead of allocating a promise per call.
     // It sees only the final response (after retries and replays), so only that one gets the size limit.
@@ -45,7 +65,7 @@ export function errorMiddleware(secrets: Secrets, maxResponseBytes: number, desc
         tooLargeError(request, response.status, schemaPath, maxResponseBytes),
       );
       if (response.ok) return limited === response ? undefined : limited;
-      return toApiError(secrets, request, limited, schemaPath);
+      return toApiError(context.secrets, request, limited, schemaPath, context.attempts.get(response));
     },
     onError({ request, error, schemaPath }) {
       const described = describe(error, request, schemaPath);
@@ -55,7 +75,13 @@ export function errorMiddleware(secrets: Secrets, maxResponseBytes: number, desc
 }
 
 /** Rejects with the ApiError of an error response (body read, redacted and summarised) or of a redirect. */
-async function toApiError(secrets: Secrets, request: Request, response: Response, schemaPath: string): Promise<never> {
+async function toApiError(
+  secrets: Secrets,
+  request: Request,
+  response: Response,
+  schemaPath: string,
+  attempts: number | undefined,
+): Promise<never> {
   if (isRedirect(response)) {
     await discardResponse(response);
     throw new ApiError({
@@ -94,6 +120,7 @@ async function toApiError(secrets: Secrets, request: Request, response: Response
     body,
     requestIds: requestIdsOf(response.headers, secrets),
     detail: summarizeBody(body),
+    attempts,
   });
 }
 
@@ -136,8 +163,9 @@ export interface RequestSummary {
  * A failure without a usable response (none, or a body that is not JSON) as an ApiError; the caller's own abort
  * and errors already described pass through.
  */
-function describeFailure(secrets: Secrets, error: unknown, request: RequestSummary, schemaPath: string): unknown {
+function describeFailure(context: FailureContext, error: unknown, request: RequestSummary, schemaPath: string): unknown {
   if (error instanceof ApiError || isCallerAbort(error, request.signal)) return error;
+  const { secrets } = context;
   const operation = `${request.method} ${schemaPath}`;
   if (error instanceof InvalidJson) {
     // Redacted before it is cut, so that no part of a credential survives the cut.
@@ -154,15 +182,76 @@ function describeFailure(secrets: Secrets, error: unknown, request: RequestSumma
   }
   const timedOut = error instanceof Error && error.name === 'TimeoutError';
   const cause = error instanceof Error ? (error.cause ?? error) : error;
-  const code = (cause as { code?: unknown } | undefined)?.code;
-  const reason = cause instanceof Error ? secrets.redact(`${typeof code === 'string' ? code : cause.name}: ${cause.message}`) : undefined;
+  const code = errorCode(cause);
+  const url = displayUrl(request.url);
+  const attempts = typeof error === 'object' && error !== null ? context.attempts.get(error) : undefined;
+  if (timedOut) {
+    const hint = `No answer within ${context.timeoutMs} ms (the option "timeoutMs", per attempt): raise it if the server is slow, or check that "${context.baseUrlOption}" names the right host.`;
+    return new ApiError({ kind: 'timeout', status: 0, operation, url, attempts, hint: secrets.redact(hint) });
+  }
+  // OpenSSL's own text (library, function, source file and line) says nothing to a caller; its code does.
+  const reason =
+    cause instanceof Error ? secrets.redact(code?.startsWith('ERR_SSL_') ? code : `${code ?? cause.name}: ${cause.message}`) : undefined;
+  const hint = networkHint(code, request.url, context.baseUrlOption);
   return new ApiError({
-    kind: timedOut ? 'timeout' : 'network',
+    kind: 'network',
     status: 0,
     operation,
-    url: displayUrl(request.url),
-    detail: timedOut ? undefined : reason,
+    url,
+    detail: reason,
+    attempts,
+    hint: hint === undefined ? undefined : secrets.redact(hint),
   });
+}
+
+/** The system or library code of a network failure (`ECONNREFUSED`, `ERR_SSL_WRONG_VERSION_NUMBER`), also of the first of several. */
+function errorCode(cause: unknown): string | undefined {
+  const own = (cause as { code?: unknown } | undefined)?.code;
+  if (typeof own === 'string') return own;
+  // Node 20+ tries every address of a host name (autoSelectFamily) and may report all of them as an AggregateError.
+  const first = (cause as { errors?: unknown } | undefined)?.errors;
+  return Array.isArray(first) ? errorCode(first[0]) : undefined;
+}
+
+/** Certificate failures of a TLS server that does speak TLS (Node's and OpenSSL's codes). */
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/**
+ * What to do about a network failure whose cause is known from its code; undefined otherwise (a reset or a dropped
+ * connection says nothing certain).
+ * @internal
+ */
+export function networkHint(code: string | undefined, url: string, option: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const https = parsed.protocol === 'https:';
+  const { hostname } = parsed;
+  const host = parsed.port ? parsed.host : `${parsed.host}:${https ? 443 : 80}`;
+  if (code === undefined) return undefined;
+  if (https && (code.startsWith('ERR_SSL_') || code === 'EPROTO'))
+    return `The TLS handshake with ${host} failed (${code}): the server most likely speaks plain http on that port. Use an http:// URL in "${option}" (a local sandbox or mock is http), or the port where the server speaks https.`;
+  if (CERTIFICATE_CODES.has(code))
+    return `The TLS certificate of ${host} is not trusted (${code}): check that "${option}" names the right host; behind a proxy that inspects TLS, give Node its CA certificate with NODE_EXTRA_CA_CERTS.`;
+  if (code === 'ENOTFOUND')
+    return `The host name ${hostname} does not resolve (DNS): check the host in "${option}" for a typo, and that this machine can resolve it (VPN, proxy, /etc/hosts).`;
+  if (code === 'EAI_AGAIN')
+    return `The DNS lookup of ${hostname} failed for now (EAI_AGAIN): check this machine's network and DNS resolver, then try again.`;
+  if (code === 'ECONNREFUSED')
+    return `Nothing accepts connections at ${host}: check that the server is running, and the host and port in "${option}".`;
+  return undefined;
 }
 
 /**

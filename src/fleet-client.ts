@@ -10,9 +10,10 @@ import { Secrets } from './secrets.js';
 export type FleetClient = ApiClient<paths>;
 
 export interface FleetClientOptions extends TransportOptions {
-  /** {fleet_base_url}, with any path prefix (e.g. https://host/gateway/fleet/v1). */
-  baseUrl: string;
-  fleetApiKey: string;
+  /** {fleet_base_url}, with any path prefix (e.g. https://host/gateway/fleet/v1). Required; `undefined` fails at once, naming it. */
+  baseUrl: string | undefined;
+  /** Required; `undefined` (an unset variable) fails at once, naming the option. */
+  fleetApiKey: string | undefined;
 }
 
 /**
@@ -24,12 +25,14 @@ export interface FleetClientSettings {
   fleetApiKey: string;
   transport: ResolvedTransport;
   secrets: Secrets;
+  /** The option the caller gave baseUrl as: `fleetBaseUrl` to createLogisticsClient (default `baseUrl`). */
+  baseUrlOption?: string;
 }
 
 const FACTORY = 'createFleetClient';
 
 export function createFleetClient(options: FleetClientOptions): FleetClient {
-  const baseUrl = requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl);
+  const baseUrl = requireBaseUrl(FACTORY, 'baseUrl', options.baseUrl, 'LP_FLEET_BASE_URL');
   const fleetApiKey = requireString(FACTORY, 'fleetApiKey', options.fleetApiKey);
   const secrets = new Secrets();
   secrets.add(fleetApiKey);
@@ -38,6 +41,12 @@ export function createFleetClient(options: FleetClientOptions): FleetClient {
 
 /** @internal */
 export function buildFleetClient(settings: FleetClientSettings): FleetClient {
-  const { baseUrl, fleetApiKey, transport, secrets } = settings;
-  return composeClient<paths>({ baseUrl, transport, secrets, authorizer: staticHeaderAuthorizer({ [FLEET_API_KEY_HEADER]: fleetApiKey }) });
+  const { baseUrl, fleetApiKey, transport, secrets, baseUrlOption } = settings;
+  return composeClient<paths>({
+    baseUrl,
+    ...(baseUrlOption ? { baseUrlOption } : {}),
+    transport,
+    secrets,
+    authorizer: staticHeaderAuthorizer({ [FLEET_API_KEY_HEADER]: fleetApiKey }),
+  });
 }

@@ -12,24 +12,24 @@ import { buildTokenProvider, checkTokenProviderOptions, type TokenEndpoint, type
 
 export interface LogisticsClientOptions extends TransportOptions {
   /** {base_url} (LP_BASE_URL): token service and carriers API. Needed by the carriers API and the 'service' token endpoint. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** {auth_url} (LP_AUTH_URL): identity provider. Needed for tokenEndpoint 'identity-provider' and /oauth2 calls. */
-  authUrl?: string;
+  authUrl?: string | undefined;
   /** {fleet_base_url} (LP_FLEET_BASE_URL). Given with fleetApiKey or not at all: one without the other fails here, naming it. */
-  fleetBaseUrl?: string;
-  clientId?: string;
-  clientSecret?: string;
-  scope?: string;
+  fleetBaseUrl?: string | undefined;
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  scope?: string | undefined;
   /** Ocp-Apim-Subscription-Key (LP_SUBSCRIPTION_KEY). */
-  subscriptionKey?: string;
+  subscriptionKey?: string | undefined;
   /** Fleet API-Key (LP_FLEET_API_KEY). */
-  fleetApiKey?: string;
+  fleetApiKey?: string | undefined;
   /** Default 'service'. */
-  tokenEndpoint?: TokenEndpoint;
+  tokenEndpoint?: TokenEndpoint | undefined;
   /** Renew tokens this many seconds before expiry (default 60). */
-  refreshSkewSeconds?: number;
+  refreshSkewSeconds?: number | undefined;
   /** Clock for token expiry (ms since the epoch), injectable for tests. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 export interface LogisticsClient {
@@ -52,14 +52,14 @@ export function createLogisticsClient(options: LogisticsClientOptions): Logistic
   // One set of credentials for the redaction of every client's errors: an error of one API may echo another's key.
   const secrets = new Secrets();
   for (const credential of [options.clientSecret, options.subscriptionKey, options.fleetApiKey]) secrets.add(credential);
-  const missing = (names: string, api: string) => () => {
-    throw new TypeError(`${FACTORY}: option ${names} is required for the ${api}`);
+  const missing = (names: string, api: string, variables: string) => () => {
+    throw new TypeError(`${FACTORY}: option ${names} is required for the ${api}; from the environment? set ${variables}`);
   };
 
   const token =
     baseUrl || authUrl
       ? buildTokenClient({ baseUrl, authUrl, subscriptionKey: options.subscriptionKey, transport, secrets, factory: FACTORY })
-      : deferred<TokenClient>(missing('"baseUrl" or "authUrl"', 'token API'));
+      : deferred<TokenClient>(missing('"baseUrl" or "authUrl"', 'token API', 'LP_BASE_URL or LP_AUTH_URL'));
 
   // The provider reuses the token client: one set of openapi-fetch clients per host.
   const buildProvider = () => buildTokenProvider({ ...checkTokenProviderOptions(FACTORY, options), client: token, secrets });
@@ -68,7 +68,7 @@ export function createLogisticsClient(options: LogisticsClientOptions): Logistic
 
   const carriers = baseUrl
     ? buildCarriersClient({ baseUrl, tokens: tokenProvider, subscriptionKey: options.subscriptionKey, transport, secrets })
-    : deferred<CarriersClient>(missing('"baseUrl"', 'carriers API'));
+    : deferred<CarriersClient>(missing('"baseUrl"', 'carriers API', 'LP_BASE_URL'));
 
   // Either fleet setting means the fleet API is wanted: the other must be there too, checked now. (Empty values count as
   // absent, as for authUrl: an LP_* template with blank lines configures nothing.)
@@ -79,8 +79,9 @@ export function createLogisticsClient(options: LogisticsClientOptions): Logistic
         fleetApiKey: requireString(FACTORY, 'fleetApiKey', options.fleetApiKey),
         transport,
         secrets,
+        baseUrlOption: 'fleetBaseUrl',
       })
-    : deferred<FleetClient>(missing('"fleetBaseUrl"', 'fleet API (with "fleetApiKey")'));
+    : deferred<FleetClient>(missing('"fleetBaseUrl"', 'fleet API (with "fleetApiKey")', 'LP_FLEET_BASE_URL and LP_FLEET_API_KEY'));
 
   return {
     token,

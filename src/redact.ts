@@ -40,7 +40,7 @@ interface Spellings {
    * encoded once more (`%2541`) canonicalizes to. Canonical forms decode one level, so without this only the decoded
    * characters would be found.
    */
-  literal?: string;
+  literal?: string | undefined;
   /** Its UTF-8 bytes in hex, either case. */
   hex: RegExp;
   /** Canonical forms of the base64 fragments that encode only the value's bytes, at each of the three byte alignments. */

@@ -2,7 +2,7 @@
 // idempotent calls, and one replay after a 401 with a renewed credential (a 401 means the call was not recorded).
 import type { Middleware } from 'openapi-fetch';
 import type { RequestAuthorizer } from './authorizer.js';
-import { isCallerAbort, type FailureDescriber } from './error-middleware.js';
+import { isCallerAbort, type Attempts, type FailureDescriber } from './error-middleware.js';
 import { originOf, replayOf } from './replayable-request.js';
 import { backoffMs, mayRetry, retryAfterMs, RETRYABLE_STATUSES, type ResolvedRetryPolicy } from './retry-policy.js';
 import { discardResponse } from './timeout-fetch.js';
@@ -12,12 +12,14 @@ type Outcome = { response: Response; error?: undefined } | { response?: undefine
 
 /**
  * `describeFailure`: the client's one failure-to-ApiError function (the error middleware's onError uses it too).
+ * `attempts`: where it records how often a request was sent, by its final response or error, when more than once.
  * `safeToRepeat`: requests that may be retried although their method is not idempotent.
  * @internal
  */
 export function resendMiddleware(
   policy: ResolvedRetryPolicy,
   describeFailure: FailureDescriber,
+  attempts: Attempts,
   authorizer?: RequestAuthorizer,
   safeToRepeat?: (request: Request) => boolean,
 ): Middleware {
@@ -45,9 +47,17 @@ export function resendMiddleware(
     }
   }
 
+  /** The outcome, noted with how often the request was sent when that was more than once. */
+  function sentTimes(outcome: Outcome, sent: number): Outcome {
+    const key = outcome.response ?? outcome.error;
+    if (sent > 1 && typeof key === 'object' && key !== null) attempts.set(key, sent);
+    return outcome;
+  }
+
   async function settle(request: Request, first: Outcome, fetch: Fetch): Promise<Outcome> {
     let outcome = first;
     let replayedAfter401 = false;
+    let sent = 1;
     const retryAllowed = retryable(request);
     for (let attempt = 1; ; ) {
       if (outcome.response?.status === 401 && renewable && !replayedAfter401) {
@@ -55,14 +65,15 @@ export function resendMiddleware(
         await discardResponse(outcome.response);
         authorizer!.renew!(request);
         outcome = await resend(request, fetch);
+        sent += 1;
         continue;
       }
-      if (!retryAllowed || attempt >= policy.attempts) return outcome;
+      if (!retryAllowed || attempt >= policy.attempts) return sentTimes(outcome, sent);
       let wait: number;
       if (outcome.response) {
-        if (!RETRYABLE_STATUSES.has(outcome.response.status)) return outcome;
+        if (!RETRYABLE_STATUSES.has(outcome.response.status)) return sentTimes(outcome, sent);
         const hinted = retryAfterMs(outcome.response.headers.get('retry-after'));
-        if (hinted !== undefined && hinted > policy.maxRetryAfterMs) return outcome;
+        if (hinted !== undefined && hinted > policy.maxRetryAfterMs) return sentTimes(outcome, sent);
         wait = hinted ?? backoffMs(attempt, policy);
         await discardResponse(outcome.response);
       } else {
@@ -72,6 +83,7 @@ export function resendMiddleware(
       await policy.sleep(wait, request.signal);
       attempt += 1;
       outcome = await resend(request, fetch);
+      sent += 1;
     }
   }
 

@@ -2,26 +2,26 @@
 
 export interface RetryOptions {
   /** Total attempts for a retryable request, the first one included (default 3; 1 disables retries). */
-  attempts?: number;
+  attempts?: number | undefined;
   /** First backoff step in ms (default 200); each retry doubles it. */
-  baseDelayMs?: number;
+  baseDelayMs?: number | undefined;
   /** Cap of one backoff wait in ms (default 5000). */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
   /** A Retry-After longer than this (ms, default 30000) is not waited for: the response surfaces as an error. */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
   /**
    * Retry non-idempotent calls (the milestone POST) after network errors, timeouts, 429 and 5xx too.
    * Off by default: a duplicate milestone event is worse than an error. A 401 replay happens regardless.
    */
-  retryNonIdempotent?: boolean;
+  retryNonIdempotent?: boolean | undefined;
   /** Source of jitter in [0, 1); injectable for tests. */
-  random?: () => number;
+  random?: (() => number) | undefined;
   /** How to wait; injectable for tests. Must reject when `signal` aborts. */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
 }
 
 /** @internal */
-export type ResolvedRetryPolicy = Required<RetryOptions>;
+export type ResolvedRetryPolicy = { [Option in keyof RetryOptions]-?: Exclude<RetryOptions[Option], undefined> };
 
 /** @internal */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);

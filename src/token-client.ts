@@ -14,11 +14,11 @@ export type TokenClient = ApiClient<paths>;
 
 export interface TokenClientOptions extends TransportOptions {
   /** {base_url}: the service, home of POST /token. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** {auth_url}: the identity provider, home of /oauth2/default/v1/*. */
-  authUrl?: string;
+  authUrl?: string | undefined;
   /** Sent as Ocp-Apim-Subscription-Key on identity-provider calls. */
-  subscriptionKey?: string;
+  subscriptionKey?: string | undefined;
 }
 
 /**
@@ -72,6 +72,7 @@ export function buildTokenClient(settings: TokenClientSettings): TokenClient {
     ? (composeClient<paths>({
         ...common,
         baseUrl: authUrl,
+        baseUrlOption: 'authUrl',
         headers: subscriptionKey ? { ...FORM, [SUBSCRIPTION_KEY_HEADER]: subscriptionKey } : FORM,
       }) as unknown as AnyClient)
     : undefined;

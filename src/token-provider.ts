@@ -9,19 +9,21 @@ export type TokenEndpoint = 'service' | 'identity-provider';
 
 export interface TokenProviderOptions extends TransportOptions {
   /** Which token endpoint to use (default 'service'): POST {baseUrl}/token or POST {authUrl}/oauth2/default/v1/token. */
-  tokenEndpoint?: TokenEndpoint;
-  baseUrl?: string;
-  authUrl?: string;
-  clientId: string;
-  clientSecret: string;
+  tokenEndpoint?: TokenEndpoint | undefined;
+  baseUrl?: string | undefined;
+  authUrl?: string | undefined;
+  /** Required; `undefined` (an unset variable) fails at once, naming the option. */
+  clientId: string | undefined;
+  /** Required; `undefined` (an unset variable) fails at once, naming the option. */
+  clientSecret: string | undefined;
   /** Required by the identity-provider endpoint. */
-  scope?: string;
+  scope?: string | undefined;
   /** Required by the identity-provider endpoint (Ocp-Apim-Subscription-Key). */
-  subscriptionKey?: string;
+  subscriptionKey?: string | undefined;
   /** Renew this many seconds before expiry (default 60; at most half the token lifetime). */
-  refreshSkewSeconds?: number;
+  refreshSkewSeconds?: number | undefined;
   /** Clock in ms since the epoch; injectable for tests (default Date.now). */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**

@@ -164,7 +164,10 @@ describe('createFleetClient', () => {
     const error = await client.GET('/vehicles/{vehicleNumber}', { params: { path: { vehicleNumber: 'V-1' } } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).kind).toBe('timeout');
-    expect((error as ApiError).message).toBe(`GET /vehicles/{vehicleNumber} timed out [${server!.origin}/gateway/fleet/v1/vehicles/V-1]`);
+    expect((error as ApiError).message).toBe(
+      `GET /vehicles/{vehicleNumber} timed out [${server!.origin}/gateway/fleet/v1/vehicles/V-1]. ` +
+        'No answer within 150 ms (the option "timeoutMs", per attempt): raise it if the server is slow, or check that "baseUrl" names the right host.',
+    );
   });
 
   it('reports a connection dropped in the middle of the body as an ApiError network error', async () => {

@@ -1,7 +1,7 @@
 // createLogisticsClient: options checked once under the caller's names, each API client given only what it needs,
 // the token provider on the token client, and a token one call away (lp.getToken()).
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogisticsClient } from '../../src/index.ts';
+import { buildAuthorizationUrl, createFleetClient, createLogisticsClient, createTokenProvider } from '../../src/index.ts';
 import { sendJson, startLoopbackServer, VEHICLE, type LoopbackServer } from './loopback-server.ts';
 
 const CLIENT_ID = 'app-client-id';
@@ -88,6 +88,42 @@ describe('createLogisticsClient configuration', () => {
     );
     expect(() => createLogisticsClient({ authUrl: 'http://127.0.0.1:9', clientId: CLIENT_ID, clientSecret: CLIENT_SECRET })).toThrow(
       /createLogisticsClient: option "baseUrl" is required/,
+    );
+  });
+
+  it('fails on an unset variable passed as it is (undefined), naming the option and its LP_* variable, never the value', async () => {
+    const unset: Record<string, string | undefined> = {};
+    expect(() => createFleetClient({ baseUrl: unset.LP_FLEET_BASE_URL, fleetApiKey: FLEET_API_KEY })).toThrow(
+      new TypeError(
+        'createFleetClient: option "baseUrl" is required (a non-empty string), got undefined; from the environment? set LP_FLEET_BASE_URL',
+      ),
+    );
+    expect(() => createLogisticsClient({ fleetBaseUrl: 'http://127.0.0.1:9', fleetApiKey: unset.LP_FLEET_API_KEY })).toThrow(
+      new TypeError(
+        'createLogisticsClient: option "fleetApiKey" is required (a non-empty string), got undefined; from the environment? set LP_FLEET_API_KEY',
+      ),
+    );
+    expect(() => createTokenProvider({ baseUrl: 'http://127.0.0.1:9', clientId: CLIENT_ID, clientSecret: '' })).toThrow(
+      new TypeError(
+        'createTokenProvider: option "clientSecret" is required (a non-empty string), got an empty string; from the environment? set LP_CLIENT_SECRET',
+      ),
+    );
+    await expect(
+      buildAuthorizationUrl({ authUrl: 'http://127.0.0.1:9', clientId: CLIENT_ID, redirectUri: unset.LP_REDIRECT_URI, scope: 's' }),
+    ).rejects.toThrow(
+      'buildAuthorizationUrl: option "redirectUri" is required (a non-empty string), got undefined; from the environment? set LP_REDIRECT_URI',
+    );
+    // An API left unconfigured names its variables at its first call.
+    const fleetOnly = createLogisticsClient({ fleetBaseUrl: 'http://127.0.0.1:9', fleetApiKey: FLEET_API_KEY, baseUrl: unset.LP_BASE_URL });
+    expect(() => fleetOnly.carriers.GET).toThrow(
+      'createLogisticsClient: option "baseUrl" is required for the carriers API; from the environment? set LP_BASE_URL',
+    );
+    // A value of another type is named by its type; a credential's value never appears.
+    expect(() => createFleetClient({ baseUrl: 'http://127.0.0.1:9', fleetApiKey: 42 as unknown as string })).toThrow(
+      new TypeError('createFleetClient: option "fleetApiKey" is required (a non-empty string), got a value of type number'),
+    );
+    expect(() => createLogisticsClient({ baseUrl: 'http://127.0.0.1:9', clientId: CLIENT_ID, clientSecret: ' ' })).toThrow(
+      /got an empty string/,
     );
   });
 
