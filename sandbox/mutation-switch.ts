@@ -3,10 +3,11 @@
 // a fresh sandbox (new clock, tokens, codes and events), so nothing of one run can leak into the next; only the
 // credentials and the port stay, which is what lets every run use the same LP_* settings.
 // The switch route exists only on a sandbox started with the flag: a plain sandbox has no way to change behaviour.
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parseMutation, type MutationId } from './mutations.ts';
 import { closeIdleConnections } from './idle-connections.ts';
-import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits, type Sandbox } from './server.ts';
+import { DEFAULT_CONNECTION_LIMITS, REQUEST_ID_HEADER, type ConnectionLimits, type Sandbox } from './server.ts';
 
 export const SWITCH_PATH = '/_sandbox/mutation';
 /** `{"mutation": "<id>"}` or `{"mutation": null}` fits easily; anything larger is refused unread. */
@@ -97,7 +98,12 @@ export async function serveSwitchable(
 }
 
 function reply(response: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    [REQUEST_ID_HEADER]: randomUUID(),
+    ...headers,
+  });
   response.end(JSON.stringify(body));
 }
 

@@ -1,5 +1,6 @@
 // Builds the sandbox Fastify app: {base_url} at /svc, {auth_url} at /idp, {fleet_base_url}
 // at /fleet and sandbox-only routes at /_sandbox, with spec-driven validation and no 5xx.
+import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AuthorizationCodes } from './authorization-codes.ts';
 import { SandboxClock } from './clock.ts';
@@ -61,6 +62,12 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1024,
 };
+
+/**
+ * The request id header of every answer: the id of its line in the request log, and what the client's ApiError quotes
+ * in `requestIds` (the first of the names src/api-error.ts reads; the specs name no request id header).
+ */
+export const REQUEST_ID_HEADER = 'x-request-id';
 
 export type Sandbox = { app: FastifyInstance; context: SandboxContext; foreignVehicleNumber: string; foreignCustomerNumber: string };
 
@@ -151,6 +158,23 @@ function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionL
     // Generous but bounded; an oversized body is a 413, not a crash.
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 500 },
+    // A random id per request (Fastify's default counts from 1 per process), never one a client sent.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    // A URL Fastify cannot route (a malformed percent-encoding, an over-long parameter) is answered before any hook runs:
+    // the same answer Fastify gives, with the request id.
+    frameworkErrors: (error, request, reply) => {
+      const status = error.statusCode ?? 400;
+      (reply as FastifyReply)
+        .code(status)
+        .header(REQUEST_ID_HEADER, request.id)
+        .send({ error: 'Bad Request', code: error.code, message: error.message, statusCode: status });
+    },
+  });
+  // On every answer, errors and 404s included: set before any route, parser or validator can answer.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
 
   // Token requests are form-encoded; repeated fields become arrays so validation refuses them (RFC 6749 section 3.2).
