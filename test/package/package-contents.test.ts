@@ -17,7 +17,7 @@ const FILES = [...REQUIRED_FILES, 'dist/client/src/token.d.ts'];
 
 describe('the package README', () => {
   it('passes: links stay in the package or are https, no npm script, an install command', () => {
-    expect(checkPackageReadme(readme, NAME, FILES)).toEqual([]);
+    expect(checkPackageReadme(readme, NAME, FILES, 'https://github.com/logistics-partner/api-kit.git')).toEqual([]);
     expect(markdownLinks(readme)).toEqual(
       expect.arrayContaining(['CHANGELOG.md', 'LICENSE', 'https://logistics-partner.github.io/api-kit/']),
     );
@@ -44,7 +44,7 @@ describe('the package README', () => {
         '[architecture](../shared/ARCHITECTURE.md), [specs](openapi/token/openapi.yaml), [plain](http://example.com/)',
       )
       .replace('npm install @logistics-partner/api', 'npm ci && npm run contract');
-    const problems = checkPackageReadme(broken, NAME, FILES);
+    const problems = checkPackageReadme(broken, NAME, FILES, 'https://github.com/logistics-partner/api-kit.git');
     expect(problems).toEqual([
       'README links outside the package: ../shared/ARCHITECTURE.md',
       'README links outside the package: openapi/token/openapi.yaml',
@@ -61,10 +61,23 @@ describe('the package README', () => {
     expect(problems).toContain('README links outside the package: openapi/');
   });
 
-  it('counts an npm script inside a code block too', () => {
-    expect(checkPackageReadme(`${readme}\n\`\`\`sh\nnpm run sandbox\n\`\`\`\n`, NAME, FILES)).toEqual([
+  it('allows an npm script only in a shell block that first clones the kit (the sandbox of "Try it in five minutes")', () => {
+    const clone = 'https://github.com/logistics-partner/api-kit.git';
+    expect(checkPackageReadme(readme, NAME, FILES, clone)).toEqual([]);
+    // Without the repository, or with another one, the sandbox block's npm script counts.
+    expect(checkPackageReadme(readme, NAME, FILES)).toEqual(['README mentions an npm script: "npm run sandbox"']);
+    expect(checkPackageReadme(readme, NAME, FILES, 'https://github.com/someone/else.git')).toEqual([
       'README mentions an npm script: "npm run sandbox"',
     ]);
+    // A clone further down the block does not make a block the kit's.
+    const late = `${readme}\n\`\`\`sh\nnpm run build\ngit clone ${clone}\n\`\`\`\n`;
+    expect(checkPackageReadme(late, NAME, FILES, clone)).toEqual(['README mentions an npm script: "npm run build"']);
+  });
+
+  it('counts an npm script inside a code block too', () => {
+    expect(
+      checkPackageReadme(`${readme}\n\`\`\`sh\nnpm run sandbox\n\`\`\`\n`, NAME, FILES, 'https://github.com/logistics-partner/api-kit.git'),
+    ).toEqual(['README mentions an npm script: "npm run sandbox"']);
   });
 });
 

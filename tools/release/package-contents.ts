@@ -36,6 +36,23 @@ export function markdownLinks(markdown: string): string[] {
   return [...inline, ...reference, ...auto, ...href];
 }
 
+/** The fenced code blocks of a Markdown text, fence by fence: language, body, and where the block starts and ends. */
+export function fencedBlocks(markdown: string): Array<{ lang: string; body: string; start: number; end: number }> {
+  const blocks: Array<{ lang: string; body: string; start: number; end: number }> = [];
+  let open: { lang: string; start: number; bodyStart: number } | undefined;
+  let offset = 0;
+  for (const line of markdown.split('\n')) {
+    const fence = /^```([\w-]*)[ \t]*$/.exec(line);
+    if (fence && !open) open = { lang: fence[1]!, start: offset, bodyStart: offset + line.length + 1 };
+    else if (fence && fence[1] === '' && open) {
+      blocks.push({ lang: open.lang, body: markdown.slice(open.bodyStart, offset), start: open.start, end: offset + line.length });
+      open = undefined;
+    }
+    offset += line.length + 1;
+  }
+  return blocks;
+}
+
 /** The TypeScript samples of a Markdown text (```ts and ```typescript fences), in order. */
 export function typescriptBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```(?:ts|typescript)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm)].map((m) => m[1]!);
@@ -44,9 +61,10 @@ export function typescriptBlocks(markdown: string): string[] {
 /**
  * The shipped README's problems: a relative link must name a file of the package (a link into the repo breaks on the
  * registry's page and in node_modules), an absolute one must be https; no `npm run` script of the repo may be
- * mentioned (consumers have none of them); and it must show how to install the package.
+ * mentioned (consumers have none of them), except in a shell block that first clones `repository` (the kit: its
+ * scripts exist there, e.g. the sandbox's); and it must show how to install the package.
  */
-export function checkPackageReadme(markdown: string, packageName: string, files: string[]): string[] {
+export function checkPackageReadme(markdown: string, packageName: string, files: string[], repository?: string): string[] {
   const problems: string[] = [];
   for (const link of markdownLinks(markdown)) {
     if (link.startsWith('#')) continue;
@@ -59,7 +77,14 @@ export function checkPackageReadme(markdown: string, packageName: string, files:
       problems.push(`README links outside the package: ${link}`);
     }
   }
-  for (const match of markdown.matchAll(/\bnpm\s+(?:run|run-script|rum|urn)\s+(\S+)/g))
+  const clones = fencedBlocks(markdown).filter(
+    (block) =>
+      /^(sh|shell|bash)?$/.test(block.lang) &&
+      repository !== undefined &&
+      block.body.trimStart().split('\n')[0]!.trim() === `git clone ${repository}`,
+  );
+  const outsideClones = clones.reduceRight((text, block) => text.slice(0, block.start) + text.slice(block.end), markdown);
+  for (const match of outsideClones.matchAll(/\bnpm\s+(?:run|run-script|rum|urn)\s+(\S+)/g))
     problems.push(`README mentions an npm script: "${match[0]}"`);
   const install = new RegExp(
     `^\\s*(?:npm (?:install|i|add)|pnpm add|yarn add)\\s+(?:-\\S+\\s+)*${packageName.replace(/[/.]/g, '\\$&')}(?:@\\S+)?\\s*$`,

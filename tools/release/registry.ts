@@ -4,11 +4,12 @@
 // trip installs are served from the local storage (ours, published; its dependencies, preloaded from node_modules), and
 // those names are configured without a proxy, so Verdaccio never asks the uplink about them.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 
 export interface LocalRegistry {
@@ -16,10 +17,18 @@ export interface LocalRegistry {
   url: string;
   /** A private temp dir for the caller's files (npmrc, cache, projects); removed on stop. */
   dir: string;
-  /** An npmrc that points npm at this registry with a publish token (mode 0600; the token is never printed). */
+  /** An npmrc that points npm at this registry (for every scope in `scopes` too) with a publish token (mode 0600; the token is never printed). */
   userconfig: string;
+  /**
+   * Publishes a tarball of a third-party package (a dependency preloaded from node_modules) with one HTTP request, as
+   * `npm publish` does but without an npm process per package. `manifest` is its package.json.
+   */
+  preload(tarball: string, manifest: PreloadManifest): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** What a preloaded version's packument entry is made of: its package.json. */
+export type PreloadManifest = { name: string; version: string } & Record<string, unknown>;
 
 /** A loopback address where nothing listens (port 9, discard): the proxy for anything that would leave loopback. */
 export const DEAD_END = 'http://127.0.0.1:9';
@@ -52,7 +61,9 @@ export function registryConfig(storage: string, htpasswd: string, uplink: string
   const local = { access: '$all', publish: '$authenticated', unpublish: '$authenticated' };
   return {
     storage,
-    auth: { htpasswd: { file: htpasswd, max_users: 1 } },
+    // The publisher's password is checked on every request npm sends with the token (installs too); bcrypt's default
+    // 10 rounds (pure JS) cost about 75 ms a request, the 4 rounds of a throwaway password about 1 ms.
+    auth: { htpasswd: { file: htpasswd, max_users: 1, algorithm: 'bcrypt', rounds: 4 } },
     uplinks: { configured: { url: uplink, timeout: '5s', max_fails: 1, fail_timeout: '1m' } },
     packages: {
       ...Object.fromEntries(localOnly.map((name) => [name, local])),
@@ -69,8 +80,12 @@ export function registryConfig(storage: string, htpasswd: string, uplink: string
   };
 }
 
-/** Starts Verdaccio on 127.0.0.1 (port 0) and registers a publisher; `localOnly` lists the names served without an uplink. */
-export async function startRegistry(localOnly: string[]): Promise<LocalRegistry> {
+/**
+ * Starts Verdaccio on 127.0.0.1 (port 0) and registers a publisher; `localOnly` lists the names served without an
+ * uplink, `scopes` the scopes (`@name`) whose registry the npmrc sets to this one too (a scope registry in another npmrc
+ * would otherwise win over `registry`).
+ */
+export async function startRegistry(localOnly: string[], scopes: string[] = []): Promise<LocalRegistry> {
   const dir = mkdtempSync(join(tmpdir(), 'lp-registry-'));
   const configFile = join(dir, 'config.yaml');
   writeFileSync(configFile, stringify(registryConfig(join(dir, 'storage'), join(dir, 'htpasswd'), configuredRegistry(), localOnly)));
@@ -97,8 +112,9 @@ export async function startRegistry(localOnly: string[]): Promise<LocalRegistry>
     const token = await addUser(url);
     const userconfig = join(dir, 'npmrc');
     const host = url.replace(/^http:/, '');
-    writeFileSync(userconfig, `registry=${url}\n${host}:_authToken=${token}\n`, { mode: 0o600 });
-    return { url, dir, userconfig, stop };
+    const scoped = scopes.map((scope) => `${scope}:registry=${url}\n`).join('');
+    writeFileSync(userconfig, `registry=${url}\n${scoped}${host}:_authToken=${token}\n`, { mode: 0o600 });
+    return { url, dir, userconfig, preload: (tarball, manifest) => publishTarball(url, token, tarball, manifest), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -119,20 +135,75 @@ async function addUser(url: string): Promise<string> {
   return body.token;
 }
 
-/** The installed packages `name` needs at run time (its `dependencies`, recursively), read from node_modules. */
-export function dependencyClosure(
-  nodeModules: string,
-  manifest: { dependencies?: Record<string, string> },
-): Array<{ name: string; dir: string }> {
-  const found = new Map<string, string>();
-  const visit = (dependencies: Record<string, string> | undefined) => {
-    for (const name of Object.keys(dependencies ?? {})) {
+/** The registry API's publish (what libnpmpublish sends): the version's manifest with its dist, and the tarball attached. */
+async function publishTarball(url: string, token: string, tarball: string, manifest: PreloadManifest): Promise<void> {
+  const data = readFileSync(tarball);
+  const file = `${manifest.name}-${manifest.version}.tgz`;
+  const dist = {
+    shasum: createHash('sha1').update(data).digest('hex'),
+    integrity: `sha512-${createHash('sha512').update(data).digest('base64')}`,
+    tarball: new URL(`${manifest.name}/-/${file}`, url).href,
+  };
+  const { scripts: _scripts, ...published } = manifest;
+  const document = {
+    _id: manifest.name,
+    name: manifest.name,
+    'dist-tags': { latest: manifest.version },
+    versions: { [manifest.version]: { ...published, _id: `${manifest.name}@${manifest.version}`, dist } },
+    _attachments: { [file]: { content_type: 'application/octet-stream', data: data.toString('base64'), length: data.length } },
+  };
+  const response = await fetch(new URL(manifest.name.replace('/', '%2f'), url), {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(document),
+    signal: AbortSignal.timeout(60_000),
+  });
+  await response.body?.cancel();
+  if (!response.ok)
+    throw new Error(`local registry: preloading ${manifest.name}@${manifest.version} failed with status ${response.status}`);
+}
+
+/** An installed package of a dependency closure: where it is and its package.json. */
+export interface InstalledPackage {
+  name: string;
+  dir: string;
+  manifest: PreloadManifest;
+}
+
+type Dependencies = { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+
+/**
+ * The installed packages that `roots` need at run time: their `dependencies` and the `optionalDependencies` that are
+ * installed (a platform's binary, such as esbuild's), recursively, each found as Node would (the nearest node_modules up
+ * from its dependent). `absent` lists the optional ones not installed (other platforms' binaries): a registry that
+ * answers them 404 at once lets npm skip them.
+ */
+export function dependencyClosure(nodeModules: string, roots: Dependencies): { packages: InstalledPackage[]; absent: string[] } {
+  const found = new Map<string, InstalledPackage>();
+  const absent = new Set<string>();
+  const locate = (name: string, from: string): string | undefined => {
+    for (let dir = from; dir.startsWith(nodeModules); dir = dirname(dir)) {
+      const candidate = basename(dir) === 'node_modules' ? join(dir, name) : join(dir, 'node_modules', name);
+      if (existsSync(join(candidate, 'package.json'))) return candidate;
+    }
+    return undefined;
+  };
+  const visit = (manifest: Dependencies, from: string) => {
+    const required = Object.keys(manifest.dependencies ?? {});
+    const optional = Object.keys(manifest.optionalDependencies ?? {});
+    for (const name of [...required, ...optional]) {
       if (found.has(name)) continue;
-      const dir = join(nodeModules, name);
-      found.set(name, dir);
-      visit((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies);
+      const dir = locate(name, from);
+      if (!dir) {
+        if (!optional.includes(name)) throw new Error(`pack:check: ${name} is not installed (npm ci)`);
+        absent.add(name);
+        continue;
+      }
+      const installed = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PreloadManifest & Dependencies;
+      found.set(name, { name, dir, manifest: installed });
+      visit(installed, dir);
     }
   };
-  visit(manifest.dependencies);
-  return [...found].map(([name, dir]) => ({ name, dir }));
+  visit(roots, nodeModules);
+  return { packages: [...found.values()], absent: [...absent].filter((name) => !found.has(name)) };
 }
