@@ -7,8 +7,9 @@ parseCommandLine({
   command: 'npm run pack:check --',
   summary:
     'Stages the package as a release does, checks its files and README, runs publint and attw, publishes it to a throwaway local ' +
-    'registry, installs it by name in ESM and CommonJS projects, compiles and runs the consumers and the README samples against the ' +
-    'sandbox, and checks that publishing the same version again is refused.',
+    'registry, installs it by name, compiles the consumers and the README samples strict, with the tsconfig of `tsc --init` and as ' +
+    'CommonJS, runs them against the sandbox, follows the README\'s "Try it in five minutes" section as written in a new folder, ' +
+    'and checks that publishing the same version again is refused.',
   options: {},
 });
 try {
