@@ -1,9 +1,11 @@
 // Vitest project of the contract suite: the same files run against the mock, the sandbox or a live target (LP_* variables).
 import { configDefaults, defineProject } from 'vitest/config';
 
-// The suite's tests of itself send nothing to the target: a live run leaves them out, so its verdict line counts only
-// checks of the target (the mock and sandbox runs of npm test run them).
+// The suite's tests of itself send nothing to the target: they run with the mock (the default target) and nowhere else,
+// so a live run's verdict line counts only checks of the target, and the sandbox runs (contract:sandbox,
+// contract:mutation) do not run them a second time.
 const live = process.env.LP_CONTRACT_TARGET === 'live';
+const selfTests = (process.env.LP_CONTRACT_TARGET ?? 'mock') === 'mock';
 // A live target's clock is never moved, so its files may run side by side (LP_CONTRACT_WORKERS, default 3): a far
 // target then costs one round trip per step of the longest file, not of all of them. The transport divides
 // --concurrency and --rate-limit among the workers, so the target sees no more than the partner allowed.
@@ -13,7 +15,7 @@ export default defineProject({
   test: {
     name: 'contract',
     include: ['contract-tests/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(live ? ['contract-tests/self/**'] : [])],
+    exclude: [...configDefaults.exclude, ...(selfTests ? [] : ['contract-tests/self/**'])],
     root: new URL('..', import.meta.url).pathname,
     setupFiles: ['contract-tests/support/setup.ts'],
     globalSetup: ['contract-tests/support/global-setup.ts'],

@@ -9,8 +9,8 @@
 // Steps share files, so not every pair may overlap: generate:check rebuilds dist/openapi (`npm run bundle` deletes and
 // rewrites it), which nearly every other step reads; it never overlaps a step that reads it. The readers rebuild the
 // bundles only when openapi/ changed since they were built (spec-core/bundles.ts), which never happens after
-// generate:check. Every other output has one writer among the steps (contract: dist/contract; contract:sandbox: dist/contract-sandbox; dredd:
-// dist/contract/dredd; the rest write temp folders or folders no other step reads).
+// generate:check. Every other output has one writer among the steps (contract: dist/contract; contract:sandbox:
+// dist/contract-sandbox; the rest write temp folders or folders no other step reads).
 // Steps start in the order listed whenever those rules allow, so the early checks still fail first.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -42,28 +42,32 @@ const STEPS: Step[] = [
   // The GitHub workflows: their schema, and write permissions only on the jobs that need them.
   { name: 'lint:workflows' },
   { name: 'generate:check', writes: [BUNDLES] },
-  // Longest first once the bundles exist (the steps that need none fill the cores while generate:check runs), so
-  // that the shorter steps end the run rather than a long one alone. The sandbox's tests include dredd against it
-  // (test/sandbox/dredd.test.ts, what dredd:sandbox runs). contract:sandbox is the whole suite, strict, against the
-  // sandbox. contract:mutation (every injected violation must be caught, about 60 CPU-seconds) is not a step: it
-  // would take npm test past two minutes on two cores; .ci/run runs it after npm test, so CI still gates on it.
-  // Its reports go apart from the mock run's (dist/contract), so each output keeps one writer.
-  { name: 'contract:sandbox', env: { LP_CONTRACT_OUT: 'dist/contract-sandbox' }, reads: [BUNDLES] },
-  { name: 'test:sandbox', reads: [BUNDLES] },
+  // Most CPU first once the bundles exist (measured alone on a quiet machine, user + system CPU-seconds: test:batch 56,
+  // contract 40, test:sandbox 37, pack:check 25, test:docs 23, typecheck 18, test:client 11, contract:sandbox 7),
+  // so that short steps end the run rather than a long one alone; typecheck and test:client need no bundles
+  // and fill the cores while generate:check runs.
   // Six small projects in one vitest run (one start instead of six, about 6 CPU-seconds less): the spec tests
   // (test:spec), the bundles as partners' tools read them (test:interop), the generated Postman collection run by
   // newman (test:postman), the release rules (test:package), the command-line helpers and spec-diff (test:tools).
   { name: 'test:batch', reads: [BUNDLES] },
+  // The suite against the mock, with its self-tests (the live runs of self/ start sandboxes of their own).
   { name: 'contract', reads: [BUNDLES] },
-  { name: 'test:docs', reads: [BUNDLES] },
+  // The sandbox's tests include dredd against it (test/sandbox/dredd.test.ts, what dredd:sandbox runs).
+  { name: 'test:sandbox', reads: [BUNDLES] },
   // The package as another repo installs it: staged as the release stages it, published to a local Verdaccio, installed
-  // by name in ESM and CommonJS projects and run against the sandbox.
+  // by name in ESM and CommonJS projects and run against the sandbox; the package README's "Try it" as written.
   { name: 'pack:check', reads: [BUNDLES] },
+  { name: 'test:docs', reads: [BUNDLES] },
   { name: 'typecheck' },
   // Its type tests (*.test-d.ts) are compiled by the typecheck step too (the root tsconfig includes test/, and a failed
   // expectTypeOf or an unused @ts-expect-error is a compile error there); vitest would run a second tsc over them.
   { name: 'test:client', env: { LP_TYPE_TESTS_IN_TYPECHECK: '1' } },
-  { name: 'dredd', reads: [BUNDLES] },
+  // The whole suite, strict, against the sandbox (reports in dist/contract-sandbox, so each output keeps one writer).
+  // Not steps, since they would take npm test past two minutes on two cores: contract:mutation (every injected
+  // violation must be caught, about 60 CPU-seconds) and dredd against the mock (every documented status of every
+  // operation through Prism's validating proxy, about 6 CPU-seconds; dredd against the sandbox is in test:sandbox).
+  // .ci/run runs both after npm test, so CI still gates on them.
+  { name: 'contract:sandbox', env: { LP_CONTRACT_OUT: 'dist/contract-sandbox' }, reads: [BUNDLES] },
 ];
 /** Every step but lint and the steps before it needs the bundles generate:check builds. */
 const NEEDS_BUNDLES_FIRST = new Set(

@@ -2,7 +2,7 @@
 // tsconfig `tsc --init` writes since TypeScript 5.9 turns on exactOptionalPropertyTypes, under which `option?: string`
 // refuses `undefined`: every option that may come from the environment takes `string | undefined` explicitly, and a
 // missing value fails at run time naming the option (test/client/logistics-client.test.ts). `npm run typecheck` compiles
-// this file with exactOptionalPropertyTypes on (tsconfig.exact-optional.json) as well as off (the root tsconfig).
+// this file with exactOptionalPropertyTypes on (package/consumers/tsconfig.json) as well as off (the root tsconfig).
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   buildAuthorizationUrl,

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it, onTestFinished } from 'vitest';
+import { runContractIssue } from '../../contract-tests/runner/live-issue.ts';
 import { repoRoot } from '../../spec-core/apis.ts';
 
 const REPO = 'partner/api-kit';
@@ -183,13 +184,22 @@ const execute = (args: string[], env: Record<string, string>) =>
     );
   });
 
-function run(github: FakeGitHub, dir: string, exitCode: string, extra: string[] = []) {
-  return execute(['--report', dir, '--exit-code', exitCode, '--run-url', RUN_URL, ...extra], {
-    GITHUB_API_URL: github.url,
-    GITHUB_TOKEN: TOKEN,
-    GITHUB_REPOSITORY: REPO,
-    ...SECRETS,
+/**
+ * What `npm run contract:issue -- --report DIR --exit-code N --run-url URL [--log FILE]` does once its command line
+ * is read (contract-tests/runner/live-issue.ts), in this process: a process per case would cost npm test about half a
+ * CPU-second each. The command line itself, and its usage errors, are run as a process below.
+ */
+async function run(github: FakeGitHub, dir: string, exitCode: string, log?: string) {
+  const { code, line } = await runContractIssue({
+    reportDir: dir,
+    exitCode,
+    logFile: log,
+    runUrl: RUN_URL,
+    environment: 'staging',
+    label: 'contract-live',
+    env: { GITHUB_API_URL: github.url, GITHUB_TOKEN: TOKEN, GITHUB_REPOSITORY: REPO, ...SECRETS },
   });
+  return { code, stdout: code === 0 ? `${line}\n` : '', stderr: code === 0 ? '' : `${line}\n` };
 }
 
 describe.concurrent('npm run contract:issue', { timeout: 60_000 }, () => {
@@ -293,7 +303,7 @@ describe.concurrent('npm run contract:issue', { timeout: 60_000 }, () => {
         '',
       ].join('\n'),
     );
-    const result = await run(github, reportDir(), '2', ['--log', log]);
+    const result = await run(github, reportDir(), '2', log);
     expect(result.code).toBe(0);
     const created = github.writes().find((r) => r.path === `/repos/${REPO}/issues`)!;
     expect(created.body?.title).toBe('Live contract run against staging: COULD NOT JUDGE (no verdict on the contract)');
@@ -373,6 +383,20 @@ describe.concurrent('npm run contract:issue', { timeout: 60_000 }, () => {
     expect(noCode.code).toBe(2);
     expect(noCode.stderr).toMatch(/^npm run contract:issue --: --exit-code is required/);
     expect(github.requests).toEqual([]);
+  });
+
+  it('the command line, as the workflow runs it: a failing run opens the issue (exit 0)', async ({ expect }) => {
+    const github = await fakeGitHub();
+    const result = await execute(['--report', reportDir({ word: 'FAIL' }), '--exit-code', '1', '--run-url', RUN_URL], {
+      GITHUB_API_URL: github.url,
+      GITHUB_TOKEN: TOKEN,
+      GITHUB_REPOSITORY: REPO,
+      ...SECRETS,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('FAIL: opened issue #1');
+    expect(github.writes().map((r) => `${r.method} ${r.path}`)).toContain(`POST /repos/${REPO}/issues`);
   });
 
   it('ignores pull requests that carry the label', async ({ expect }) => {
