@@ -2,7 +2,8 @@
 // first failure, and prints the wall time of each step. Three, on the 2 cores the project budgets for: the steps spend
 // a good part of their time waiting (process starts, servers, timeouts: test:client uses about half its wall time in
 // CPU), so a third step fills the cores that two would leave idle (measured on a quiet 2-core machine: three at a time
-// 116-122 s, four 126 s; about 215-225 CPU-seconds in all, so the cores are nearly always busy). A step's
+// 110.9 s for about 196 CPU-seconds, so the cores are nearly always busy; with pack:check and dredd still steps, two or
+// three at a time took 131-133 s for about 230). A step's
 // output is printed in one block when it ends, so steps never interleave their lines; with --jobs 1 the steps run one
 // after another and stream their output live.
 //
@@ -44,8 +45,7 @@ const STEPS: Step[] = [
   { name: 'generate:check', writes: [BUNDLES] },
   // Most CPU first once the bundles exist (measured alone on a quiet machine, user + system CPU-seconds: test:batch 56,
   // contract 40, test:sandbox 37, test:docs 23, typecheck 15, test:client 11, contract:sandbox 7),
-  // so that short steps end the run rather than a long one alone; typecheck and test:client need no bundles
-  // and fill the cores while generate:check runs.
+  // so that short steps end the run rather than a long one alone.
   // Six small projects in one vitest run (one start instead of six, about 6 CPU-seconds less): the spec tests
   // (test:spec), the bundles as partners' tools read them (test:interop), the generated Postman collection run by
   // newman (test:postman), the release rules (test:package), the command-line helpers and spec-diff (test:tools).
@@ -55,10 +55,12 @@ const STEPS: Step[] = [
   // The sandbox's tests include dredd against it (test/sandbox/dredd.test.ts, what dredd:sandbox runs).
   { name: 'test:sandbox', reads: [BUNDLES] },
   { name: 'test:docs', reads: [BUNDLES] },
-  { name: 'typecheck' },
+  // typecheck and test:client read no bundle, but wait for generate:check like the rest: started at once, they took two
+  // of the three slots while the bundles were built and held back the longest steps (measured 122 s against 1xx s).
+  { name: 'typecheck', reads: [BUNDLES] },
   // Its type tests (*.test-d.ts) are compiled by the typecheck step too (the root tsconfig includes test/, and a failed
   // expectTypeOf or an unused @ts-expect-error is a compile error there); vitest would run a second tsc over them.
-  { name: 'test:client', env: { LP_TYPE_TESTS_IN_TYPECHECK: '1' } },
+  { name: 'test:client', env: { LP_TYPE_TESTS_IN_TYPECHECK: '1' }, reads: [BUNDLES] },
   // The whole suite, strict, against the sandbox (reports in dist/contract-sandbox, so each output keeps one writer).
   // Not steps, since they would take npm test past two minutes on two cores (measured: 131 s with pack:check and
   // dredd, 232 CPU-seconds): contract:mutation (every injected violation must be caught, about 60 CPU-seconds),
