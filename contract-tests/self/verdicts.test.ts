@@ -56,7 +56,7 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
       // Waited out at once: the run proves the retries, not the waiting (support/transport's own tests time that).
       transient503RetryAfterSeconds: 0,
     });
-    const [lenient, strict] = await Promise.all([run('default', []), run('strict', ['--strict-assumptions'], 'gateway')]);
+    const [lenient, strict] = await Promise.all([run('default', []), run('strict', ['--strict-assumptions', '--verbose'], 'gateway')]);
     runs = { lenient, strict };
   }, LIVE_RUN_TIMEOUT_MS + 30_000);
 
@@ -97,6 +97,11 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
       /^contract verdict: FAIL: 0 violations, \d+ contradicted assumptions \(\d+ checks failed on them: strict run\)/,
     );
     expect(contradictedNames(strict)).toEqual(contradictedNames(lenient));
+    // --verbose keeps vitest's own account of each failed check: its assertion diff and code frame (without it, one
+    // line per failed check: self/real-environment.test.ts).
+    expect(strict.output).toMatch(/\n- Expected\n\+ Received\n/);
+    expect(strict.output).toMatch(/\n ❯ contract-tests\/support\/setup\.ts:\d+:\d+/);
+    expect(lenient.output).not.toMatch(/\n- Expected\n\+ Received\n/);
   });
 
   it('behind a throttling, flaky gateway nothing is left unjudged, and the run reports what it met', (ctx) => {
