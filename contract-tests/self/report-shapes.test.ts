@@ -31,6 +31,13 @@ describe('the promise a violation breaks', () => {
       'requestServiceToken',
       /^RFC 6749, section 5\.2,/,
     ],
+    // The check's own name before its group's: the group lists several sections.
+    [
+      'OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2) > RFC 6749 5.2: each refusal of the token endpoints names its error',
+      'check',
+      'requestServiceToken',
+      /^RFC 6749, section 5\.2,/,
+    ],
     ['GET /vehicles: a 5xx status (the server failed on this request)', 'answer', 'listVehicles', /^No server error/],
     [
       'rejects a request with a wrong subscription key with a 4xx',

@@ -59,10 +59,15 @@ const RULES: Rule[] = [
  * operation stay apart.
  */
 export function promiseOf(statement: string, from: 'check' | 'answer', operationId?: string): string {
-  for (const rule of RULES) {
-    if (from === 'answer' && !rule.answers) continue;
-    const match = rule.test.exec(statement);
-    if (match) return typeof rule.promise === 'string' ? rule.promise : rule.promise(match);
+  // A check's own name first, then its groups' ("OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2) >
+  // RFC 6749 5.2: each refusal …" breaks 5.2, not the first section its group lists).
+  const own = from === 'check' ? statement.split(' > ').at(-1)! : statement;
+  for (const text of own === statement ? [statement] : [own, statement]) {
+    for (const rule of RULES) {
+      if (from === 'answer' && !rule.answers) continue;
+      const match = rule.test.exec(text);
+      if (match) return typeof rule.promise === 'string' ? rule.promise : rule.promise(match);
+    }
   }
   const section = operationId ? SECTION_OF_OPERATION[operationId] : undefined;
   const where = section ? `Published documentation, section ${section.section} (${section.title})` : 'Published documentation';
