@@ -1,6 +1,9 @@
-// Every error says what to do next, where the cause is known: an https:// URL at a plain http server (TLS), a host
+// Every error says what to do next, where the cause is known: an https:// URL at a plain http server (TLS), a server
+// whose certificate Node does not trust, a host
 // name that does not resolve (DNS), a refused connection, a timeout (which option to raise), and "after N attempts"
 // when the client retried. Real loopback servers and sockets only; `.invalid` never resolves (RFC 6761), no network.
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, createCarriersClient, createFleetClient, createLogisticsClient } from '../../src/index.ts';
@@ -67,6 +70,32 @@ describe('error hints', () => {
     expect(error.message).not.toMatch(/ssl3_|openssl|SSL routines|\.c:\d+/i);
     expect(server.requests).toEqual([]);
     expectNoCredential(error);
+  });
+
+  it('an https:// server with a certificate Node does not trust: names the host, the option and NODE_EXTRA_CA_CERTS', async () => {
+    // A self-signed certificate for 127.0.0.1 (fixtures/, made for this test only: it guards nothing).
+    const tls = createHttpsServer(
+      {
+        key: readFileSync(new URL('fixtures/self-signed-loopback.key', import.meta.url)),
+        cert: readFileSync(new URL('fixtures/self-signed-loopback.crt', import.meta.url)),
+      },
+      (_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('[]'),
+    );
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = tls.address() as AddressInfo;
+      const { sleep } = recordingSleep();
+      const fleet = createFleetClient({ baseUrl: `https://127.0.0.1:${port}/fleet`, fleetApiKey: FLEET_API_KEY, retry: { sleep } });
+      const error = await apiError(fleet.GET('/vehicles'));
+      expect(error.kind).toBe('network');
+      expect(error.hint).toBe(
+        `The TLS certificate of 127.0.0.1:${port} is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT): check that "baseUrl" names the right host; behind a proxy that inspects TLS, give Node its CA certificate with NODE_EXTRA_CA_CERTS.`,
+      );
+      expectNoCredential(error);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+    }
   });
 
   it('a host name that does not resolve: names the host and the option to check (DNS)', async () => {
