@@ -2,12 +2,10 @@
 // `sandbox` (starts the sandbox), or `live` (LP_* variables, also read from .env). Exits non-zero on any contract
 // violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock
 // and the sandbox always are). Ends with one verdict line.
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { strictByDefault } from '../contract-tests/runner/run-suite.ts';
 import { Redactor } from '../contract-tests/support/redact.ts';
-import type { CheckViolations } from '../contract-tests/support/reports.ts';
 import { SECRET_VARIABLES } from '../contract-tests/support/target.ts';
 import { readTransportSettings, type TransportSettings } from '../contract-tests/support/transport.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
@@ -139,15 +137,6 @@ function options() {
   };
 }
 
-/** Each violating check's violations, as the run wrote them (violations.json's byCheck). */
-function readViolationsByCheck(dir: string): CheckViolations[] {
-  try {
-    return (JSON.parse(readFileSync(join(dir, 'violations.json'), 'utf8')) as { byCheck?: CheckViolations[] }).byCheck ?? [];
-  } catch {
-    return [];
-  }
-}
-
 /** The exit code of a run that could not judge (runner/verdict.ts's EXIT_CODES.couldNotJudge), known before it loads. */
 const COULD_NOT_JUDGE = 2;
 
@@ -160,7 +149,7 @@ async function main(): Promise<number> {
     { EXIT_CODES, verdictOfRun },
     { Transport },
     { githubReport, reportToGithub },
-    { buildRunReport, driftText, readBaseline, writeRunReport },
+    { buildRunReport, driftText, readBaseline, retriesText, writeRunReport },
     { contradictionsText, violationsText },
     { rewriteJunit },
   ] = await Promise.all([
@@ -226,7 +215,7 @@ async function main(): Promise<number> {
       strict: opts.strict,
     });
     const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
-    const report = buildRunReport(verdict, opts.out, { target: opts.target, strict: opts.strict, ...(baseline ? { baseline } : {}) });
+    const report = buildRunReport(verdict, { target: opts.target, strict: opts.strict, ...(baseline ? { baseline } : {}) });
     const secrets = new Redactor(SECRET_VARIABLES.map((name) => (opts.target === 'live' ? process.env[name] : server?.env[name])));
     const redact = (text: string) => secrets.redact(text);
     // The three outcomes apart, each in its own section, then what changed since the baseline.
@@ -234,21 +223,13 @@ async function main(): Promise<number> {
       violationsText(report.violations, report.drift?.violations),
       contradictionsText(verdict.contradictedRows),
       verdict.unjudgedText,
-      report.passedAfterRetries.length
-        ? [
-            `Passed only after retries (${report.passedAfterRetries.length})`,
-            '',
-            ...report.passedAfterRetries.map((c) => `- ${c.check}: ${c.retried} retries${c.throttled ? `, ${c.throttled} throttled` : ''}`),
-            '',
-          ].join('\n')
-        : '',
+      retriesText(report),
       report.drift ? driftText(report.drift) : '',
     ];
     for (const section of sections) if (section) console.log(`\n${redact(section)}`);
     if (verdict.transport) console.log(verdict.transport);
     writeRunReport(opts.out, report, redact);
-    const violations = readViolationsByCheck(opts.out);
-    rewriteJunit(join(opts.out, 'junit.xml'), report, violations);
+    rewriteJunit(join(opts.out, 'junit.xml'), report, verdict.violationsByCheck);
     console.log(
       `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (report.html, summary.md, violations.json, assumptions.md, coverage.md, junit.xml)`,
     );

@@ -3,7 +3,7 @@
 // run's summary.md (runner/run-report.ts's summaryMarkdown). Everything passes through the run's redactor before it is
 // printed or written.
 import { appendFileSync } from 'node:fs';
-import type { RunReport } from './run-report.ts';
+import { type RunReport, ungroupedViolations } from './run-report.ts';
 import { summaryMarkdown } from './summary.ts';
 
 /** A workflow command's message: GitHub ends it at a newline and reads % as an escape. */
@@ -28,8 +28,7 @@ export function githubReport(report: RunReport): GithubReport {
     );
   }
   // A failed check with no recorded violation (a broken hook, a file that failed outside its checks) still shows.
-  const grouped = new Set(report.violations.flatMap((g) => g.checks));
-  for (const check of report.violatingChecks.filter((c) => !grouped.has(c.name)))
+  for (const check of ungroupedViolations(report))
     annotations.push(
       `::error title=${escapeProperty('Contract violation')}::${escapeData(`${check.name}${check.message ? `: ${check.message}` : ''}`)}`,
     );

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { SECRET_VARIABLES } from '../../config/environment.ts';
 import { Redactor } from '../support/redact.ts';
+import { readJsonFile } from '../support/reports.ts';
 import type { DriftList, RunReport } from './run-report.ts';
 
 /** Lines of the run's output shown when it wrote no report. */
@@ -64,14 +65,6 @@ function block(text: string, info = 'text'): string {
   return `${fence}${info}\n${text}\n${fence}`;
 }
 
-function readJson<T>(file: string): T | undefined {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch {
-    return undefined;
-  }
-}
-
 function cut(text: string, max: number, note: string): string {
   if (text.length <= max) return text;
   const at = text.lastIndexOf('\n', max);
@@ -80,7 +73,7 @@ function cut(text: string, max: number, note: string): string {
 
 function readOutcome(reportDir: string, exitCode: string, logFile: string | undefined): Outcome {
   const kind: Kind = exitCode === '0' ? 'pass' : exitCode === '1' ? 'fail' : 'unjudged';
-  const report = readJson<RunReport>(join(reportDir, 'report.json'));
+  const report = readJsonFile<RunReport>(join(reportDir, 'report.json'));
   const summaryFile = join(reportDir, 'summary.md');
   const summary = existsSync(summaryFile) ? readFileSync(summaryFile, 'utf8') : undefined;
   let tail: string | undefined;

@@ -1,9 +1,9 @@
 // One run, as every report shows it: the verdict, the three outcomes apart (violations, contradicted assumptions, checks
 // that could not be judged), the checks that passed only after retries, the coverage, and the drift since a baseline
 // run. Written as dist/contract/report.json; the console, the job summary and report.html are views of it.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AssumptionReportRow, CoverageRow, ViolationGroup } from '../support/reports.ts';
+import { type AssumptionReportRow, type CoverageRow, readJsonFile, type ViolationGroup } from '../support/reports.ts';
 import { lineOf } from './spec-lines.ts';
 import { type FailedCheck, readFailedChecks } from './outcomes.ts';
 import { htmlReport } from './html-report.ts';
@@ -73,15 +73,8 @@ export interface RunReport {
   drift?: Drift;
 }
 
-function readJson<T>(file: string): T | undefined {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch {
-    return undefined;
-  }
-}
-
-const contradictedKey = (row: AssumptionReportRow) => row.what;
+/** A contradicted assumption as drift compares and the reports tag it: what the spec guessed. */
+export const contradictedKey = (row: AssumptionReportRow) => row.what;
 
 /** What a run showed, by key: each outcome's keys as drift compares them. */
 export interface OutcomeKeys {
@@ -106,10 +99,10 @@ const keysOf = (
  */
 export function readBaseline(dir: string): OutcomeKeys {
   if (!existsSync(dir)) throw new Error(`--baseline ${dir}: no such directory (give the previous run's report directory)`);
-  const report = readJson<RunReport>(join(dir, 'report.json'));
+  const report = readJsonFile<RunReport>(join(dir, 'report.json'));
   if (report?.version === 1) return keysOf(report);
-  const violations = readJson<{ violations?: ViolationGroup[] }>(join(dir, 'violations.json'));
-  const assumptions = readJson<{ assumptions?: AssumptionReportRow[] }>(join(dir, 'assumptions.json'));
+  const violations = readJsonFile<{ violations?: ViolationGroup[] }>(join(dir, 'violations.json'));
+  const assumptions = readJsonFile<{ assumptions?: AssumptionReportRow[] }>(join(dir, 'assumptions.json'));
   if (!violations && !assumptions)
     throw new Error(
       `--baseline ${dir}: no report.json, violations.json or assumptions.json in it (give the directory a previous run wrote its reports to)`,
@@ -142,19 +135,13 @@ export function driftOf(report: Pick<RunReport, 'violations' | 'contradicted' | 
   };
 }
 
-const verdictWord = (exitCode: number): VerdictWord => (exitCode === 0 ? 'PASS' : exitCode === 1 ? 'FAIL' : 'COULD NOT JUDGE');
-
-/** The run's report, from the verdict and the files the run wrote to `outputDir`. */
+/** The run's report, from its verdict (which read the files the run wrote). */
 export function buildRunReport(
   verdict: RunVerdict,
-  outputDir: string,
   options: { target: string; strict: boolean; baseline?: { dir: string; keys: OutcomeKeys } },
 ): RunReport {
-  const failed = readFailedChecks(outputDir);
-  const failedNames = new Set(failed.map((c) => c.name));
-  const retried = readJson<{ retriedChecks?: RetriedCheck[] }>(join(outputDir, 'transport.json'))?.retriedChecks ?? [];
-  const passedAfterRetries = retried.filter((c) => !failedNames.has(c.check));
-  const rows = readJson<{ rows?: CoverageRow[] }>(join(outputDir, 'coverage.json'))?.rows ?? [];
+  const failedNames = new Set(verdict.failedChecks.map((c) => c.name));
+  const passedAfterRetries = verdict.retriedChecks.filter((c) => !failedNames.has(c.check));
   const contradicted: ContradictedRow[] = verdict.contradictedRows.map((row) => {
     const line = row.spec ? lineOf(row.spec.file, row.spec.pointer) : undefined;
     return line ? { ...row, line } : row;
@@ -163,7 +150,7 @@ export function buildRunReport(
     version: 1,
     target: options.target,
     generatedAt: new Date().toISOString(),
-    verdict: { word: verdictWord(verdict.exitCode), exitCode: verdict.exitCode, line: verdict.line, strict: options.strict },
+    verdict: { word: verdict.word, exitCode: verdict.exitCode, line: verdict.line, strict: options.strict },
     counts: {
       violations: verdict.violations,
       contradicted: verdict.contradicted,
@@ -174,11 +161,11 @@ export function buildRunReport(
       skipped: verdict.skipped,
     },
     violations: verdict.violationGroups,
-    violatingChecks: failed.filter((c) => c.outcome === 'violation'),
+    violatingChecks: verdict.failedChecks.filter((c) => c.outcome === 'violation'),
     contradicted,
     unjudged: verdict.unjudgedChecks,
     passedAfterRetries,
-    coverage: { ...verdict.coverage, rows },
+    coverage: verdict.coverage,
     transport: verdict.transport,
     gateFailures: verdict.gateFailures,
   };
@@ -201,6 +188,23 @@ export function driftText(drift: Drift): string {
   return lines.join('\n');
 }
 
+/** The checks that passed only after retries, as text (the console); empty when there are none. */
+export function retriesText(report: RunReport): string {
+  if (!report.passedAfterRetries.length) return '';
+  return [
+    `Passed only after retries (${report.passedAfterRetries.length})`,
+    '',
+    ...report.passedAfterRetries.map((c) => `- ${c.check}: ${c.retried} retries${c.throttled ? `, ${c.throttled} throttled` : ''}`),
+    '',
+  ].join('\n');
+}
+
+/** Violating checks that no violation group names (a broken hook, a file that failed outside its checks). */
+export function ungroupedViolations(report: RunReport): FailedCheck[] {
+  const grouped = new Set(report.violations.flatMap((g) => g.checks));
+  return report.violatingChecks.filter((c) => !grouped.has(c.name));
+}
+
 /**
  * Writes the run's own reports into `outputDir`: report.json, summary.md, report.html, and the drift (when a baseline was given)
  * into violations.json and assumptions.json as well, so every report says what is new. `redact` is the last line of
@@ -214,7 +218,7 @@ export function writeRunReport(outputDir: string, report: RunReport, redact: (te
   if (!report.drift) return;
   const { drift } = report;
   const patch = (file: string, change: (data: Record<string, unknown>) => void) => {
-    const data = readJson<Record<string, unknown>>(join(outputDir, file));
+    const data = readJsonFile<Record<string, unknown>>(join(outputDir, file));
     if (!data) return;
     change(data);
     writeFileSync(join(outputDir, file), redact(`${JSON.stringify(data, null, 2)}\n`));
@@ -227,7 +231,7 @@ export function writeRunReport(outputDir: string, report: RunReport, redact: (te
   });
   patch('assumptions.json', (data) => {
     for (const row of (data.assumptions as Array<AssumptionReportRow & { sinceBaseline?: string }>) ?? [])
-      if (row.outcome === 'contradicted') row.sinceBaseline = drift.contradicted.new.includes(row.what) ? 'new' : 'still seen';
+      if (row.outcome === 'contradicted') row.sinceBaseline = drift.contradicted.new.includes(contradictedKey(row)) ? 'new' : 'still seen';
     data.contradictedNoLongerSeen = drift.contradicted.gone;
     data.baseline = drift.baseline;
   });

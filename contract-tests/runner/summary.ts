@@ -2,7 +2,7 @@
 // each outcome in its own section with its count (violations with a reproduction each, could not judge, contradicted
 // assumptions with the spec line to change), the checks that passed only after retries, what changed since the
 // baseline run, and the coverage.
-import type { DriftList, RunReport } from './run-report.ts';
+import { contradictedKey, type DriftList, type RunReport, ungroupedViolations } from './run-report.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const tag = (list: DriftList | undefined, key: string) => (list?.new.includes(key) ? ' **(new since the last run)**' : '');
@@ -29,8 +29,7 @@ function driftSection(report: RunReport): string[] {
 }
 
 export function summaryMarkdown(report: RunReport): string {
-  const grouped = new Set(report.violations.flatMap((g) => g.checks));
-  const ungrouped = report.violatingChecks.filter((c) => !grouped.has(c.name));
+  const ungrouped = ungroupedViolations(report);
   return [
     `## Contract suite: ${report.verdict.word} (target ${report.target})`,
     '',
@@ -81,7 +80,7 @@ export function summaryMarkdown(report: RunReport): string {
           '|---|---|---|---|',
           ...report.contradicted.map((row) => {
             const observed = row.observed[0];
-            return `| ${row.seed} | ${cell(row.what)}${tag(report.drift?.contradicted, row.what)} | ${observed ? cell(`${observed.request} answered ${observed.status} ${observed.contentType}`) : ''} | ${row.spec ? `\`${row.spec.file}${row.line ? `:${row.line}` : ''}\` (${row.spec.pointer})` : ''} |`;
+            return `| ${row.seed} | ${cell(row.what)}${tag(report.drift?.contradicted, contradictedKey(row))} | ${observed ? cell(`${observed.request} answered ${observed.status} ${observed.contentType}`) : ''} | ${row.spec ? `\`${row.spec.file}${row.line ? `:${row.line}` : ''}\` (${row.spec.pointer})` : ''} |`;
           }),
         ]
       : ['None.']),

@@ -3,18 +3,20 @@
 // fail a run (exit 1); contradicted assumptions only when strict; a run with no violation in which some check could
 // not be judged (unreachable, timed out, throttled past the tries, a write's unknown outcome, the suite's own error)
 // ends with its own exit code, 2, never as a pass.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  type AssumptionReportRow,
+  type CheckViolations,
+  type CoverageRow,
   contradictionsText,
   countOutcomes,
+  readJsonFile,
   transportLine,
-  type AssumptionReportRow,
-  type CoverageRow,
   type ViolationGroup,
 } from '../support/reports.ts';
 import type { TransportStats } from '../support/transport.ts';
-import { readFailedChecks, type FailedCheck } from './outcomes.ts';
+import { type FailedCheck, readFailedChecks } from './outcomes.ts';
+import type { RetriedCheck, VerdictWord } from './run-report.ts';
 import type { SuiteRun } from './run-suite.ts';
 
 /** The exit codes of a contract run (README, "Exit codes"). */
@@ -37,6 +39,7 @@ export interface Gates {
 
 export interface RunVerdict {
   exitCode: number;
+  word: VerdictWord;
   violations: number;
   /** Checks that could not be judged. */
   unjudged: number;
@@ -50,9 +53,15 @@ export interface RunVerdict {
   confirmed: number;
   passed: number;
   skipped: number;
-  coverage: { exercised: number; total: number };
-  /** The same, as data (violations.json). */
+  coverage: { exercised: number; total: number; rows: CoverageRow[] };
+  /** The violations grouped by promise (violations.json). */
   violationGroups: ViolationGroup[];
+  /** Each violating check's violations (violations.json's byCheck), for its JUnit failure. */
+  violationsByCheck: CheckViolations[];
+  /** Every failed check with its outcome (failed-checks.jsonl). */
+  failedChecks: FailedCheck[];
+  /** The checks whose requests were retried or throttled (transport.json), passed or not. */
+  retriedChecks: RetriedCheck[];
   /** The contradicted assumptions section (empty when none). */
   contradictions: string;
   /** The contradicted assumptions, as the report has them (for the GitHub annotations and summary). */
@@ -62,20 +71,14 @@ export interface RunVerdict {
   line: string;
 }
 
-function readJson<T>(file: string, fallback: T): T {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch {
-    return fallback;
-  }
-}
-
+/** The verdict of a run, from the reports it wrote to `outputDir` (read here once: the run's report builds on this). */
 export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}): RunVerdict {
-  const { assumptions = [] } = readJson<{ assumptions?: AssumptionReportRow[] }>(join(outputDir, 'assumptions.json'), {});
-  const { rows = [] } = readJson<{ rows?: CoverageRow[] }>(join(outputDir, 'coverage.json'), {});
-  const { strictFailures = [] } = readJson<{ strictFailures?: string[] }>(join(outputDir, 'strict-failures.json'), {});
-  const transport = readJson<{ stats?: TransportStats }>(join(outputDir, 'transport.json'), {});
-  const { violations: groups = [] } = readJson<{ violations?: ViolationGroup[] }>(join(outputDir, 'violations.json'), {});
+  const read = <T>(name: string): Partial<T> => readJsonFile<Partial<T>>(join(outputDir, name)) ?? {};
+  const { assumptions = [] } = read<{ assumptions: AssumptionReportRow[] }>('assumptions.json');
+  const { rows = [] } = read<{ rows: CoverageRow[] }>('coverage.json');
+  const { strictFailures = [] } = read<{ strictFailures: string[] }>('strict-failures.json');
+  const transport = read<{ stats: TransportStats; retriedChecks: RetriedCheck[] }>('transport.json');
+  const { violations: groups = [], byCheck = [] } = read<{ violations: ViolationGroup[]; byCheck: CheckViolations[] }>('violations.json');
   const counts = countOutcomes(assumptions);
   const failedChecks = readFailedChecks(outputDir);
   const strict = new Set(strictFailures);
@@ -89,7 +92,7 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
   // A run that failed with nothing classified (vitest could not start, a crash before any check) judged nothing.
   const crashed = run.exitCode !== 0 && failedChecks.length === 0;
   const unjudged = unjudgedChecks.length + (crashed ? 1 : 0);
-  const coverage = { exercised: rows.filter((r) => r.exercised).length, total: rows.length };
+  const coverage = { exercised: rows.filter((r) => r.exercised).length, total: rows.length, rows };
   const gateFailures: string[] = [];
   if (gates.failOnSkip && run.skipped > 0)
     gateFailures.push(
@@ -109,7 +112,7 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
         : run.exitCode !== 0
           ? EXIT_CODES.fail
           : EXIT_CODES.pass;
-  const word = exitCode === EXIT_CODES.pass ? 'PASS' : exitCode === EXIT_CODES.fail ? 'FAIL' : 'COULD NOT JUDGE';
+  const word: VerdictWord = exitCode === EXIT_CODES.pass ? 'PASS' : exitCode === EXIT_CODES.fail ? 'FAIL' : 'COULD NOT JUDGE';
   const strictNote = strictFailures.length ? ` (${strictFailures.length} checks failed on them: strict run)` : '';
   const line =
     `contract verdict: ${word}: ${violations} violations${groups.length ? ` (${groups.length} broken promises)` : ''}, ${counts.contradicted} contradicted assumptions${strictNote}, ` +
@@ -117,6 +120,7 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
     (gateFailures.length ? `; ${gateFailures.join('; ')}` : '');
   return {
     exitCode,
+    word,
     violations,
     unjudged,
     unjudgedText: unjudgedText(unjudgedChecks, crashed),
@@ -130,6 +134,9 @@ export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}
     skipped: run.skipped,
     coverage,
     violationGroups: groups,
+    violationsByCheck: byCheck,
+    failedChecks,
+    retriedChecks: transport.retriedChecks ?? [],
     contradictions: contradictionsText(assumptions),
     contradictedRows: assumptions.filter((a) => a.outcome === 'contradicted'),
     gateFailures,

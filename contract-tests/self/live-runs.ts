@@ -2,10 +2,9 @@
 // in a child process with the given LP_* settings and nothing of the outer run's LP_* environment, its output, exit
 // code and reports.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
-import type { AssumptionReportRow } from '../support/reports.ts';
+import { type AssumptionReportRow, readJsonFile } from '../support/reports.ts';
 import type { TransportStats } from '../support/transport.ts';
 
 export interface LiveRun {
@@ -17,15 +16,6 @@ export interface LiveRun {
 }
 
 export const LIVE_RUN_TIMEOUT_MS = 90_000;
-
-function readJson<T>(file: string): T | undefined {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch {
-    // No report: the run did not get that far; its output says why.
-    return undefined;
-  }
-}
 
 /** Runs the live suite on `files` (or all) with `settings` as its only LP_* variables; reports go to `dir`. */
 export function contractLive(
@@ -54,8 +44,8 @@ export function contractLive(
       resolve({
         exitCode: code ?? 1,
         output,
-        assumptions: readJson<{ assumptions: AssumptionReportRow[] }>(join(dir, 'assumptions.json'))?.assumptions ?? [],
-        transport: readJson<{ stats: TransportStats }>(join(dir, 'transport.json'))?.stats,
+        assumptions: readJsonFile<{ assumptions: AssumptionReportRow[] }>(join(dir, 'assumptions.json'))?.assumptions ?? [],
+        transport: readJsonFile<{ stats: TransportStats }>(join(dir, 'transport.json'))?.stats,
       });
     });
   });

@@ -10,6 +10,15 @@ import type { Evidence } from './evidence.ts';
 import { clausesMarkdown, clauseTable } from './oauth-clauses.ts';
 import { addStats, emptyStats, type TransportStats } from './transport.ts';
 
+/** A report file as data, or undefined when it is missing or not JSON (a run that did not get that far). */
+export function readJsonFile<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 export function readLedger(dir: string): LedgerEntry[] {
   let files: string[];
   try {
