@@ -1,12 +1,12 @@
 // The generated Postman collection as a partner meets it: the files as written, and newman (Postman's runner) running
 // them against a real sandbox, green with the sandbox environment and red where a credential is wrong.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { type LoopbackServer, startLoopbackServer } from '../client/loopback-server.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
 import {
@@ -197,35 +197,26 @@ const runAgainstSandbox = (overrides: Record<string, string> = {}, iterationCoun
     iterationCount,
   });
 
-type Recorded = { method: string; path: string; authorization: string | undefined };
-
 /** A loopback proxy in front of the sandbox that records every request it passes on: what reached the server. */
-async function startRecorder(upstream: string): Promise<{ origin: string; requests: Recorded[]; close(): Promise<void> }> {
-  const requests: Recorded[] = [];
+function startRecorder(upstream: string): Promise<LoopbackServer> {
   const target = new URL(upstream);
-  const server = createServer((incoming, outgoing) => {
-    requests.push({ method: incoming.method!, path: incoming.url!, authorization: incoming.headers.authorization });
-    const forwarded = request(
-      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    forwarded.on('error', () => outgoing.destroy());
-    incoming.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
+  return startLoopbackServer(
+    (recorded, outgoing) =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+        const forwarded = request(
+          { host: target.hostname, port: target.port, method: recorded.method, path: recorded.url, headers: recorded.headers },
+          (answer) => {
+            outgoing.writeHead(answer.statusCode!, answer.headers);
+            answer.pipe(outgoing).on('finish', resolve);
+          },
+        );
+        forwarded.on('error', () => {
+          outgoing.destroy();
+          resolve();
+        });
+        forwarded.end(recorded.body);
       }),
-  };
+  );
 }
 
 const failedRequests = (summary: NewmanSummary) => [...new Set(summary.run.failures.map((failure) => failure.source?.name))].sort();
@@ -294,10 +285,12 @@ describe('newman against the sandbox', () => {
     // What reached the sandbox: token requests, and none of the requests that need the token (with an empty bearer or
     // none at all); the others went out as usual.
     const bearerPaths = bearerItems.map((item) => `/${item.request.url.path.join('/')}`);
-    const sent = recorder.requests.map((r) => r.path.split('?')[0]!);
+    const sent = recorder.requests.map((r) => r.url.split('?')[0]!);
     expect(sent.filter((path) => bearerPaths.some((bearerPath) => path.endsWith(bearerPath)))).toEqual([]);
     expect(sent.filter((path) => path === '/svc/token').length).toBeGreaterThanOrEqual(bearerItems.length);
     expect(sent.length).toBeGreaterThan(bearerItems.length); // the requests that need no token went out
-    expect(recorder.requests.filter((r) => r.authorization !== undefined && /^Bearer\s*$/i.test(r.authorization))).toEqual([]);
+    expect(recorder.requests.filter((r) => r.headers.authorization !== undefined && /^Bearer\s*$/i.test(r.headers.authorization))).toEqual(
+      [],
+    );
   });
 });
