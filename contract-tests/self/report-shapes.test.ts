@@ -18,7 +18,12 @@ describe('the promise a violation breaks', () => {
   });
 
   it.for([
-    ['answers the foreign vehicle (LP_FLEET_FOREIGN_VEHICLE_NUMBER) with a 4xx', 'check', 'getVehicle', /^Security: one lessee never sees/],
+    [
+      'answers the foreign vehicle (LP_FLEET_FOREIGN_VEHICLE_NUMBER) with a 4xx',
+      'check',
+      'getVehicle',
+      /^Security: one lessee never sees another lessee's vehicles \(published documentation, section 5\.3 \(Fleet API key\)\)$/,
+    ],
     [
       'listVehicles refused the request (401) but its answer discloses property "vin"',
       'answer',

@@ -2,37 +2,11 @@
 // The seed's sections and their open points are the project's own record, openapi/seed-gaps.yaml.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import { allAssumptions, collectAssumptions, type Assumption } from '../../spec-core/assumptions.ts';
 import { escapePointer, nodeAt } from '../../spec-core/pointer.ts';
+import { readSeedGaps, SEED_GAPS, type SeedSection, seedSections } from '../../spec-core/seed-sections.ts';
 import { bundles } from './bundles.ts';
-
-const SEED_GAPS = 'openapi/seed-gaps.yaml';
-
-interface SeedSection {
-  title: string;
-  /** What the section says is "not shown"; absent when it leaves nothing open. */
-  open?: string[];
-}
-
-/** The record's sections by number ("4.5"); throws naming the entry that is malformed. */
-function readSeedGaps(text: string): Record<string, SeedSection> {
-  const sections = (parse(text) as { sections?: unknown } | null)?.sections;
-  if (!sections || typeof sections !== 'object') throw new Error(`${SEED_GAPS}: no "sections" map`);
-  for (const [number, section] of Object.entries(sections as Record<string, unknown>)) {
-    const { title, open } = (section ?? {}) as Record<string, unknown>;
-    if (!/^\d+(\.\d+)?$/.test(number)) throw new Error(`${SEED_GAPS}: section "${number}" is not a section number like 4.5`);
-    if (typeof title !== 'string' || !title.trim()) throw new Error(`${SEED_GAPS}: section ${number} has no title`);
-    if (
-      open !== undefined &&
-      !(Array.isArray(open) && open.length > 0 && open.every((point) => typeof point === 'string' && point.trim()))
-    ) {
-      throw new Error(`${SEED_GAPS}: section ${number}: "open" must be a non-empty list of texts`);
-    }
-  }
-  return sections as Record<string, SeedSection>;
-}
 
 /** What does not match: a section with open points that no x-assumption names, an x-assumption naming no section. */
 function seedGapProblems(sections: Record<string, SeedSection>, assumptions: Assumption[]): string[] {
@@ -47,7 +21,7 @@ function seedGapProblems(sections: Record<string, SeedSection>, assumptions: Ass
   ];
 }
 
-const seedGaps = readSeedGaps(readFileSync(`${repoRoot}/${SEED_GAPS}`, 'utf8'));
+const seedGaps = seedSections();
 
 describe('x-assumption', () => {
   const assumptions = allAssumptions();

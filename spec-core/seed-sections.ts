@@ -1,0 +1,41 @@
+// The seed document's sections as the project records them, openapi/seed-gaps.yaml: each section's number, title in
+// the project's words and the points it leaves open ("not shown"). The specs cite these numbers in x-assumption.seed;
+// the contract suite names a violated section by its title (contract-tests/support/promises.ts).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { repoRoot } from './apis.ts';
+
+export const SEED_GAPS = 'openapi/seed-gaps.yaml';
+
+export interface SeedSection {
+  title: string;
+  /** What the section says is "not shown"; absent when it leaves nothing open. */
+  open?: string[];
+}
+
+/** The record's sections by number ("4.5"); throws naming the entry that is malformed. */
+export function readSeedGaps(text: string): Record<string, SeedSection> {
+  const sections = (parse(text) as { sections?: unknown } | null)?.sections;
+  if (!sections || typeof sections !== 'object') throw new Error(`${SEED_GAPS}: no "sections" map`);
+  for (const [number, section] of Object.entries(sections as Record<string, unknown>)) {
+    const { title, open } = (section ?? {}) as Record<string, unknown>;
+    if (!/^\d+(\.\d+)?$/.test(number)) throw new Error(`${SEED_GAPS}: section "${number}" is not a section number like 4.5`);
+    if (typeof title !== 'string' || !title.trim()) throw new Error(`${SEED_GAPS}: section ${number} has no title`);
+    if (
+      open !== undefined &&
+      !(Array.isArray(open) && open.length > 0 && open.every((point) => typeof point === 'string' && point.trim()))
+    ) {
+      throw new Error(`${SEED_GAPS}: section ${number}: "open" must be a non-empty list of texts`);
+    }
+  }
+  return sections as Record<string, SeedSection>;
+}
+
+let cached: Record<string, SeedSection> | undefined;
+
+/** The sections of openapi/seed-gaps.yaml, read once. */
+export function seedSections(): Record<string, SeedSection> {
+  cached ??= readSeedGaps(readFileSync(join(repoRoot, SEED_GAPS), 'utf8'));
+  return cached;
+}
