@@ -88,15 +88,13 @@ export function withoutEndOfLifeNotice(text: string): string {
   return filter.push(text) + filter.end();
 }
 
+/** A run of the Redocly CLI that has not ended in two minutes is stopped; its output is kept up to 16 MiB. */
+const LIMITS = { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 };
+
 /** Runs the Redocly CLI with `args` in `cwd` (two minutes at most); rejects with its stderr on failure. */
 export async function runRedocly(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [REDOCLY_CLI, ...args], {
-      cwd,
-      env: redoclyEnv(),
-      timeout: 120_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [REDOCLY_CLI, ...args], { cwd, env: redoclyEnv(), ...LIMITS });
     return { stdout: withoutEndOfLifeNotice(stdout), stderr: withoutEndOfLifeNotice(stderr) };
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string };
@@ -116,8 +114,7 @@ export function runRedoclySync(args: string[], cwd: string): void {
     env: redoclyEnv(),
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
-    timeout: 120_000,
-    maxBuffer: 16 * 1024 * 1024,
+    ...LIMITS,
   });
   const stderr = withoutEndOfLifeNotice(result.stderr ?? '');
   process.stderr.write(stderr);
