@@ -138,6 +138,11 @@ const RECENT = 30;
 
 const evidenceOfRaw = (raw: RawExchange): Evidence => evidenceOf(raw.request, raw.answer, learnedTokens, (text) => redactor.redact(text));
 
+/** Forgets a check's recent exchanges (it ended without a failure to show them for). */
+export function forgetExchanges(test: string): void {
+  recentExchanges.delete(test);
+}
+
 /** What a failed check says of the answer that broke it, to pick that exchange as its example. */
 export interface ExampleHint {
   /** The failure's first line: a value it quotes ('V-000002') is looked for in the answers. */
@@ -153,7 +158,7 @@ export interface ExampleHint {
  */
 export function takeExample(test: string, hint?: ExampleHint): { evidence: Evidence; operationId?: string } | undefined {
   const recent = recentExchanges.get(test) ?? [];
-  recentExchanges.delete(test);
+  forgetExchanges(test);
   const quoted = [...(hint?.message ?? '').matchAll(/'([^'\n]{3,})'|"([^"\n]{3,})"/g)].map((m) => m[1] ?? m[2]!);
   const latest = (match: (raw: RawExchange) => boolean) => recent.findLast(match);
   const raw =

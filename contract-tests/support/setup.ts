@@ -4,7 +4,7 @@
 // Problems found in a beforeAll hook are reported by the first test that runs after it; a skipped test leaves them
 // pending (its failure would not count), and whatever is still pending when the file ends fails the file.
 import { afterAll, afterEach, expect } from 'vitest';
-import { takeExample } from './contract-fetch.ts';
+import { forgetExchanges, takeExample } from './contract-fetch.ts';
 import { promiseOf } from './promises.ts';
 import { type LpVariable, target } from './target.ts';
 
@@ -22,10 +22,12 @@ afterEach((context) => {
   const name = expect.getState().currentTestName ?? context.task.name;
   // A check's own assertion failed (not a request that could not be judged): the broken promise is the check, shown
   // by the exchange that broke it where the failure tells which (support/contract-fetch.ts, takeExample).
+  // The evidence is built only then: a passing check's exchanges are just forgotten.
   const stated = context.task.result?.errors?.find((e) => e.name === 'AssertionError' || e.name === 'CheckFailure');
-  const message = (stated?.message ?? '').split('\n')[0] ?? '';
-  const last = takeExample(name, { message, shown: FOREIGN.flatMap((v) => (target.env[v] ? [target.env[v]!] : [])) });
-  if (context.task.result?.state === 'fail' && stated)
+  if (context.task.result?.state !== 'fail' || !stated) forgetExchanges(name);
+  else {
+    const message = (stated.message ?? '').split('\n')[0] ?? '';
+    const last = takeExample(name, { message, shown: FOREIGN.flatMap((v) => (target.env[v] ? [target.env[v]!] : [])) });
     record({
       kind: 'violation',
       test: name,
@@ -34,6 +36,7 @@ afterEach((context) => {
       message,
       ...(last ? { evidence: last.evidence } : {}),
     });
+  }
   if (context.task.result?.state === 'skip' || context.task.mode === 'skip') {
     reportProblems(found.violations);
     reportContradictions(found.contradictions);
