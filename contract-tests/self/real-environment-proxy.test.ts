@@ -104,8 +104,9 @@ describe('real-environment proxy', () => {
   });
 
   it('throttles: the 21st immediate request of a burst of 20 is answered 429 with Retry-After, without reaching the upstream', async () => {
-    // A slow refill (1 per second), so the 20 sequential requests before it cannot earn the 21st its token.
-    proxy.configure({ throttle: { burst: 20, perSecond: 1, retryAfterSeconds: 1 } });
+    // A slow refill (one token in 5 s), so the 20 sequential requests before it cannot earn the 21st its token, even
+    // on a machine busy with the rest of npm test.
+    proxy.configure({ throttle: { burst: 20, perSecond: 0.2, retryAfterSeconds: 1 } });
     const before = proxy.stats();
     for (let i = 0; i < 20; i += 1) expect((await send('/fleet/vehicles')).status).toBe(200);
     const refused = await send('/fleet/vehicles');
@@ -116,12 +117,14 @@ describe('real-environment proxy', () => {
     expect(reached).toHaveLength(20);
     expect(delta(before, proxy.stats())).toEqual({ requests: 21, forwarded: 20, throttled: 1, transient503: 0, dropped: 0 });
 
-    // The bucket refills at perSecond, and the Retry-After is the configured one.
-    proxy.configure({ throttle: { burst: 1, perSecond: 50, retryAfterSeconds: 3 } });
+    // The bucket refills at perSecond, and the Retry-After is the configured one. One token in 250 ms: the request
+    // right after the first finds none however busy the machine (at 50 a second, a 20 ms pause between two loopback
+    // requests refilled it, and the test failed now and then in npm test); after 350 ms there is one again.
+    proxy.configure({ throttle: { burst: 1, perSecond: 4, retryAfterSeconds: 3 } });
     expect((await send('/fleet/vehicles')).status).toBe(200);
     const again = await send('/fleet/vehicles');
     expect([again.status, again.headers.get('retry-after')]).toEqual([429, '3']);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await new Promise((resolve) => setTimeout(resolve, 350));
     expect((await send('/fleet/vehicles')).status).toBe(200);
 
     // Switched off: a burst of 30 all pass.
