@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import type { SuiteRun } from '../contract-tests/runner/run-suite.ts';
 import { startMock, startSandbox, type TargetServer } from '../tools/targets.ts';
-import type { TargetName } from '../contract-tests/support/target.ts';
+import type { TargetName } from '../contract-tests/send/target.ts';
 import { parseCommandLine } from '../config/cli.ts';
 
 const SANDBOX_GOAL_SECONDS = 30;
@@ -38,7 +38,7 @@ const runners = async () => {
   const [{ dreddAgainst }, { runSuite }, { readLedger }] = await Promise.all([
     import('../contract-tests/dredd/run-dredd.ts'),
     import('../contract-tests/runner/run-suite.ts'),
-    import('../contract-tests/support/reports.ts'),
+    import('../contract-tests/report/ledger-reports.ts'),
   ]);
   return { dreddAgainst, runSuite, readLedger };
 };

@@ -5,9 +5,9 @@
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { strictByDefault } from '../contract-tests/runner/run-suite.ts';
-import { Redactor } from '../contract-tests/support/redact.ts';
-import { SECRET_VARIABLES } from '../contract-tests/support/target.ts';
-import { readTransportSettings, type TransportSettings } from '../contract-tests/support/transport.ts';
+import { Redactor } from '../contract-tests/send/redact.ts';
+import { SECRET_VARIABLES } from '../contract-tests/send/target.ts';
+import { readTransportSettings, type TransportSettings } from '../contract-tests/send/transport.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
 import { flagVariable, loadDotenv, parseTargetName, readVariable, type TargetName } from '../config/environment.ts';
 import { resolveTarget, TARGET_CLI_OPTIONS, type ResolvedTarget } from '../tools/targets.ts';
@@ -155,12 +155,12 @@ async function main(): Promise<number> {
   ] = await Promise.all([
     import('../contract-tests/runner/run-suite.ts'),
     import('../contract-tests/runner/preflight.ts'),
-    import('../contract-tests/runner/verdict.ts'),
-    import('../contract-tests/support/transport.ts'),
-    import('../contract-tests/runner/github.ts'),
-    import('../contract-tests/runner/run-report.ts'),
-    import('../contract-tests/support/reports.ts'),
-    import('../contract-tests/runner/junit.ts'),
+    import('../contract-tests/report/verdict.ts'),
+    import('../contract-tests/send/transport.ts'),
+    import('../contract-tests/report/views/github.ts'),
+    import('../contract-tests/report/model.ts'),
+    import('../contract-tests/report/ledger-reports.ts'),
+    import('../contract-tests/report/views/junit.ts'),
   ]);
   // Read before the run: the baseline may be the directory this run writes to.
   let baseline: { dir: string; keys: ReturnType<typeof readBaseline> } | undefined;

@@ -1,13 +1,13 @@
 // Contract of POST {base_url}/v1/load-milestone-events: a bearer token is required, bad input is a 4xx (never a 5xx).
 // Valid events are posted only with LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID, and only for that load.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { reasonIfCannot } from '../support/capabilities.ts';
-import { logisticsClient, tokenProvider } from '../support/clients.ts';
-import { JSON_TYPE, send, statusClass } from '../support/requests.ts';
+import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
+import { reasonIfCannot } from '../send/capabilities.ts';
+import { logisticsClient, tokenProvider } from '../send/clients.ts';
+import { JSON_TYPE, send, statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { describeWrong, wrongValues } from '../support/wrong-credentials.ts';
-import { reasonIfUnset, target } from '../support/target.ts';
+import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
+import { reasonIfUnset, target } from '../send/target.ts';
 
 const OP = ['recordLoadMilestoneEvent'];
 const PATH = '/v1/load-milestone-events';

@@ -3,8 +3,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { bundles, operations } from '../support/spec.ts';
-import type { LpVariable } from '../support/target.ts';
+import { bundles, operations } from '../send/spec.ts';
+import type { LpVariable } from '../send/target.ts';
 
 type Json = Record<string, unknown>;
 

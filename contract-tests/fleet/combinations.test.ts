@@ -13,16 +13,16 @@
 //   asc"); the order of every other sort is recorded.
 // Every request goes through the model (support/model.ts), so the credential is placed as for any valid request.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { reasonIfCannot } from '../support/capabilities.ts';
-import type { Exchange } from '../support/contract-fetch.ts';
-import { MODEL, send, withCredentials } from '../support/model.ts';
-import { statusClass } from '../support/requests.ts';
+import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
+import { reasonIfCannot } from '../send/capabilities.ts';
+import type { Exchange } from '../send/fetch.ts';
+import { MODEL, send, withCredentials } from '../send/model.ts';
+import { statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, target } from '../support/target.ts';
-import { forEachConcurrently } from '../support/transport.ts';
-import { FILTERS, VEHICLE_FIELDS, type Vehicle } from '../support/fleet-fields.ts';
-import { parseJsonLoosely, unreadableListReason, vehicleListOf } from '../support/vehicle-list.ts';
+import { reasonIfUnset, target } from '../send/target.ts';
+import { forEachConcurrently } from '../send/transport.ts';
+import { FILTERS, VEHICLE_FIELDS, type Vehicle } from '../judge/fleet-fields.ts';
+import { parseJsonLoosely, unreadableListReason, vehicleListOf } from '../judge/vehicle-list.ts';
 
 type Field = keyof Vehicle;
 type Filter = readonly [param: string, field: Field];

@@ -1,16 +1,16 @@
 // Contract of GET {fleet_base_url}/vehicles and /vehicles/{vehicleNumber}, data-driven: vehicles are taken from the
 // unfiltered list, so the checks need no fixtures and hold for any fleet with at least two distinct vehicles.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { reasonIfCannot } from '../support/capabilities.ts';
-import { fleetClient } from '../support/clients.ts';
-import type { Exchange } from '../support/contract-fetch.ts';
-import { jsonOf, send, statusClass } from '../support/requests.ts';
+import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
+import { reasonIfCannot } from '../send/capabilities.ts';
+import { fleetClient } from '../send/clients.ts';
+import type { Exchange } from '../send/fetch.ts';
+import { jsonOf, send, statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, target } from '../support/target.ts';
-import { forEachConcurrently } from '../support/transport.ts';
-import { FILTERS, type FilterName, VEHICLE_FIELDS, type Vehicle } from '../support/fleet-fields.ts';
-import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../support/vehicle-list.ts';
+import { reasonIfUnset, target } from '../send/target.ts';
+import { forEachConcurrently } from '../send/transport.ts';
+import { FILTERS, type FilterName, VEHICLE_FIELDS, type Vehicle } from '../judge/fleet-fields.ts';
+import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../judge/vehicle-list.ts';
 
 const LIST = ['listVehicles'];
 const GET = ['getVehicle'];

@@ -5,14 +5,14 @@
 // refusal. A 5xx stays a violation; any other answer is a confirmed or contradicted assumption, never a failure of
 // the default run. The oversize inputs of every kind are sent by malformed-inputs.test.ts; this file reads the answers.
 import { describe, expect, it } from 'vitest';
-import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { tokenProvider } from '../support/clients.ts';
-import type { Exchange } from '../support/contract-fetch.ts';
-import { fieldLimit, oneOver, parameterCountLimit, parameterLimit } from '../support/input-limits.ts';
-import { FORM, JSON_TYPE, form, jsonOf, send, statusClass } from '../support/requests.ts';
+import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
+import { tokenProvider } from '../send/clients.ts';
+import type { Exchange } from '../send/fetch.ts';
+import { fieldLimit, oneOver, parameterCountLimit, parameterLimit } from '../operators/input-limits.ts';
+import { FORM, JSON_TYPE, form, jsonOf, send, statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, required, target } from '../support/target.ts';
-import { authorize, needsAuthorize, sameEndpoint } from '../security/authorization.ts';
+import { reasonIfUnset, required, target } from '../send/target.ts';
+import { authorize, needsAuthorize, sameEndpoint } from '../send/authorization.ts';
 
 /** The answer in a few words, for the report's evidence (no body: it could echo the over-long value). */
 function answered({ response, bodyText }: Exchange): string {

@@ -4,13 +4,13 @@
 // A table, not random inputs: every run sends the same few hundred requests, so it is fast and a failure names
 // the operation, the field and the kind of damage (never a value: base requests carry the configured credentials).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tokenProvider } from '../support/clients.ts';
-import { FORM, JSON_TYPE, send } from '../support/requests.ts';
+import { tokenProvider } from '../send/clients.ts';
+import { FORM, JSON_TYPE, send } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { operationById } from '../support/spec.ts';
-import { reasonIfUnset, target, type LpVariable } from '../support/target.ts';
-import { forEachConcurrently } from '../support/transport.ts';
-import { fleetGet } from '../security/fleet-requests.ts';
+import { operationById } from '../send/spec.ts';
+import { reasonIfUnset, target, type LpVariable } from '../send/target.ts';
+import { forEachConcurrently } from '../send/transport.ts';
+import { fleetGet } from '../send/raw.ts';
 
 /** One name=value pair, its value already percent-encoded (so that malformed encodings can be sent); undefined
  * sends the bare name without "=". */

@@ -3,14 +3,14 @@
 // property (small by default; large on demand). Valid milestones are posted only when writes are allowed.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tokenProvider } from '../support/clients.ts';
-import type { Exchange } from '../support/contract-fetch.ts';
-import { FORM, JSON_TYPE, send } from '../support/requests.ts';
-import { invalidObjectArbitrary, validArbitrary, type Schema } from '../support/schema-arbitrary.ts';
+import { tokenProvider } from '../send/clients.ts';
+import type { Exchange } from '../send/fetch.ts';
+import { FORM, JSON_TYPE, send } from '../send/requests.ts';
+import { invalidObjectArbitrary, validArbitrary, type Schema } from '../operators/schema-arbitrary.ts';
 import { skipIf } from '../support/skips.ts';
-import { operationById } from '../support/spec.ts';
-import { reasonIfUnset, target } from '../support/target.ts';
-import { forEachConcurrently } from '../support/transport.ts';
+import { operationById } from '../send/spec.ts';
+import { reasonIfUnset, target } from '../send/target.ts';
+import { forEachConcurrently } from '../send/transport.ts';
 import { integerVariable } from '../../config/environment.ts';
 
 const RUNS = integerVariable('LP_CONTRACT_RUNS', 5, 1);

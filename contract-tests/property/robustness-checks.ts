@@ -8,8 +8,8 @@
 // violation there too) and the transport; failure messages name the operation, the kind and the field, never a value.
 import { describe, expect, it } from 'vitest';
 import type { ApiName } from '../../spec-core/apis.ts';
-import type { Exchange } from '../support/contract-fetch.ts';
-import { record } from '../support/ledger.ts';
+import type { Exchange } from '../send/fetch.ts';
+import { record } from '../send/ledger.ts';
 import {
   entryLabel,
   MODEL,
@@ -20,12 +20,12 @@ import {
   bodyOf,
   send,
   withCredentials,
-} from '../support/model.ts';
-import { statusClass } from '../support/requests.ts';
+} from '../send/model.ts';
+import { statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { operations, resolveRef } from '../support/spec.ts';
-import { target } from '../support/target.ts';
-import { forEachConcurrently } from '../support/transport.ts';
+import { operations, resolveRef } from '../send/spec.ts';
+import { target } from '../send/target.ts';
+import { forEachConcurrently } from '../send/transport.ts';
 import {
   BODILESS_METHODS,
   contentTypeCases,
@@ -37,7 +37,7 @@ import {
   unicodeValuesFor,
   withContentType,
   withField,
-} from './robustness.ts';
+} from '../operators/robustness.ts';
 
 /** The entries of one API's operations, labelled for the test names. */
 const entriesOf = (api: ApiName) =>

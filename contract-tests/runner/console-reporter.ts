@@ -4,7 +4,7 @@
 // curl; vitest's assertion diffs and code frames, which say nothing to a partner, are printed only with --verbose.
 import { DefaultReporter } from 'vitest/reporters';
 import { flagVariable } from '../../config/environment.ts';
-import { outcomeOfErrors, unjudgedReason } from './outcomes.ts';
+import { outcomeOfErrors, unjudgedReason } from '../judge/outcomes.ts';
 
 interface TaskLike {
   type: string;

@@ -6,9 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { SECRET_VARIABLES } from '../../config/environment.ts';
-import { Redactor } from '../support/redact.ts';
-import { readJsonFile } from '../support/reports.ts';
-import type { DriftList, RunReport } from './run-report.ts';
+import { Redactor } from '../send/redact.ts';
+import { readJsonFile } from '../report/ledger-reports.ts';
+import type { DriftList, RunReport } from '../report/model.ts';
 
 /** Lines of the run's output shown when it wrote no report. */
 const TAIL_LINES = 40;

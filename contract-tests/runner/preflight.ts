@@ -5,9 +5,9 @@
 // transport (timeouts, retries, throttling), outside vitest.
 import { ApiError, createFleetClient, createTokenProvider } from '../../src/index.ts';
 import type { TargetEnv } from '../../tools/targets.ts';
-import { Redactor } from '../support/redact.ts';
-import { SECRET_VARIABLES } from '../support/target.ts';
-import { couldNotJudgeOf, type Transport } from '../support/transport.ts';
+import { Redactor } from '../send/redact.ts';
+import { SECRET_VARIABLES } from '../send/target.ts';
+import { couldNotJudgeOf, type Transport } from '../send/transport.ts';
 
 export interface PreflightResult {
   api: string;

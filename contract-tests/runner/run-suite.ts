@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { Redactor } from '../support/redact.ts';
+import { Redactor } from '../send/redact.ts';
 import { flagVariable } from '../../config/environment.ts';
-import { SECRET_VARIABLES, type TargetName } from '../support/target.ts';
+import { SECRET_VARIABLES, type TargetName } from '../send/target.ts';
 
 export interface SuiteRun {
   exitCode: number;
@@ -60,7 +60,7 @@ export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
     `--reporter=${join(repoRoot, 'contract-tests/runner/console-reporter.ts')}`,
     '--reporter=junit',
     // Each failed check's outcome (a violation, or could not judge) for the verdict.
-    `--reporter=${join(repoRoot, 'contract-tests/runner/outcomes.ts')}`,
+    `--reporter=${join(repoRoot, 'contract-tests/judge/outcomes.ts')}`,
     `--outputFile.junit=${join(options.outputDir, 'junit.xml')}`,
     ...(options.vitestArgs ?? []),
   ];

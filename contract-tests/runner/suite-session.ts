@@ -9,9 +9,9 @@ import { configDefaults } from 'vitest/config';
 import type { TestModule, TestSequencer, TestSpecification } from 'vitest/node';
 import { createVitest, type Vitest } from 'vitest/node';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { Redactor } from '../support/redact.ts';
-import { SECRET_VARIABLES, type TargetName } from '../support/target.ts';
-import { type FailureOutcome, outcomeOfErrors } from './outcomes.ts';
+import { Redactor } from '../send/redact.ts';
+import { SECRET_VARIABLES, type TargetName } from '../send/target.ts';
+import { type FailureOutcome, outcomeOfErrors } from '../judge/outcomes.ts';
 
 export interface SessionOptions {
   target: TargetName;

@@ -4,9 +4,9 @@
 // in an undocumented place is reported, never failed.
 import { describe, expect, it } from 'vitest';
 import type { ApiName } from '../../spec-core/apis.ts';
-import { observeAssumption } from '../support/assumptions.ts';
-import { capabilityOf } from '../support/capabilities.ts';
-import { record } from '../support/ledger.ts';
+import { observeAssumption } from '../judge/assumptions.ts';
+import { capabilityOf } from '../send/capabilities.ts';
+import { record } from '../send/ledger.ts';
 import {
   CREDENTIALS,
   type CredentialId,
@@ -17,11 +17,11 @@ import {
   reasonIfCannotSend,
   send,
   withCredentials,
-} from '../support/model.ts';
-import { statusClass } from '../support/requests.ts';
+} from '../send/model.ts';
+import { statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, target } from '../support/target.ts';
-import { forEachConcurrently } from '../support/transport.ts';
+import { reasonIfUnset, target } from '../send/target.ts';
+import { forEachConcurrently } from '../send/transport.ts';
 import { type CaseKind, matrixCases } from './auth-matrix.ts';
 
 /** The values of every credential this target has (the other schemes' too: they are sent in the wrong places). */

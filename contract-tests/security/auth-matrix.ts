@@ -4,10 +4,10 @@
 // one's place and in its own. Each must be refused (4xx), except where an x-assumption covers the case (whether the
 // fleet API also takes a bearer token, seed 5.3): there the answer is recorded against that assumption. The right
 // credential in another place (the query string, another header) is recorded and reported, and fails nothing.
-import { ASSUMPTIONS, type AssumptionRef } from '../support/assumptions.ts';
-import { CREDENTIALS, type Credential, type CredentialId, holding, type ModelEntry, type RequestParts, without } from '../support/model.ts';
-import { wrongValues } from '../support/wrong-credentials.ts';
-import { nearMisses } from './near-misses.ts';
+import { ASSUMPTIONS, type AssumptionRef } from '../judge/assumptions.ts';
+import { CREDENTIALS, type Credential, type CredentialId, holding, type ModelEntry, type RequestParts, without } from '../send/model.ts';
+import { wrongValues } from '../operators/wrong-credentials.ts';
+import { nearMisses } from '../operators/near-misses.ts';
 
 export type CaseKind = 'no credential' | 'missing' | 'wrong' | 'near miss' | 'other scheme' | 'elsewhere';
 

@@ -2,11 +2,11 @@
 // never redirected to (RFC 6749 sections 3.1.2.3 and 4.1.2.1) and never accepted at the code exchange (section
 // 4.1.3), and the state comes back exactly as sent (section 4.1.2), whatever printable characters it holds.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { reasonIfCannot } from '../support/capabilities.ts';
-import { statusClass } from '../support/requests.ts';
+import { reasonIfCannot } from '../send/capabilities.ts';
+import { statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { required, target } from '../support/target.ts';
-import { forEachConcurrently } from '../support/transport.ts';
+import { required, target } from '../send/target.ts';
+import { forEachConcurrently } from '../send/transport.ts';
 import {
   authorize,
   exchangeCode,
@@ -15,8 +15,8 @@ import {
   needsCodeExchange,
   sameEndpoint,
   unattendedApproval,
-} from './authorization.ts';
-import { redirectUriNearMisses, trickyStates } from './near-misses.ts';
+} from '../send/authorization.ts';
+import { redirectUriNearMisses, trickyStates } from '../operators/near-misses.ts';
 
 const AUTHORIZE = ['requestAuthorization'];
 const BOTH = ['requestAuthorization', 'requestIdentityProviderToken'];

@@ -5,14 +5,14 @@
 // a 4xx. The own values come from the key's unfiltered list.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/fleet.ts';
-import { reasonIfCannot } from '../support/capabilities.ts';
-import { statusClass } from '../support/requests.ts';
+import { reasonIfCannot } from '../send/capabilities.ts';
+import { statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, target, type LpVariable } from '../support/target.ts';
-import { forEachConcurrently } from '../support/transport.ts';
-import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../support/vehicle-list.ts';
-import { asComponent, nearMisses, type NearMiss } from './near-misses.ts';
-import { fleetGet } from './fleet-requests.ts';
+import { reasonIfUnset, target, type LpVariable } from '../send/target.ts';
+import { forEachConcurrently } from '../send/transport.ts';
+import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../judge/vehicle-list.ts';
+import { asComponent, nearMisses, type NearMiss } from '../operators/near-misses.ts';
+import { fleetGet } from '../send/raw.ts';
 
 type Vehicle = components['schemas']['Vehicle'];
 

@@ -3,7 +3,7 @@
 // suite: judged on each response through its `covers`, or observed by a named check.
 import { describe, expect, it } from 'vitest';
 import { allAssumptions } from '../../spec-core/assumptions.ts';
-import { ASSUMPTIONS } from '../support/assumptions.ts';
+import { ASSUMPTIONS } from '../judge/assumptions.ts';
 
 describe('assumption references of the suite', () => {
   it.for(Object.entries(ASSUMPTIONS))('%s names exactly one x-assumption of the bundles', ([, ref]) => {

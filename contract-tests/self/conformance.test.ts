@@ -2,9 +2,9 @@
 // judged from the specs' x-assumption `covers`: a seed fact broken is a violation, a guess of the specs contradicted
 // is a contradicted assumption. Pure checks of the conformance function on constructed responses; no target involved.
 import { describe, expect, it } from 'vitest';
-import { checkResponse, inspectResponse, type ObservedResponse } from '../support/conformance.ts';
-import { operationById } from '../support/spec.ts';
-import { verdictOf } from '../support/verdicts.ts';
+import { checkResponse, inspectResponse, type ObservedResponse } from '../judge/conformance.ts';
+import { operationById } from '../send/spec.ts';
+import { verdictOf } from '../judge/verdicts.ts';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
   status,

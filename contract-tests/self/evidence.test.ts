@@ -1,9 +1,9 @@
 // A violation's evidence shows where each credential comes from, never its value: the request names the LP_*
 // variables, and the curl takes them from the environment, so it can be pasted as it is.
 import { describe, expect, it } from 'vitest';
-import { evidenceOf } from '../support/evidence.ts';
+import { evidenceOf } from '../send/evidence.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, target } from '../support/target.ts';
+import { reasonIfUnset, target } from '../send/target.ts';
 
 const needs = () => reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY', 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET');
 const redact = (text: string) => text;

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFleetClient, createTokenProvider } from '../../src/index.ts';
-import { CheckFailure, explained } from '../support/clients.ts';
+import { CheckFailure, explained } from '../send/clients.ts';
 
 let server: Server;
 let base = '';

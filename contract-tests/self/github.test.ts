@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { githubReport, reportToGithub } from '../runner/github.ts';
-import type { RunReport } from '../runner/run-report.ts';
-import { lineOf } from '../runner/spec-lines.ts';
-import type { AssumptionReportRow } from '../support/reports.ts';
+import { githubReport, reportToGithub } from '../report/views/github.ts';
+import type { RunReport } from '../report/model.ts';
+import { lineOf } from '../report/spec-lines.ts';
+import type { AssumptionReportRow } from '../report/ledger-reports.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lp-contract-github-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

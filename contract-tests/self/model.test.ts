@@ -3,8 +3,8 @@
 // entry and exercised by its matrix. Each rule is also shown failing on a broken copy.
 import { describe, expect, it } from 'vitest';
 import { type MatrixCase, matrixCases, matrixProblems } from '../security/auth-matrix.ts';
-import { CREDENTIALS, type CredentialId, MODEL, type ModelEntry, modelProblems, variablesOf } from '../support/model.ts';
-import { operations } from '../support/spec.ts';
+import { CREDENTIALS, type CredentialId, MODEL, type ModelEntry, modelProblems, variablesOf } from '../send/model.ts';
+import { operations } from '../send/spec.ts';
 
 // Stand-in values: the matrix's shape does not depend on them (no request is sent here).
 const values = Object.fromEntries(Object.keys(CREDENTIALS).map((id) => [id, `stand-in-${id}-value`])) as Record<CredentialId, string>;

@@ -16,7 +16,7 @@ import {
   repeatedNames,
   testTitles,
   topLevelMemberNames,
-} from '../support/oauth-clauses.ts';
+} from '../judge/oauth-clauses.ts';
 
 const root = new URL('../..', import.meta.url);
 const readCheckFile = (path: string) => {

@@ -1,7 +1,7 @@
 // A failed check is a violation only when the target broke a promise; a request that got no answer to judge, and the
 // suite's own error, are "could not judge". Checked on errors as vitest hands them to a reporter (serialized).
 import { describe, expect, it } from 'vitest';
-import { failedCheckOf, outcomeOfError, outcomeOfErrors } from '../runner/outcomes.ts';
+import { failedCheckOf, outcomeOfError, outcomeOfErrors } from '../judge/outcomes.ts';
 
 interface Serialized {
   name: string;

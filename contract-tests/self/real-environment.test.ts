@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { throughProxy } from '../fixtures/contradicting-proxy.ts';
 import { type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
-import type { RunReport } from '../runner/run-report.ts';
+import type { RunReport } from '../report/model.ts';
 import { startSandbox, type TargetServer } from '../runner/target-server.ts';
-import { EXIT_CODES } from '../runner/verdict.ts';
-import type { ViolationGroup } from '../support/reports.ts';
+import { EXIT_CODES } from '../report/verdict.ts';
+import type { ViolationGroup } from '../report/ledger-reports.ts';
 import { skipIf } from '../support/skips.ts';
-import { target } from '../support/target.ts';
+import { target } from '../send/target.ts';
 import { contractLive, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from './live-runs.ts';
 import { browserMissingReason, checkReportInBrowser } from './report-browser.ts';
 

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redactor, REDACTED } from '../support/redact.ts';
+import { Redactor, REDACTED } from '../send/redact.ts';
 import { runSuite } from '../runner/run-suite.ts';
 import { skipIf } from '../support/skips.ts';
-import { target } from '../support/target.ts';
+import { target } from '../send/target.ts';
 
 const SECRET = 'contract-self-secret-Zx81/+&=';
 const KEY = 'contract-self-subscription-key-6f3a';

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissingReason } from '../../tools/chromium.ts';
-import { escapeHtml } from '../runner/html-report.ts';
+import { escapeHtml } from '../report/views/html.ts';
 
 /** Why the browser check cannot run here (no Chromium), or undefined: give it to skipIf. */
 export const browserMissingReason = chromiumMissingReason;

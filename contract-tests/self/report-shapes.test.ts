@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rewriteJunit } from '../runner/junit.ts';
-import { driftOf, readBaseline, type RunReport } from '../runner/run-report.ts';
-import { operationsWithoutSection, promiseOf } from '../support/promises.ts';
+import { rewriteJunit } from '../report/views/junit.ts';
+import { driftOf, readBaseline, type RunReport } from '../report/model.ts';
+import { operationsWithoutSection, promiseOf } from '../judge/promises.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lp-report-shapes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

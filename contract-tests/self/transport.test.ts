@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CouldNotJudge, couldNotJudgeOf, DEFAULT_TRANSPORT, Gate, retryAfterMs, Transport } from '../support/transport.ts';
+import { CouldNotJudge, couldNotJudgeOf, DEFAULT_TRANSPORT, Gate, retryAfterMs, Transport } from '../send/transport.ts';
 
 type Handler = (request: IncomingMessage, response: ServerResponse, hit: number) => void;
 

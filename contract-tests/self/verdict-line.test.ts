@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type FailedCheck, outcomesFile } from '../runner/outcomes.ts';
+import { type FailedCheck, outcomesFile } from '../judge/outcomes.ts';
 import type { SuiteRun } from '../runner/run-suite.ts';
-import { EXIT_CODES, verdictOfRun } from '../runner/verdict.ts';
+import { EXIT_CODES, verdictOfRun } from '../report/verdict.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lp-contract-verdict-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

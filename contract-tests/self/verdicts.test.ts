@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRADICTIONS, startContradictingProxy, throughProxy, type ContradictingProxy } from '../fixtures/contradicting-proxy.ts';
 import { PRESETS, type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
-import type { RunReport } from '../runner/run-report.ts';
+import type { RunReport } from '../report/model.ts';
 import { startSandbox, type TargetServer } from '../runner/target-server.ts';
 import { skipIf } from '../support/skips.ts';
-import { target } from '../support/target.ts';
+import { target } from '../send/target.ts';
 import { contractLive, contradictedNames, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from './live-runs.ts';
 
 // The checks of the three APIs and the probes of the size limits; the property-based, security and self checks add

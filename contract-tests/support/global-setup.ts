@@ -1,10 +1,10 @@
 // Once per run: clears the previous ledger, and at the end writes the coverage and assumption reports and prints
 // the coverage table. Everything written passes through the redactor of the configured secrets.
 import { rmSync } from 'node:fs';
-import { ledgerDir, outputDir } from './ledger.ts';
-import { redactorFor } from './redact.ts';
-import { writeReports } from './reports.ts';
-import { readTarget } from './target.ts';
+import { ledgerDir, outputDir } from '../send/ledger.ts';
+import { redactorFor } from '../send/redact.ts';
+import { writeReports } from '../report/ledger-reports.ts';
+import { readTarget } from '../send/target.ts';
 
 export function setup(): void {
   rmSync(ledgerDir, { recursive: true, force: true });

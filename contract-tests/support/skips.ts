@@ -1,6 +1,6 @@
 // Skips a check with a printed reason and records the reason for the coverage report.
 import type { TestContext } from 'vitest';
-import { record } from './ledger.ts';
+import { record } from '../send/ledger.ts';
 
 /** Skips the test when any reason is given; the first reason is printed and recorded. */
 export function skipIf(context: TestContext, operationIds: string[], ...reasons: Array<string | undefined>): void {

@@ -2,15 +2,15 @@
 // when the identity provider approves unattended (answers the authorize call with a redirect to LP_REDIRECT_URI).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAuthorizationUrl, exchangeAuthorizationCode, parseAuthorizationCallback } from '../../src/index.ts';
-import { exchangeCode, needsCodeExchange } from '../security/authorization.ts';
-import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { clientTransport, explaining } from '../support/clients.ts';
-import { mediaTypeOf } from '../support/conformance.ts';
-import { exchange } from '../support/contract-fetch.ts';
-import { JSON_TYPE, send, statusClass } from '../support/requests.ts';
+import { exchangeCode, needsCodeExchange } from '../send/authorization.ts';
+import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
+import { clientTransport, explaining } from '../send/clients.ts';
+import { mediaTypeOf } from '../judge/conformance.ts';
+import { exchange } from '../send/fetch.ts';
+import { JSON_TYPE, send, statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { describeWrong, wrongValues } from '../support/wrong-credentials.ts';
-import { reasonIfUnset, required, target } from '../support/target.ts';
+import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
+import { reasonIfUnset, required, target } from '../send/target.ts';
 
 const AUTHORIZE = ['requestAuthorization'];
 const BOTH = ['requestAuthorization', 'requestIdentityProviderToken'];

@@ -2,14 +2,14 @@
 // Needs a target whose clock the suite can move forward (the sandbox); elsewhere skipped, since it would mean waiting.
 import { describe, expect, it } from 'vitest';
 import { buildAuthorizationUrl, parseAuthorizationCallback } from '../../src/index.ts';
-import { exchangeCode, needsCodeExchange } from '../security/authorization.ts';
-import { reasonIfCannot } from '../support/capabilities.ts';
-import { tokenProvider } from '../support/clients.ts';
-import { exchange } from '../support/contract-fetch.ts';
-import { JSON_TYPE, send, statusClass } from '../support/requests.ts';
+import { exchangeCode, needsCodeExchange } from '../send/authorization.ts';
+import { reasonIfCannot } from '../send/capabilities.ts';
+import { tokenProvider } from '../send/clients.ts';
+import { exchange } from '../send/fetch.ts';
+import { JSON_TYPE, send, statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, required, target } from '../support/target.ts';
-import { withClockAdvanced } from '../support/target-clock.ts';
+import { reasonIfUnset, required, target } from '../send/target.ts';
+import { withClockAdvanced } from '../send/target-clock.ts';
 
 // The seed gives tokens one hour; RFC 6749 4.1.2 wants codes short-lived (10 minutes at most recommended).
 const ONE_HOUR = 3600;

@@ -1,12 +1,12 @@
 // Contract of POST {auth_url}/oauth2/default/v1/token, client credentials: scope and the subscription key are required.
 import { describe, expect, it } from 'vitest';
-import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { reasonIfCannot } from '../support/capabilities.ts';
-import { tokenProvider } from '../support/clients.ts';
-import { FORM, form, jsonOf, send, statusClass } from '../support/requests.ts';
+import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
+import { reasonIfCannot } from '../send/capabilities.ts';
+import { tokenProvider } from '../send/clients.ts';
+import { FORM, form, jsonOf, send, statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { describeWrong, wrongValues } from '../support/wrong-credentials.ts';
-import { reasonIfUnset, required, target } from '../support/target.ts';
+import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
+import { reasonIfUnset, required, target } from '../send/target.ts';
 
 const OP = ['requestIdentityProviderToken'];
 const PATH = '/oauth2/default/v1/token';

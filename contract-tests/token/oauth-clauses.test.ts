@@ -5,24 +5,24 @@
 // identity provider's token_type) the answer is recorded against that assumption.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAuthorizationUrl } from '../../src/index.ts';
-import { exchangeCode, freshCode, needsAuthorize, needsCodeExchange, sameEndpoint, unattendedApproval } from '../security/authorization.ts';
-import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { reasonIfCannot } from '../support/capabilities.ts';
-import { type Exchange, exchange } from '../support/contract-fetch.ts';
-import { record } from '../support/ledger.ts';
-import { validMilestone } from '../support/model.ts';
+import { exchangeCode, freshCode, needsAuthorize, needsCodeExchange, sameEndpoint, unattendedApproval } from '../send/authorization.ts';
+import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
+import { reasonIfCannot } from '../send/capabilities.ts';
+import { type Exchange, exchange } from '../send/fetch.ts';
+import { record } from '../send/ledger.ts';
+import { validMilestone } from '../send/model.ts';
 import {
   encodingCapacityBits,
   errorCharacterProblems,
   parseChallenges,
   repeatedNames,
   topLevelMemberNames,
-} from '../support/oauth-clauses.ts';
-import { FORM, form, JSON_TYPE, jsonOf, send, statusClass } from '../support/requests.ts';
+} from '../judge/oauth-clauses.ts';
+import { FORM, form, JSON_TYPE, jsonOf, send, statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, required, target } from '../support/target.ts';
-import { forEachConcurrently, mapConcurrently } from '../support/transport.ts';
-import { wrongValues } from '../support/wrong-credentials.ts';
+import { reasonIfUnset, required, target } from '../send/target.ts';
+import { forEachConcurrently, mapConcurrently } from '../send/transport.ts';
+import { wrongValues } from '../operators/wrong-credentials.ts';
 
 const AUTHORIZE = ['requestAuthorization'];
 const CODE_GRANT = ['requestAuthorization', 'requestIdentityProviderToken'];

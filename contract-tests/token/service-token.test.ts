@@ -1,13 +1,13 @@
 // Contract of POST {base_url}/token: client credentials give a Bearer token whose lifetime is `expired_in` (sic).
 import { describe, expect, it } from 'vitest';
-import { ASSUMPTIONS, observeAssumption } from '../support/assumptions.ts';
-import { reasonIfCannot } from '../support/capabilities.ts';
-import { logisticsClient } from '../support/clients.ts';
-import { redactor } from '../support/contract-fetch.ts';
-import { FORM, form, jsonOf, send, statusClass } from '../support/requests.ts';
+import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
+import { reasonIfCannot } from '../send/capabilities.ts';
+import { logisticsClient } from '../send/clients.ts';
+import { redactor } from '../send/fetch.ts';
+import { FORM, form, jsonOf, send, statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { describeWrong, wrongValues } from '../support/wrong-credentials.ts';
-import { reasonIfUnset, required, target } from '../support/target.ts';
+import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
+import { reasonIfUnset, required, target } from '../send/target.ts';
 
 const OP = ['requestServiceToken'];
 const needs = () => reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET');

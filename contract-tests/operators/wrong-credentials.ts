@@ -1,6 +1,6 @@
 // Wrong values of a credential, for the checks that a target refuses them. One wrong value is not enough: a server
 // that compares only a prefix, or looks the value up with a prefix match, accepts some wrong values and not others.
-import { redactor } from './contract-fetch.ts';
+import { redactor } from '../send/fetch.ts';
 
 /** The configured value with a suffix, cut short by one character, and with its middle character changed. */
 export function wrongValues(value: string): string[] {

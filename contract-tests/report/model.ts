@@ -3,11 +3,11 @@
 // run. Written as dist/contract/report.json; the console, the job summary and report.html are views of it.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AssumptionReportRow, type CoverageRow, readJsonFile, type ViolationGroup } from '../support/reports.ts';
+import { type AssumptionReportRow, type CoverageRow, readJsonFile, type ViolationGroup } from './ledger-reports.ts';
 import { lineOf } from './spec-lines.ts';
-import { type FailedCheck, readFailedChecks } from './outcomes.ts';
-import { htmlReport } from './html-report.ts';
-import { summaryMarkdown } from './summary.ts';
+import { type FailedCheck, readFailedChecks } from '../judge/outcomes.ts';
+import { htmlReport } from './views/html.ts';
+import { summaryMarkdown } from './views/summary.ts';
 import type { RunVerdict } from './verdict.ts';
 
 export type VerdictWord = 'PASS' | 'FAIL' | 'COULD NOT JUDGE';

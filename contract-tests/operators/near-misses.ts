@@ -2,7 +2,7 @@
 // matching a prefix or a substring, trimming, decoding twice, cutting at a NUL byte). Every variant differs from
 // the value, so a target must refuse each one. Variants are named by how they were made: failure messages and test
 // names carry the name, never the value (a near copy of a secret is as sensitive as the secret).
-import { redactor } from '../support/contract-fetch.ts';
+import { redactor } from '../send/fetch.ts';
 
 export interface NearMiss {
   /** How the variant was made, e.g. "upper case"; safe to print. */

@@ -1,6 +1,6 @@
 // Plain requests for negative and malformed cases, which the typed client rightly cannot send. All go through
 // the contract fetch, so their answers are checked against the spec like any other.
-import { exchange, type Exchange } from './contract-fetch.ts';
+import { exchange, type Exchange } from './fetch.ts';
 import { joinUrl, required, type LpVariable, type Target } from './target.ts';
 
 export function form(fields: Record<string, string | undefined>): string {

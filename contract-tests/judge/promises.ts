@@ -3,7 +3,7 @@
 // error, or else what the published documentation says of the operation the request addressed (its section and title).
 // The violation reports group by this text, so twenty failing requests of one cause are one entry.
 import { seedSections } from '../../spec-core/seed-sections.ts';
-import { operations } from './spec.ts';
+import { operations } from '../send/spec.ts';
 
 /** The published documentation's section of each operation (the seed document's numbering, which the specs cite). */
 export const SECTION_OF_OPERATION: Record<string, string> = {

@@ -3,8 +3,8 @@
 // with what the spec says of the operation: the request content types it does NOT list (and none at all), the HTTP
 // methods its path does NOT document, and every string field of its body and every string query or path parameter
 // replaced, one at a time, by values from the whole of Unicode. Pure: no request is sent here.
-import type { ModelEntry, RequestParts } from '../support/model.ts';
-import type { Operation } from '../support/spec.ts';
+import type { ModelEntry, RequestParts } from '../send/model.ts';
+import type { Operation } from '../send/spec.ts';
 
 type Json = Record<string, unknown>;
 /** Resolves a local $ref of the operation's bundle (support/spec.ts's resolveRef, bound to the operation's API). */

@@ -1,9 +1,9 @@
 // The authorize request of the code grant, for the security checks that vary one of its parameters, and whether the
 // target approves unattended (answers with a redirect to LP_REDIRECT_URI, so that codes can be had without a user).
 import { buildAuthorizationUrl } from '../../src/index.ts';
-import { exchange } from '../support/contract-fetch.ts';
-import { FORM, form, send, statusClass } from '../support/requests.ts';
-import { reasonIfUnset, required, target } from '../support/target.ts';
+import { exchange } from './fetch.ts';
+import { FORM, form, send, statusClass } from './requests.ts';
+import { reasonIfUnset, required, target } from './target.ts';
 
 export const needsAuthorize = () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_SCOPE', 'LP_REDIRECT_URI');
 export const needsCodeExchange = () =>

@@ -11,7 +11,7 @@ import {
   type LogisticsClient,
   type TokenProvider,
 } from '../../src/index.ts';
-import { contractFetch, redactor } from './contract-fetch.ts';
+import { contractFetch, redactor } from './fetch.ts';
 import { couldNotJudgeOf } from './transport.ts';
 import { required, type Target } from './target.ts';
 

@@ -4,10 +4,10 @@
 // contradict. A contradiction does not fail the check, except in strict runs.
 import { expect } from 'vitest';
 import type { ApiName } from '../../spec-core/apis.ts';
-import { capabilityOf } from './capabilities.ts';
-import { redactor, type Exchange } from './contract-fetch.ts';
-import { record, reportContradictions } from './ledger.ts';
-import { target } from './target.ts';
+import { capabilityOf } from '../send/capabilities.ts';
+import { redactor, type Exchange } from '../send/fetch.ts';
+import { record, reportContradictions } from '../send/ledger.ts';
+import { target } from '../send/target.ts';
 
 export interface AssumptionRef {
   api: ApiName;

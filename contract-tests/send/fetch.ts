@@ -3,16 +3,16 @@
 // records the exchange and the assumptions it confirmed or contradicted, and learns issued tokens for redaction.
 import { expect } from 'vitest';
 import { capabilityOf } from './capabilities.ts';
-import { inspectResponse, mediaTypeOf } from './conformance.ts';
+import { inspectResponse, mediaTypeOf } from '../judge/conformance.ts';
 import { record, reportContradictions, reportProblems, type Observed } from './ledger.ts';
 import { redactorFor } from './redact.ts';
 import { operations, type Operation } from './spec.ts';
 import { target, type Target } from './target.ts';
-import { disclosures, learnAccepted } from './disclosure.ts';
+import { disclosures, learnAccepted } from '../judge/disclosure.ts';
 import { type Evidence, evidenceOf } from './evidence.ts';
-import { promiseOf } from './promises.ts';
+import { promiseOf } from '../judge/promises.ts';
 import { CouldNotJudge, readTransportSettings, Transport, type TransportStats } from './transport.ts';
-import { verdictOf, type Contradiction } from './verdicts.ts';
+import { verdictOf, type Contradiction } from '../judge/verdicts.ts';
 
 export const redactor = redactorFor(target);
 

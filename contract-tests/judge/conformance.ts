@@ -5,7 +5,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { ApiName } from '../../spec-core/apis.ts';
 import { escapePointer } from '../../spec-core/pointer.ts';
-import { nodeAt, resolveRef, validatorAt, type HeaderObject, type Operation } from './spec.ts';
+import { nodeAt, resolveRef, validatorAt, type HeaderObject, type Operation } from '../send/spec.ts';
 
 export interface ObservedResponse {
   status: number;

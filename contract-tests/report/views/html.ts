@@ -7,11 +7,11 @@
 // Every text comes from a server or from the suite's reading of one, so every text is escaped: the page is built with
 // a template tag that escapes each value unless it is markup this module made.
 import { createHash } from 'node:crypto';
-import type { Evidence } from '../support/evidence.ts';
-import type { CoverageRow, ViolationGroup } from '../support/reports.ts';
-import { operations } from '../support/spec.ts';
-import type { FailedCheck } from './outcomes.ts';
-import type { ContradictedRow, Drift, DriftList, RetriedCheck, RunReport, VerdictWord } from './run-report.ts';
+import type { Evidence } from '../../send/evidence.ts';
+import type { CoverageRow, ViolationGroup } from '../ledger-reports.ts';
+import { operations } from '../../send/spec.ts';
+import type { FailedCheck } from '../../judge/outcomes.ts';
+import type { ContradictedRow, Drift, DriftList, RetriedCheck, RunReport, VerdictWord } from '../model.ts';
 
 /** Markup this module made: the template tag passes it through, and escapes everything else. */
 class Html {

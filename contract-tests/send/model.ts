@@ -6,7 +6,7 @@
 // (RFC 6749 2.3.1, the seed's requests), and how to build a valid body. `modelProblems()` (self/model.test.ts) fails
 // when an operation of the bundles, or a security scheme of an operation, has no entry here.
 import { reasonIfCannot } from './capabilities.ts';
-import { type Dimension, type Exchange, exchange } from './contract-fetch.ts';
+import { type Dimension, type Exchange, exchange } from './fetch.ts';
 import { operationById, operations, type Operation } from './spec.ts';
 import { joinUrl, type LpVariable, reasonIfUnset, required, target } from './target.ts';
 
@@ -122,7 +122,7 @@ export function ownVehicleNumber(): Promise<string> {
     const { response, bodyText } = await exchange(joinUrl(required(target, 'LP_FLEET_BASE_URL'), '/vehicles'), {
       headers: { 'API-Key': required(target, 'LP_FLEET_API_KEY') },
     });
-    const { parseJsonLoosely, vehicleListOf } = await import('./vehicle-list.ts');
+    const { parseJsonLoosely, vehicleListOf } = await import('../judge/vehicle-list.ts');
     const first = response.ok
       ? vehicleListOf<{ vehicleNumber?: unknown }>(parseJsonLoosely(bodyText)).vehicles?.[0]?.vehicleNumber
       : undefined;
@@ -162,7 +162,7 @@ export const MODEL: ModelEntry[] = [
     extra: ['LP_AUTH_URL', 'LP_SCOPE', 'LP_REDIRECT_URI'],
     needsCode: true,
     valid: async () => {
-      const { freshCode } = await import('../security/authorization.ts');
+      const { freshCode } = await import('./authorization.ts');
       return {
         path: '/oauth2/default/v1/token',
         query: [],
@@ -239,7 +239,7 @@ export async function reasonIfCannotSend(entry: ModelEntry): Promise<string | un
   if (entry.writes && !target.writesAllowed)
     return 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted a wrong request would record it';
   if (entry.needsCode) {
-    const { unattendedApproval } = await import('../security/authorization.ts');
+    const { unattendedApproval } = await import('./authorization.ts');
     const why = reasonIfCannot(target.name, 'hasDataSemantics') ?? (await unattendedApproval());
     if (why) return `needs an authorization code: ${why}`;
   }

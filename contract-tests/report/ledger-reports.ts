@@ -3,12 +3,12 @@
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sourceOf, type AssumptionSource } from '../../spec-core/assumptions.ts';
-import type { LedgerEntry, Observed } from './ledger.ts';
-import { operations, specAssumptions } from './spec.ts';
-import { documentedResponseKey } from './conformance.ts';
-import type { Evidence } from './evidence.ts';
-import { clausesMarkdown, clauseTable } from './oauth-clauses.ts';
-import { addStats, emptyStats, type TransportStats } from './transport.ts';
+import type { LedgerEntry, Observed } from '../send/ledger.ts';
+import { operations, specAssumptions } from '../send/spec.ts';
+import { documentedResponseKey } from '../judge/conformance.ts';
+import type { Evidence } from '../send/evidence.ts';
+import { clausesMarkdown, clauseTable } from '../judge/oauth-clauses.ts';
+import { addStats, emptyStats, type TransportStats } from '../send/transport.ts';
 
 /** A report file as data, or undefined when it is missing or not JSON (a run that did not get that far). */
 export function readJsonFile<T>(file: string): T | undefined {

@@ -13,11 +13,11 @@ import {
   readJsonFile,
   transportLine,
   type ViolationGroup,
-} from '../support/reports.ts';
-import type { TransportStats } from '../support/transport.ts';
-import { type FailedCheck, readFailedChecks } from './outcomes.ts';
-import type { RetriedCheck, VerdictWord } from './run-report.ts';
-import type { SuiteRun } from './run-suite.ts';
+} from './ledger-reports.ts';
+import type { TransportStats } from '../send/transport.ts';
+import { type FailedCheck, readFailedChecks } from '../judge/outcomes.ts';
+import type { RetriedCheck, VerdictWord } from './model.ts';
+import type { SuiteRun } from '../runner/run-suite.ts';
 
 /** The exit codes of a contract run (README, "Exit codes"). */
 export const EXIT_CODES = {

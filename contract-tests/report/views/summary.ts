@@ -2,7 +2,7 @@
 // each outcome in its own section with its count (violations with a reproduction each, could not judge, contradicted
 // assumptions with the spec line to change), the checks that passed only after retries, what changed since the
 // baseline run, and the coverage.
-import { contradictedKey, type DriftList, type RunReport, ungroupedViolations } from './run-report.ts';
+import { contradictedKey, type DriftList, type RunReport, ungroupedViolations } from '../model.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const tag = (list: DriftList | undefined, key: string) => (list?.new.includes(key) ? ' **(new since the last run)**' : '');

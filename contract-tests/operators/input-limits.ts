@@ -2,7 +2,7 @@
 // of contract-tests/property/input-limits.test.ts and the contradicting proxy follow the specs when a limit moves.
 // Every limit is an x-assumption (seed 8: size limits are not shown).
 import type { ApiName } from '../../spec-core/apis.ts';
-import { nodeAt, operationById, resolveRef } from './spec.ts';
+import { nodeAt, operationById, resolveRef } from '../send/spec.ts';
 
 interface Bounds {
   maxLength?: number;

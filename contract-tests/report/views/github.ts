@@ -3,7 +3,7 @@
 // run's summary.md (runner/run-report.ts's summaryMarkdown). Everything passes through the run's redactor before it is
 // printed or written.
 import { appendFileSync } from 'node:fs';
-import { type RunReport, ungroupedViolations } from './run-report.ts';
+import { type RunReport, ungroupedViolations } from '../model.ts';
 import { summaryMarkdown } from './summary.ts';
 
 /** A workflow command's message: GitHub ends it at a newline and reads % as an escape. */
