@@ -21,8 +21,8 @@ import { statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
-import { FILTERS, VEHICLE_FIELDS, type Vehicle } from '../judge/fleet-fields.ts';
-import { parseJsonLoosely, unreadableListReason, vehicleListOf } from '../judge/vehicle-list.ts';
+import { FILTERS, VEHICLE_FIELDS, type Vehicle } from '../send/fleet-fields.ts';
+import { parseJsonLoosely, unreadableListReason, vehicleListOf } from '../send/vehicle-list.ts';
 
 type Field = keyof Vehicle;
 type Filter = readonly [param: string, field: Field];

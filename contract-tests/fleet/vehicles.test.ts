@@ -9,8 +9,8 @@ import { jsonOf, send, statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
-import { FILTERS, type FilterName, VEHICLE_FIELDS, type Vehicle } from '../judge/fleet-fields.ts';
-import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../judge/vehicle-list.ts';
+import { FILTERS, type FilterName, VEHICLE_FIELDS, type Vehicle } from '../send/fleet-fields.ts';
+import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../send/vehicle-list.ts';
 
 const LIST = ['listVehicles'];
 const GET = ['getVehicle'];

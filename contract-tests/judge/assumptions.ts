@@ -45,6 +45,7 @@ export const ASSUMPTIONS = {
   filtersAnd: { api: 'fleet', pointer: '/paths/~1vehicles/get', match: 'AND' },
   sortForm: { api: 'fleet', pointer: '/paths/~1vehicles/get/parameters/5', match: 'asc' },
   unknownVehicle404: { api: 'fleet', pointer: '/paths/~1vehicles~1{vehicleNumber}/get', match: '404' },
+  exactMatch: { api: 'fleet', pointer: '/paths/~1vehicles~1{vehicleNumber}/get', match: 'matches a vehicle' },
   fleetKeyAlone: { api: 'fleet', pointer: '', match: 'API-Key' },
   // Size limits (seed 8), probed one character over by contract-tests/property/input-limits.test.ts.
   serviceTokenLimits: { api: 'token', pointer: '/components/schemas/ServiceTokenRequest', match: 'string fields are bounded' },

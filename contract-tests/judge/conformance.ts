@@ -31,7 +31,8 @@ export function documentedResponseKey(operation: Operation, status: number): str
   return candidates.find((key) => key in operation.responses);
 }
 
-export const mediaTypeOf = (contentType: string | null) => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+export { mediaTypeOf } from '../send/media-types.ts';
+import { mediaTypeOf } from '../send/media-types.ts';
 
 function mediaTypeMatches(documented: string, actual: string): boolean {
   const [type, subtype] = documented.toLowerCase().split('/');

@@ -5,22 +5,24 @@
 import { seedSections } from '../../spec-core/seed-sections.ts';
 import { operations } from '../send/spec.ts';
 
-/** The published documentation's section of each operation (the seed document's numbering, which the specs cite). */
-export const SECTION_OF_OPERATION: Record<string, string> = {
-  requestServiceToken: '4.1',
-  requestIdentityProviderToken: '4.2',
-  requestAuthorization: '4.3',
-  recordLoadMilestoneEvent: '4.4',
-  listVehicles: '4.5',
-  getVehicle: '4.6',
-};
+/** The published documentation's section of an operation: its x-seed-section in the specs. */
+export const sectionOfOperation = (operationId: string | undefined) => operations.find((o) => o.operationId === operationId)?.seedSection;
 
 /** "section 4.6 (Get one vehicle)": a section by its number and its title in openapi/seed-gaps.yaml. */
-const section = (number: string) => `section ${number} (${seedSections()[number]!.title})`;
+const section = (number: string) => `section ${number} (${seedSections()[number]?.title ?? 'not in openapi/seed-gaps.yaml'})`;
 
-/** Operations of the specs that have no section above, or one openapi/seed-gaps.yaml does not list (a self-test keeps this empty). */
-export const operationsWithoutSection = () =>
-  operations.map((o) => o.operationId).filter((id) => !(SECTION_OF_OPERATION[id] && seedSections()[SECTION_OF_OPERATION[id]]));
+/** The promises as the reports title them; the exchange checks and the rules below name them from here. */
+export const PROMISES = {
+  lessee: () => `Security: one lessee never sees another lessee's vehicles (published documentation, ${section('5.3')})`,
+  disclosure: () => 'Security: a refused request discloses nothing of what an accepted one returns',
+  credentials: () => `Security: wrong, missing or misplaced credentials are refused (published documentation, ${section('5')})`,
+  noEcho: () => 'Security: no answer shows a credential, or any part of one, in any encoding',
+  serverError: () => 'No server error: every request, however malformed, gets an answer that is not a 5xx',
+  rfc: (rfc: string, number: string) => `RFC ${rfc}, section ${number}, which the documented OAuth 2.0 flows rely on`,
+  /** What the published documentation says of an operation (its section), with the statement broken. */
+  seed: (number: string | undefined, statement: string) =>
+    `${number ? `Published documentation, ${section(number)}` : 'Published documentation'}: ${statement}`,
+} as const;
 
 interface Rule {
   test: RegExp;
@@ -31,27 +33,13 @@ interface Rule {
 
 /** First match wins: the security properties, then the RFC rules, then the server-error rule. */
 const RULES: Rule[] = [
-  {
-    test: /foreign|another lessee|other lessee|lessee isolation/i,
-    promise: () => `Security: one lessee never sees another lessee's vehicles (published documentation, ${section('5.3')})`,
-  },
-  {
-    test: /discloses?|disclosure/i,
-    promise: 'Security: a refused request discloses nothing of what an accepted one returns',
-    answers: true,
-  },
-  {
-    test: /\bRFC ?(\d{4})[,:]? (?:section )?(\d+(?:\.\d+)*)/,
-    promise: (m) => `RFC ${m[1]}, section ${m[2]}, which the documented OAuth 2.0 flows rely on`,
-  },
-  {
-    test: /a 5xx status|server error|never a 5xx|no 5xx/i,
-    promise: 'No server error: every request, however malformed, gets an answer that is not a 5xx',
-    answers: true,
-  },
+  { test: /foreign|another lessee|other lessee|lessee isolation/i, promise: PROMISES.lessee },
+  { test: /discloses?|disclosure/i, promise: PROMISES.disclosure, answers: true },
+  { test: /\bRFC ?(\d{4})[,:]? (?:section )?(\d+(?:\.\d+)*)/, promise: (m) => PROMISES.rfc(m[1]!, m[2]!) },
+  { test: /a 5xx status|server error|never a 5xx|no 5xx/i, promise: PROMISES.serverError, answers: true },
   {
     test: /\b(wrong|missing|without|near-miss|revoked|expired|another scheme|other scheme|refuses?|rejects?)\b.*\b(key|secret|token|credential|client_id|client|subscription)/i,
-    promise: () => `Security: wrong, missing or misplaced credentials are refused (published documentation, ${section('5')})`,
+    promise: PROMISES.credentials,
   },
 ];
 
@@ -74,7 +62,5 @@ export function promiseOf(statement: string, from: 'check' | 'answer', operation
       if (match) return typeof rule.promise === 'string' ? rule.promise : rule.promise(match);
     }
   }
-  const number = operationId ? SECTION_OF_OPERATION[operationId] : undefined;
-  const where = number ? `Published documentation, ${section(number)}` : 'Published documentation';
-  return `${where}: ${statement}`;
+  return PROMISES.seed(sectionOfOperation(operationId), statement);
 }

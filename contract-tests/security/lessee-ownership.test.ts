@@ -10,7 +10,7 @@ import { statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target, type LpVariable } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
-import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../judge/vehicle-list.ts';
+import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../send/vehicle-list.ts';
 import { asComponent, nearMisses, type NearMiss } from '../operators/near-misses.ts';
 import { fleetGet } from '../send/raw.ts';
 

@@ -4,19 +4,8 @@
 // the RFC grammar the clause checks apply, are shown to catch each kind of broken input.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  clauseProblems,
-  clausesMarkdown,
-  clauseTable,
-  type ClauseLike,
-  encodingCapacityBits,
-  errorCharacterProblems,
-  OAUTH_CLAUSES,
-  parseChallenges,
-  repeatedNames,
-  testTitles,
-  topLevelMemberNames,
-} from '../judge/oauth-clauses.ts';
+import { clauseProblems, clausesMarkdown, clauseTable, type ClauseLike, OAUTH_CLAUSES, testTitles } from '../judge/oauth-clauses.ts';
+import { encodingCapacityBits, errorCharacterProblems, parseChallenges, repeatedNames, topLevelMemberNames } from '../judge/oauth-syntax.ts';
 
 const root = new URL('../..', import.meta.url);
 const readCheckFile = (path: string) => {

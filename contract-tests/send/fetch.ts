@@ -1,18 +1,18 @@
-// The fetch every request of the suite goes through (the typed client's and plain fetch's alike): it finds the
-// operation, checks the response against the spec, sorts what broke into violations and contradicted assumptions,
-// records the exchange and the assumptions it confirmed or contradicted, and learns issued tokens for redaction.
+// The one fetch every request of the suite goes through, whoever sends it: the published client, the model's
+// `request()`, the raw sender. It sends through the transport, finds the operation at the request's address, learns the
+// tokens and codes the target issues (so that they are redacted everywhere), and hands the exchange to every listener
+// that subscribed before it returns. The fetch judges nothing itself: the suite's setup subscribes the judge
+// (judge/judge-exchange.ts), which runs every applicable exchange check on every exchange and adds its findings; the
+// fetch then records the exchange for the coverage and keeps it as evidence for a failed check.
 import { expect } from 'vitest';
-import { capabilityOf } from './capabilities.ts';
-import { inspectResponse, mediaTypeOf } from '../judge/conformance.ts';
-import { record, reportContradictions, reportProblems, type Observed } from './ledger.ts';
+import { type Evidence, evidenceOf } from './evidence.ts';
+import type { Finding } from './findings.ts';
+import { type Observed, record } from './ledger.ts';
+import { mediaTypeOf } from './media-types.ts';
 import { redactorFor } from './redact.ts';
 import { operations, type Operation } from './spec.ts';
 import { target, type Target } from './target.ts';
-import { disclosures, learnAccepted } from '../judge/disclosure.ts';
-import { type Evidence, evidenceOf } from './evidence.ts';
-import { promiseOf } from '../judge/promises.ts';
 import { CouldNotJudge, readTransportSettings, Transport, type TransportStats } from './transport.ts';
-import { verdictOf, type Contradiction } from '../judge/verdicts.ts';
 
 export const redactor = redactorFor(target);
 
@@ -24,9 +24,9 @@ const settings = readTransportSettings();
 // Only a live run has several workers (contract-tests/vitest.config.ts); each takes its share of the bounds.
 export const transport = new Transport({ ...settings, workers: target.name === 'live' ? settings.workers : 1 });
 
-export function findOperation(forTarget: Target, method: string | undefined, url: string): Operation | undefined {
+export function findOperation(forTarget: Target, method: string | undefined, url: string, within: Operation[] = operations): Operation | undefined {
   const { pathname } = new URL(url);
-  return operations.find((op) => {
+  return within.find((op) => {
     if (method !== undefined && op.method !== method.toUpperCase()) return false;
     const base = forTarget.env[op.baseVariable];
     if (!base) return false;
@@ -60,21 +60,48 @@ function learnCredentials(bodyText: string, location: string | null): void {
   } catch {
     // not JSON: nothing to learn
   }
-  if (location && URL.canParse(location)) redactor.add(new URL(location).searchParams.get('code') ?? undefined);
+  if (location && URL.canParse(location, 'http://x')) redactor.add(new URL(location, 'http://x').searchParams.get('code') ?? undefined);
 }
 
-const currentTest = () => expect.getState().currentTestName ?? '(outside a test)';
+export const currentTest = () => expect.getState().currentTestName ?? '(outside a test)';
+
+/** What sent a request and why, for the judge and the coverage. */
+export interface ExchangeMeta {
+  /** The operation a model or raw request was built for (its address may be damaged on purpose). */
+  operationId?: string;
+  /** The negative-space dimension the request belongs to (the coverage's operation × dimension table). */
+  dimension?: string;
+  /** The operator that made the request, and the parameter it changed (operators/). */
+  operator?: { id: string; parameter?: string };
+}
 
 export interface Exchange {
+  request: { method: string; url: string; headers: Headers; body: string };
   response: Response;
-  operation: Operation | undefined;
   bodyText: string;
-  /** Contract violations of this response (redacted): they fail the check. */
+  /** The operation at the request's address and method. */
+  operation: Operation | undefined;
+  /** An operation at the request's address with another method (the request's method is undocumented there). */
+  pathOnly: Operation | undefined;
+  meta: ExchangeMeta;
+  /** Local time the request left and its answer came (ms since the epoch). */
+  sentAt: number;
+  answeredAt: number;
+  test: string;
+  /** What the listeners (the judge) found: typed, redacted. */
+  findings: Finding[];
+  /** The violations among the findings, as text (redacted). */
   problems: string[];
-  /** Assumptions of the specs this response differs from: reported, failing only in strict runs. */
-  contradictions: Contradiction[];
   /** What the server did, redacted, for the reports' evidence. */
   observed: Observed;
+}
+
+export type ExchangeListener = (exchange: Exchange) => void | Promise<void>;
+const listeners: ExchangeListener[] = [];
+
+/** Every exchange is handed to `listener` (in the order they subscribed) before `exchange()` returns it. */
+export function onExchange(listener: ExchangeListener): void {
+  if (!listeners.includes(listener)) listeners.push(listener);
 }
 
 const BODY_EXCERPT = 200;
@@ -101,10 +128,7 @@ function transportNote(stats: TransportStats): Partial<TransportStats> | undefin
   return Object.keys(note).length ? note : undefined;
 }
 
-/**
- * Sends through the transport; a request that ends without an answer to judge is recorded, then thrown on. Exported
- * for probes of addresses no operation documents, whose answers are not checked against the spec.
- */
+/** Sends through the transport; a request that ends without an answer to judge is recorded, then thrown on. */
 export async function sendOrRecord(request: Request) {
   try {
     return await transport.send(request);
@@ -125,18 +149,24 @@ export async function sendOrRecord(request: Request) {
   }
 }
 
-/** The raw last exchange of each running check, turned into evidence only when the check fails. */
-type RawExchange = {
-  request: { method: string; url: string; headers: Headers; body: string };
+/** The raw recent exchanges of each running check (the last 30), turned into evidence only when the check fails. */
+type RawExchange = Pick<Exchange, 'request'> & {
   answer: { status: number; contentType: string; body: string };
-  /** The operation the request addressed, when the specs have one at its address. */
   operationId?: string;
 };
-/** The recent exchanges of each running check (the last 30), so that a failed check can show the one that broke it. */
 const recentExchanges = new Map<string, RawExchange[]>();
 const RECENT = 30;
 
 const evidenceOfRaw = (raw: RawExchange): Evidence => evidenceOf(raw.request, raw.answer, learnedTokens, (text) => redactor.redact(text));
+
+/** The evidence of one exchange: its request and answer, every credential named by its LP_* variable. */
+export const evidenceOfExchange = (seen: Exchange): Evidence => evidenceOfRaw(rawOf(seen));
+
+const rawOf = (seen: Exchange): RawExchange => ({
+  request: seen.request,
+  answer: { status: seen.response.status, contentType: seen.observed.contentType, body: seen.bodyText },
+  ...((seen.operation ?? seen.pathOnly) ? { operationId: (seen.operation ?? seen.pathOnly)!.operationId } : {}),
+});
 
 /** Forgets a check's recent exchanges (it ended without a failure to show them for). */
 export function forgetExchanges(test: string): void {
@@ -170,117 +200,53 @@ export function takeExample(test: string, hint?: ExampleHint): { evidence: Evide
   return raw && { evidence: evidenceOfRaw(raw), ...(raw.operationId ? { operationId: raw.operationId } : {}) };
 }
 
-/** What the request carried that an answer may name back: its URL (decoded too) and its body. */
-function requestText(request: Request, body: string): string {
-  const url = request.url;
-  let decoded = url;
-  try {
-    decoded = decodeURIComponent(url);
-  } catch {
-    // a malformed percent-encoding: the raw URL is all there is
-  }
-  return `${url}\n${decoded}\n${body}\n${[...request.headers.values()].join('\n')}`;
+function remember(test: string, seen: Exchange): void {
+  const recent = recentExchanges.get(test) ?? [];
+  recent.push(rawOf(seen));
+  if (recent.length > RECENT) recent.shift();
+  recentExchanges.set(test, recent);
 }
 
-/** Sends a request, checks and records the answer; the returned response's body is still unread. */
-/** The negative-space dimensions a request can be part of, for the coverage report (operation × dimension). */
-export type Dimension = 'authentication' | 'content types' | 'methods' | 'unicode' | 'combinations';
-
-export async function exchange(input: Request | string | URL, init?: RequestInit, meta: { dimension?: Dimension } = {}): Promise<Exchange> {
+/** Sends a request, hands the exchange to the listeners and records it; the returned response's body is still unread. */
+export async function exchange(input: Request | string | URL, init?: RequestInit, meta: ExchangeMeta = {}): Promise<Exchange> {
   const request = new Request(input, init);
+  const sentAt = Date.now();
   const { response, stats } = await sendOrRecord(request);
   const bodyText = await response.clone().text();
-  // Read once: the disclosure check and a violation's evidence both need what the request carried.
   const requestBody = request.body ? await request.clone().text() : '';
   learnCredentials(bodyText, response.headers.get('location'));
   const operation = findOperation(target, request.method, request.url);
-  const path = new URL(request.url).pathname;
-  // A method the path does not document has no answer in the spec to match: only "no 5xx" holds for it (a 405 or
-  // any other 4xx is the server's to choose). An address no path of the spec has is a violation in itself.
-  const pathOnly = operation ? undefined : findOperation(target, undefined, request.url);
-  const verdict = operation
-    ? verdictOf(operation.api, inspectResponse(operation, { status: response.status, headers: response.headers, bodyText }))
-    : {
-        violations: pathOnly
-          ? response.status >= 500
-            ? [`${request.method} ${path} (a method the path does not document) answered ${response.status}: a server error`]
-            : []
-          : [`${request.method} ${path} answered ${response.status}: no operation of the spec has this address`],
-        contradictions: [],
-        confirmed: [],
-      };
-  // Refusals disclose nothing (support/disclosure.ts): judged against what the run's accepted answers showed.
-  if (operation && response.status < 400) learnAccepted(operation.operationId, bodyText, response.headers.get('location'));
-  if (operation && response.status >= 400 && response.status < 500)
-    verdict.violations.push(...disclosures(operation, requestText(request, requestBody), response.status, bodyText));
-  const problems = verdict.violations.map((problem) => redactor.redact(problem));
-  const raw: RawExchange = {
-    request: { method: request.method, url: request.url, headers: request.headers, body: requestBody },
-    answer: { status: response.status, contentType: mediaTypeOf(response.headers.get('content-type')) || '(none)', body: bodyText },
-    ...((operation ?? pathOnly) ? { operationId: (operation ?? pathOnly)!.operationId } : {}),
-  };
-  const recent = recentExchanges.get(currentTest()) ?? [];
-  recent.push(raw);
-  if (recent.length > RECENT) recent.shift();
-  recentExchanges.set(currentTest(), recent);
-  // Each broken promise of the answer, with what shows it (grouped by promise in violations.json).
-  if (problems.length) {
-    const evidence = evidenceOfRaw(raw);
-    for (const problem of problems)
-      record({
-        kind: 'violation',
-        test: currentTest(),
-        promise: promiseOf(problem.replace(/^(\S+) answered \d+: /, '$1: '), 'answer', raw.operationId),
-        from: 'answer',
-        message: problem,
-        evidence,
-      });
-  }
-  const contradictions = verdict.contradictions.map((c) => ({ ...c, problems: c.problems.map((p) => redactor.redact(p)) }));
-  const observed = observedOf(request, response, bodyText);
-  reportProblems(problems);
-  reportContradictions(
-    contradictions.map((c) => `${c.problems.join('; ')} (assumed at ${c.assumption.api}#${c.assumption.pointer}: ${c.assumption.what})`),
-  );
   const test = currentTest();
+  const seen: Exchange = {
+    request: { method: request.method, url: request.url, headers: request.headers, body: requestBody },
+    response,
+    bodyText,
+    operation,
+    pathOnly: operation ? undefined : findOperation(target, undefined, request.url),
+    meta,
+    sentAt,
+    answeredAt: Date.now(),
+    test,
+    findings: [],
+    problems: [],
+    observed: observedOf(request, response, bodyText),
+  };
+  for (const listener of listeners) await listener(seen);
+  seen.problems = seen.findings.filter((f) => f.verdict === 'violation').map((f) => f.message);
+  remember(test, seen);
+  const path = new URL(request.url).pathname;
   record({
     kind: 'exchange',
-    operationId: operation?.operationId ?? (pathOnly ? `${pathOnly.operationId} (${request.method})` : `${request.method} ${path}`),
+    operationId: operation?.operationId ?? (seen.pathOnly ? `${seen.pathOnly.operationId} (${request.method})` : (meta.operationId ?? `${request.method} ${path}`)),
     status: response.status,
     scheme: schemesOf(request.headers),
-    problems,
+    problems: seen.problems,
     test,
     transport: transportNote(stats),
     ...(meta.dimension ? { dimension: meta.dimension } : {}),
+    ...(meta.operator ? { operator: meta.operator.id, ...(meta.operator.parameter ? { parameter: meta.operator.parameter } : {}) } : {}),
   });
-  // The Prism mock answers from the spec itself: what it sends confirms or contradicts nothing.
-  if (capabilityOf(target.name).hasDataSemantics) {
-    for (const { assumption, problems: broken } of contradictions) {
-      record({
-        kind: 'assumption',
-        api: assumption.api,
-        pointer: assumption.pointer,
-        match: assumption.what,
-        outcome: 'contradicted',
-        evidence: broken.join('; '),
-        observed,
-        test,
-      });
-    }
-    for (const assumption of verdict.confirmed) {
-      record({
-        kind: 'assumption',
-        api: assumption.api,
-        pointer: assumption.pointer,
-        match: assumption.what,
-        outcome: 'confirmed',
-        evidence: `${observed.request} answered ${observed.status} ${observed.contentType} as assumed`,
-        observed,
-        test,
-      });
-    }
-  }
-  return { response, operation, bodyText, problems, contradictions, observed };
+  return seen;
 }
 
 /** A fetch-compatible function for the typed client and for plain requests. */

@@ -37,6 +37,9 @@ export type LedgerEntry =
       transport?: Partial<TransportStats>;
       /** The negative-space dimension the request belongs to (coverage's operation × dimension table). */
       dimension?: string;
+      /** The operator that made the request (operators/), and the parameter it changed. */
+      operator?: string;
+      parameter?: string;
     }
   /** Something the run saw that is neither a violation nor an assumption's outcome, for the report (e.g. a credential
    * accepted in a place the spec does not document). */
@@ -61,8 +64,10 @@ export type LedgerEntry =
       test: string;
       /** The promise broken, in a partner's words (support/promises.ts): the reports group by it. */
       promise: string;
-      /** Who stated it: a failed check's assertion, or the response checker on an answer. */
+      /** Who stated it: a failed check's assertion, or an exchange check on an answer. */
       from?: 'check' | 'answer';
+      /** The exchange check that found it (judge/exchange-checks.ts), for an answer's. */
+      check?: string;
       message: string;
       evidence?: Evidence;
     };

@@ -39,8 +39,10 @@ export interface Operation {
   responses: Record<string, ResponseObject>;
   security: SecurityRequirement[];
   parameters: Json[];
-  requestBody?: { required?: boolean; content: Record<string, MediaType> };
+  requestBody?: { required?: boolean; content: Record<string, MediaType & { examples?: Record<string, { value?: unknown }> }> };
   pathPattern: RegExp;
+  /** The section of the published documentation that describes the operation (its `x-seed-section`). */
+  seedSection?: string;
 }
 
 const SERVER_VARIABLES: Record<string, LpVariable> = {
@@ -75,9 +77,12 @@ export function resolveRef<T>(api: ApiName, node: T | { $ref: string }): T {
   return resolveInDoc<T>(bundles[api], node);
 }
 
-function listOperations(): Operation[] {
+/** Every operation of the given bundles (a copy may hold more: the self-test adds a made-up one). */
+export function listOperations(docs: Partial<Record<ApiName, Json>>): Operation[] {
   return API_NAMES.flatMap((api) => {
-    const doc = bundles[api];
+    const doc = docs[api];
+    if (!doc) return [];
+    const resolve = <T>(node: unknown) => resolveInDoc<T>(doc, node);
     return operationsOf(doc).map(({ path, method, pointer, op: operation, item }) => ({
       api,
       operationId: String(operation.operationId),
@@ -87,8 +92,9 @@ function listOperations(): Operation[] {
       pointer,
       responses: operation.responses as Record<string, ResponseObject>,
       security: (operation.security ?? doc.security ?? []) as SecurityRequirement[],
-      parameters: [...((item.parameters as Json[]) ?? []), ...((operation.parameters as Json[]) ?? [])].map((p) => resolveRef(api, p)),
-      requestBody: operation.requestBody ? (resolveRef(api, operation.requestBody as Json) as Operation['requestBody']) : undefined,
+      parameters: [...((item.parameters as Json[]) ?? []), ...((operation.parameters as Json[]) ?? [])].map((p) => resolve<Json>(p)),
+      requestBody: operation.requestBody ? resolve<Operation['requestBody']>(operation.requestBody) : undefined,
+      ...(typeof operation['x-seed-section'] === 'string' ? { seedSection: operation['x-seed-section'] } : {}),
       // Literal segments escaped, each {parameter} one segment.
       pathPattern: new RegExp(
         `^${path
@@ -100,7 +106,7 @@ function listOperations(): Operation[] {
   });
 }
 
-export const operations: Operation[] = listOperations();
+export const operations: Operation[] = listOperations(bundles);
 
 export function operationById(operationId: string): Operation {
   const found = operations.find((op) => op.operationId === operationId);

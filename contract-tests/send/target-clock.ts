@@ -16,13 +16,20 @@ async function clockRequest(target: Target, body?: Record<string, number>): Prom
   return offsetSeconds;
 }
 
+let advanced = 0;
+
+/** How far the suite has moved the target's clock ahead right now, in seconds (the judge ages tokens by it). */
+export const clockAdvanceSeconds = () => advanced;
+
 /** Runs `body` with the target's clock moved forward by `seconds`, and always puts the clock back. */
 export async function withClockAdvanced<T>(target: Target, seconds: number, body: () => Promise<T>): Promise<T> {
   const before = await clockRequest(target);
   await clockRequest(target, { advanceSeconds: seconds });
+  advanced += seconds;
   try {
     return await body();
   } finally {
+    advanced -= seconds;
     await clockRequest(target, { offsetSeconds: before });
   }
 }

@@ -4,13 +4,17 @@
 // Problems found in a beforeAll hook are reported by the first test that runs after it; a skipped test leaves them
 // pending (its failure would not count), and whatever is still pending when the file ends fails the file.
 import { afterAll, afterEach, expect } from 'vitest';
-import { forgetExchanges, takeExample } from '../send/fetch.ts';
+import { judgeExchange } from '../judge/judge-exchange.ts';
 import { promiseOf } from '../judge/promises.ts';
+import { forgetExchanges, onExchange, takeExample } from '../send/fetch.ts';
+import { record, reportContradictions, reportProblems, strictAssumptions, takeProblems } from '../send/ledger.ts';
 import { type LpVariable, target } from '../send/target.ts';
+
+// Every exchange of every check is judged against every promise (judge/exchange-checks.ts).
+onExchange(judgeExchange);
 
 /** Another lessee's vehicle and customer: an accepted answer showing one is what breaks lessee isolation. */
 const FOREIGN: LpVariable[] = ['LP_FLEET_FOREIGN_VEHICLE_NUMBER', 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'];
-import { record, reportContradictions, reportProblems, strictAssumptions, takeProblems } from '../send/ledger.ts';
 
 const failing = ({ violations, contradictions }: ReturnType<typeof takeProblems>) => [
   ...violations,

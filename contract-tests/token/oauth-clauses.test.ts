@@ -17,7 +17,7 @@ import {
   parseChallenges,
   repeatedNames,
   topLevelMemberNames,
-} from '../judge/oauth-clauses.ts';
+} from '../judge/oauth-syntax.ts';
 import { FORM, form, JSON_TYPE, jsonOf, send, statusClass } from '../send/requests.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, required, target } from '../send/target.ts';

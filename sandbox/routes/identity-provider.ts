@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { verifierMatchesChallenge } from '../authorization-codes.ts';
 import { mutated, type SandboxContext } from '../context.ts';
-import { isFormEncoded, sendApiError, sendHtmlError, sendOAuthError } from '../replies.ts';
+import { isFormEncoded, refuseHttpBasic, sendApiError, sendHtmlError, sendOAuthError } from '../replies.ts';
 import { sharedClientId, TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
 
 export const TEST_USER = 'sandbox.user@example.test';
@@ -68,9 +68,8 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
       return sendHtmlError(reply, 400, 'The redirect_uri is missing or is not registered for this client.');
     }
     const checked = authorizeValidator.validateQuery(query);
-    // A state over its length limit is not echoed: the error redirect must stay small.
-    const stateInvalid = !checked.ok && checked.problems.some((problem) => problem.startsWith('query parameter state'));
-    const state = typeof query.state === 'string' && !stateInvalid ? query.state : undefined;
+    // The state goes back exactly as sent, on an error redirect too (RFC 6749 4.1.2.1), even one over its length limit.
+    const state = typeof query.state === 'string' ? query.state : undefined;
     const redirect = (params: Record<string, string>): FastifyReply => {
       const location = new URL(String(redirectUri));
       for (const [name, value] of Object.entries(params)) location.searchParams.set(name, value);
@@ -132,6 +131,8 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
       return sendOAuthError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
     }
     const body = withoutEmptyValues(request.body);
+    const basic = refuseHttpBasic(request.headers.authorization, body, reply);
+    if (basic) return basic;
     const grantType = body.grant_type;
     if (grantType === undefined) return sendOAuthError(reply, 400, 'invalid_request', 'grant_type is missing.');
     if (grantType !== 'client_credentials' && grantType !== 'authorization_code') {

@@ -2,7 +2,7 @@
 // with the published `expired_in` quirk and a 3600 s lifetime.
 import type { FastifyInstance } from 'fastify';
 import { mutated, type SandboxContext } from '../context.ts';
-import { isFormEncoded, sendApiError, sendOAuthError } from '../replies.ts';
+import { isFormEncoded, refuseHttpBasic, sendApiError, sendOAuthError } from '../replies.ts';
 import { sharedClientId, TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
 import { errorDescription, withoutEmptyValues } from './identity-provider.ts';
 
@@ -14,6 +14,8 @@ export function serviceTokenRoutes(app: FastifyInstance, context: SandboxContext
       return sendOAuthError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
     }
     const body = withoutEmptyValues(request.body);
+    const basic = refuseHttpBasic(request.headers.authorization, body, reply);
+    if (basic) return basic;
     if (body.grant_type !== undefined && body.grant_type !== 'client_credentials') {
       return sendOAuthError(reply, 400, 'unsupported_grant_type', 'grant_type must be client_credentials.');
     }

@@ -1,0 +1,73 @@
+// Security: no answer shows a credential the run holds, or a part of one, in any encoding: the configured secrets
+// (LP_CLIENT_SECRET, LP_SUBSCRIPTION_KEY, LP_FLEET_API_KEY) and the latest tokens the target issued, in the headers or
+// the body, as they are, percent-encoded, JSON-escaped, in base64 or base64url, in hex or as HTML entities. A part is any
+// run of three quarters of the credential's characters (every such run holds one of its halves that start at a
+// quarter, which is what is looked for: at least 12 characters each, so that words a secret shares with an error
+// message are not taken for it; a credential shorter than 16 is looked for whole). A token endpoint's answer that
+// issues a token is not an echo of that token.
+import type { Exchange } from '../../send/fetch.ts';
+import { type ExchangeCheck, violation } from '../exchange-check.ts';
+import { operationIdOf, statusClassOf } from '../exchange-facts.ts';
+import { PROMISES } from '../promises.ts';
+
+const MIN_PART = 12;
+/** Tokens looked for: the latest the run was issued (the ones a client still holds). */
+const LATEST_TOKENS = 20;
+const TOKEN_ENDPOINTS = ['requestServiceToken', 'requestIdentityProviderToken'];
+const TOKEN = 'an access token the run was issued';
+
+/** Every reading of a text a client might decode: as it is, percent-decoded, JSON strings, base64, hex, HTML entities. */
+export function decodings(text: string): string[] {
+  const readings = [text];
+  try {
+    readings.push(decodeURIComponent(text.replace(/\+/g, ' ')));
+  } catch {
+    readings.push(text.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))));
+  }
+  readings.push(text.replace(/\\u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))).replace(/\\(.)/g, '$1'));
+  readings.push(text.replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16))).replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec))));
+  const base64 = (text.match(/[A-Za-z0-9+/_-]{12,}={0,2}/g) ?? []).map((run) =>
+    Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'),
+  );
+  const hex = (text.match(/(?:[0-9a-f]{2}){8,}/gi) ?? []).map((run) => Buffer.from(run, 'hex').toString('latin1'));
+  readings.push([...base64, ...hex].join('\n'));
+  return readings;
+}
+
+/** The parts of a credential looked for: its halves starting at every quarter (at least 12 characters each, the last
+ * flush with its end), or the whole of a short one. Any run of three quarters of the credential holds one of them. */
+export function partsOf(value: string): string[] {
+  if (value.length < 16) return [value];
+  const size = Math.min(value.length, Math.max(MIN_PART, Math.ceil(value.length / 2)));
+  const stride = Math.max(1, Math.floor(value.length / 4));
+  const parts = new Set<string>();
+  for (let start = 0; start + size <= value.length; start += stride) parts.add(value.slice(start, start + size));
+  parts.add(value.slice(value.length - size));
+  return [...parts];
+}
+
+function answerText(seen: Exchange): string {
+  const headers = [...seen.response.headers].filter(([name]) => name !== 'set-cookie').map(([name, value]) => `${name}: ${value}`);
+  return `${headers.join('\n')}\n${seen.bodyText}`;
+}
+
+export const credentialEcho: ExchangeCheck = {
+  id: 'no-credential-echo',
+  promise: PROMISES.noEcho,
+  source: { security: 'no credential echoed' },
+  operations: '*',
+  statuses: 'any',
+  judge(seen, context) {
+    const issuing = TOKEN_ENDPOINTS.includes(operationIdOf(seen) ?? '') && statusClassOf(seen) === 2;
+    const held = [
+      ...context.secrets().filter((s) => s.value.length >= 4),
+      ...(issuing ? [] : [...context.tokens.keys()].slice(-LATEST_TOKENS).map((value) => ({ name: TOKEN, value }))),
+    ];
+    if (!held.length) return [];
+    const readings = decodings(answerText(seen));
+    const shown = held.filter(({ value }) => partsOf(value).some((part) => readings.some((text) => text.includes(part))));
+    return shown.map(({ name }) =>
+      violation(credentialEcho, `${operationIdOf(seen) ?? seen.request.method} answered ${seen.response.status} showing ${name === TOKEN ? name : `the value of ${name}`}, or a part of it`),
+    );
+  },
+};

@@ -1,0 +1,45 @@
+// Security: one lessee never sees another lessee's vehicles (seed 1 and 5.3), on every answer of the fleet API,
+// whatever sent the request: a flow, a sort probe, a near miss, an operator. A vehicle is another lessee's when the run
+// was told so (LP_FLEET_FOREIGN_VEHICLE_NUMBER, LP_FLEET_FOREIGN_CUSTOMER_NUMBER), or when its customer is none of the
+// customers of the key's own unfiltered list (when that list is complete: a bare array, as the spec assumes).
+import { everyVehicleIn, parseJsonLoosely } from '../../send/vehicle-list.ts';
+import { type ExchangeCheck, violation } from '../exchange-check.ts';
+import { operationIdOf, queryOf, statusClassOf } from '../exchange-facts.ts';
+import { PROMISES } from '../promises.ts';
+
+const FLEET = ['listVehicles', 'getVehicle'];
+const isUnfilteredList = (seen: Parameters<ExchangeCheck['judge']>[0]) =>
+  seen.operation?.operationId === 'listVehicles' && queryOf(seen).length === 0;
+
+export const lesseeIsolation: ExchangeCheck = {
+  id: 'lessee-isolation',
+  promise: PROMISES.lessee,
+  source: { security: 'lessee isolation' },
+  operations: FLEET,
+  statuses: '2xx',
+  needs: 'hasDataSemantics',
+  async judge(seen, context) {
+    if (statusClassOf(seen) !== 2) return [];
+    const vehicles = everyVehicleIn(parseJsonLoosely(seen.bodyText));
+    if (!vehicles.length) return [];
+    const foreignVehicle = context.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER;
+    const foreignCustomer = context.env.LP_FLEET_FOREIGN_CUSTOMER_NUMBER;
+    // The unfiltered list is the measure of the key's own customers: it is judged by the configured values only.
+    const own = context.capability.hasDataSemantics && !isUnfilteredList(seen) ? await context.ownFleet() : undefined;
+    const customers = own?.complete ? new Set(own.vehicles.map((v) => v.customerNumber)) : undefined;
+    const foreign = vehicles.filter(
+      (v) =>
+        (foreignVehicle !== undefined && v.vehicleNumber === foreignVehicle) ||
+        (foreignCustomer !== undefined && v.customerNumber === foreignCustomer) ||
+        (customers !== undefined && customers.size > 0 && !customers.has(v.customerNumber)),
+    );
+    if (!foreign.length) return [];
+    const numbers = foreign.slice(0, 5).map((v) => `'${String(v.vehicleNumber)}' of customer '${String(v.customerNumber)}'`);
+    return [
+      violation(
+        lesseeIsolation,
+        `${operationIdOf(seen)} answered ${seen.response.status} with ${foreign.length} of ${vehicles.length} vehicles of another lessee: ${numbers.join(', ')}`,
+      ),
+    ];
+  },
+};

@@ -1,0 +1,49 @@
+// Every vehicle of a list answer matches every filter the request carried (seed 4.5: "the vehicles ... that match the
+// filters"; filters may be combined). A value matches when the vehicle's field equals it; a vehicle that matches only
+// without regard to letter case or surrounding whitespace, or one value of a comma-separated list, contradicts the
+// specs' guess (several values are repeated parameters, each matching exactly); a vehicle that matches no value of a
+// filter at all breaks 4.5. Empty values are not filters (a server may treat them as left out).
+import { FILTERS } from '../../send/fleet-fields.ts';
+import { parseJsonLoosely, vehicleListOf } from '../../send/vehicle-list.ts';
+import { ASSUMPTIONS } from '../assumptions.ts';
+import { assumptionOutcome, type ExchangeCheck, violation } from '../exchange-check.ts';
+import { queryOf, statusClassOf } from '../exchange-facts.ts';
+import { PROMISES } from '../promises.ts';
+
+const loosely = (value: string) => value.trim().toLowerCase();
+
+/** How a field's value matches the filter's values: exactly, only loosely (case, whitespace, a comma list), or not. */
+export function matchOf(field: unknown, values: string[]): 'exact' | 'loose' | 'none' {
+  if (typeof field !== 'string') return 'none';
+  if (values.includes(field)) return 'exact';
+  const loose = values.flatMap((v) => [v, ...v.split(',')]).map(loosely);
+  return loose.includes(loosely(field)) ? 'loose' : 'none';
+}
+
+export const listFilters: ExchangeCheck = {
+  id: 'list-matches-filters',
+  promise: () => PROMISES.seed('4.5', 'a list answers only vehicles that match every filter it was given'),
+  source: { seed: '4.5' },
+  operations: ['listVehicles'],
+  statuses: '2xx',
+  needs: 'hasDataSemantics',
+  judge(seen, context) {
+    if (seen.operation?.operationId !== 'listVehicles' || statusClassOf(seen) !== 2 || !context.capability.hasDataSemantics) return [];
+    const query = queryOf(seen);
+    const filters = FILTERS.map(([param, field]) => ({ param, field, values: query.filter(([n, v]) => n === param && v.trim() !== '').map(([, v]) => v) }))
+      .filter((f) => f.values.length);
+    if (!filters.length) return [];
+    const vehicles = vehicleListOf<Record<string, unknown>>(parseJsonLoosely(seen.bodyText)).vehicles ?? [];
+    const findings = [];
+    for (const { param, field, values } of filters) {
+      const matches = vehicles.map((v) => ({ number: String(v.vehicleNumber), match: matchOf(v[field], values) }));
+      const none = matches.filter((m) => m.match === 'none').map((m) => `'${m.number}'`);
+      const loose = matches.filter((m) => m.match === 'loose').map((m) => `'${m.number}'`);
+      if (none.length)
+        findings.push(violation(listFilters, `listVehicles answered ${none.length} vehicles that match no value of filter ${param}: ${none.slice(0, 5).join(', ')}`));
+      else if (loose.length)
+        findings.push(assumptionOutcome(listFilters, ASSUMPTIONS.filtersRepeatedOr, `filter ${param} matched ${loose.length} vehicles only without regard to case, whitespace or commas: ${loose.slice(0, 5).join(', ')}`));
+    }
+    return findings;
+  },
+};

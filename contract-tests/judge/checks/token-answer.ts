@@ -1,0 +1,77 @@
+// RFC 6749 5.1 and 5.2 on every answer of both token endpoints, success and error alike, whichever check sent it. A
+// token answer is a JSON object with access_token and token_type (bearer: the seed uses every token as one, 5.2), and
+// Cache-Control: no-store and Pragma: no-cache (5.1). A refusal by the authorization server (400, 401, 403 to a
+// form-encoded POST that passed the gateway: the identity provider's needs the configured subscription key) is a JSON
+// object whose `error` is in the allowed characters, without repeated members (5.2, 3.2), and a 401 to a request that
+// authenticated with HTTP Basic carries a WWW-Authenticate challenge of that scheme (5.2). Which error code names
+// which refusal is the specs' guess (OAuthError's x-assumption), recorded by the checks that provoke each.
+import type { Exchange } from '../../send/fetch.ts';
+import { mediaTypeOf } from '../../send/media-types.ts';
+import type { RunContext } from '../context.ts';
+import { type ExchangeCheck, violation } from '../exchange-check.ts';
+import { basicOf, formOf, operationIdOf, requestHeader, statusClassOf } from '../exchange-facts.ts';
+import { errorCharacterProblems, parseChallenges, repeatedNames, topLevelMemberNames } from '../oauth-syntax.ts';
+import { PROMISES } from '../promises.ts';
+
+const directives = (value: string | null) => (value ?? '').split(',').map((d) => d.trim().toLowerCase().split('=')[0]);
+
+/** The refusal came from the authorization server, not from a gateway or a framework in front of it. */
+function fromAuthorizationServer(seen: Exchange, context: RunContext): boolean {
+  if (!seen.operation || seen.request.method !== 'POST' || !formOf(seen)) return false;
+  if (seen.operation.operationId !== 'requestIdentityProviderToken') return true;
+  const key = context.env.LP_SUBSCRIPTION_KEY;
+  return key === undefined || requestHeader(seen, 'ocp-apim-subscription-key') === key;
+}
+
+function successProblems(seen: Exchange): string[] {
+  const problems: string[] = [];
+  let body: Record<string, unknown> | undefined;
+  try {
+    const parsed = JSON.parse(seen.bodyText) as unknown;
+    body = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (!body) return ['5.1: the token answer is not a JSON object'];
+  if (typeof body.access_token !== 'string' || body.access_token === '') problems.push('5.1: access_token is missing or empty');
+  if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')
+    problems.push(`5.1: token_type is ${JSON.stringify(body.token_type ?? null)}, not Bearer (compared without case)`);
+  if (!directives(seen.response.headers.get('cache-control')).includes('no-store')) problems.push('5.1: no Cache-Control: no-store');
+  if (!directives(seen.response.headers.get('pragma')).includes('no-cache')) problems.push('5.1: no Pragma: no-cache');
+  const repeated = repeatedNames(topLevelMemberNames(seen.bodyText) ?? []);
+  if (repeated.length) problems.push(`3.2: the answer names ${repeated.join(', ')} more than once`);
+  return problems;
+}
+
+function refusalProblems(seen: Exchange): string[] {
+  const type = mediaTypeOf(seen.response.headers.get('content-type'));
+  const names = topLevelMemberNames(seen.bodyText);
+  if (!names) return [`5.2: the refusal is not a JSON object (${type || 'no content type'})`];
+  const problems: string[] = [];
+  if (type !== 'application/json') problems.push(`5.2: the refusal's content type is ${type || '(none)'}, not application/json`);
+  const body = JSON.parse(seen.bodyText) as Record<string, unknown>;
+  problems.push(...errorCharacterProblems(body).map((p) => `5.2: ${p}`));
+  const repeated = repeatedNames(names);
+  if (repeated.length) problems.push(`3.2: the refusal names ${repeated.join(', ')} more than once`);
+  if (seen.response.status === 401 && basicOf(seen)) {
+    const challenges = parseChallenges(seen.response.headers.get('www-authenticate') ?? '') ?? [];
+    if (!challenges.some((c) => c.scheme.toLowerCase() === 'basic'))
+      problems.push('5.2: a 401 to a client that authenticated with HTTP Basic has no Basic WWW-Authenticate challenge');
+  }
+  return problems;
+}
+
+export const tokenAnswer: ExchangeCheck = {
+  id: 'rfc6749-token-answer',
+  promise: () => PROMISES.rfc('6749', '5.1'),
+  source: { rfc: '6749', section: '5.1, 5.2' },
+  operations: ['requestServiceToken', 'requestIdentityProviderToken'],
+  statuses: '2xx, and 400/401/403 from the authorization server',
+  judge(seen, context) {
+    if (!seen.operation) return [];
+    const what = `${operationIdOf(seen)} answered ${seen.response.status}`;
+    if (statusClassOf(seen) === 2) return successProblems(seen).map((p) => violation(tokenAnswer, `${what}: RFC 6749 ${p}`));
+    if (![400, 401, 403].includes(seen.response.status) || !fromAuthorizationServer(seen, context)) return [];
+    return refusalProblems(seen).map((p) => ({ ...violation(tokenAnswer, `${what}: RFC 6749 ${p}`), promise: PROMISES.rfc('6749', '5.2') }));
+  },
+};

@@ -1,0 +1,47 @@
+// The registry of exchange checks: every promise judged on every exchange, whichever test sent it (a flow, a clause
+// check, an assumption probe, a sweep, an operator). The one fetch hands each exchange to the judge
+// (judge-exchange.ts), which runs each check whose operations include the exchange's and whose needs the target meets.
+// A new promise is one entry here; self/exchange-checks.test.ts fails when a promise the suite owes has none.
+import type { Exchange } from '../send/fetch.ts';
+import type { RunContext } from './context.ts';
+import type { ExchangeCheck } from './exchange-check.ts';
+import { operationIdOf } from './exchange-facts.ts';
+import { authorizeRedirect } from './checks/authorize-redirect.ts';
+import { bearerChallenge } from './checks/bearer-challenge.ts';
+import { codeBinding } from './checks/code-binding.ts';
+import { credentialEcho } from './checks/credential-echo.ts';
+import { refusalDisclosure } from './checks/disclosure.ts';
+import { documentedAnswer } from './checks/documented-answer.ts';
+import { getOneAsked } from './checks/get-one.ts';
+import { lesseeIsolation } from './checks/lessee-isolation.ts';
+import { listFilters } from './checks/list-filters.ts';
+import { serverError } from './checks/server-error.ts';
+import { tokenAnswer } from './checks/token-answer.ts';
+import { tokenLifetime } from './checks/token-lifetime.ts';
+import { tokenRefusals } from './checks/token-refusals.ts';
+import { wrongCredentials } from './checks/wrong-credentials.ts';
+
+export const EXCHANGE_CHECKS: readonly ExchangeCheck[] = [
+  serverError,
+  documentedAnswer,
+  lesseeIsolation,
+  credentialEcho,
+  tokenAnswer,
+  tokenRefusals,
+  bearerChallenge,
+  tokenLifetime,
+  getOneAsked,
+  listFilters,
+  refusalDisclosure,
+  wrongCredentials,
+  authorizeRedirect,
+  codeBinding,
+];
+
+/** Whether a check judges this exchange on this target. */
+export function applies(check: ExchangeCheck, seen: Exchange, context: RunContext): boolean {
+  if (check.needs && !context.capability[check.needs]) return false;
+  if (check.operations === '*') return true;
+  const operationId = operationIdOf(seen);
+  return operationId !== undefined && check.operations.includes(operationId);
+}

@@ -1,0 +1,48 @@
+// The judge of every exchange: the listener the suite's setup subscribes to the one fetch. It runs every applicable
+// exchange check (exchange-checks.ts) with the run's context, adds their findings to the exchange (redacted), learns
+// what the exchange issued, records the broken promises with their evidence and the assumptions' outcomes, and hands
+// the failures to the running test (support/setup.ts fails it). A finding is a violation even when the test that sent
+// the request was probing an assumption: the assumption's own outcome is recorded beside it, never instead of it.
+import { capabilityOf } from '../send/capabilities.ts';
+import { type Exchange, evidenceOfExchange, redactor } from '../send/fetch.ts';
+import type { Finding } from '../send/findings.ts';
+import { record, reportContradictions, reportProblems } from '../send/ledger.ts';
+import { target } from '../send/target.ts';
+import { runContext } from './context.ts';
+import { applies, EXCHANGE_CHECKS } from './exchange-checks.ts';
+
+function recordFindings(seen: Exchange, findings: Finding[]): void {
+  const violations = findings.filter((f) => f.verdict === 'violation');
+  if (violations.length) {
+    const evidence = evidenceOfExchange(seen);
+    for (const f of violations) record({ kind: 'violation', test: seen.test, promise: f.promise, from: 'answer', message: f.message, check: f.check, evidence });
+    reportProblems(violations.map((f) => f.message));
+  }
+  const contradicted = findings.filter((f) => f.verdict === 'contradicted');
+  reportContradictions(contradicted.map((f) => `${f.message} (assumed at ${f.assumption?.api}#${f.assumption?.pointer}: ${f.assumption?.match})`));
+  // The Prism mock answers from the spec itself: what it sends confirms or contradicts nothing.
+  if (!capabilityOf(target.name).hasDataSemantics) return;
+  for (const f of findings)
+    if (f.assumption && f.verdict !== 'violation')
+      record({
+        kind: 'assumption',
+        ...f.assumption,
+        outcome: f.verdict === 'contradicted' ? 'contradicted' : 'confirmed',
+        evidence: f.verdict === 'contradicted' ? f.message : `${seen.observed.request} answered ${seen.observed.status} ${seen.observed.contentType} as assumed`,
+        observed: seen.observed,
+        test: seen.test,
+      });
+}
+
+/** Judges one exchange; subscribed to the one fetch by the suite's setup. */
+export async function judgeExchange(seen: Exchange): Promise<void> {
+  const context = runContext();
+  const findings: Finding[] = [];
+  for (const check of EXCHANGE_CHECKS) {
+    if (!applies(check, seen, context)) continue;
+    for (const finding of await check.judge(seen, context)) findings.push({ ...finding, message: redactor.redact(finding.message) });
+  }
+  context.learn(seen);
+  seen.findings.push(...findings);
+  recordFindings(seen, findings);
+}

@@ -1,0 +1,76 @@
+// The operators of the negative space, in one list, and their application to an operation of the registry: every
+// parameter operator to every documented parameter and credential (with the value it holds in a valid request, or the
+// table's sample when a valid request leaves it out), every operation operator to the request as a whole.
+// self/operators.test.ts fails when an operator the suite owes is missing, or when a parameter meets an operator that
+// neither applies to it nor says why not.
+import type { DocumentedParameter, RegistryEntry } from '../send/operations.ts';
+import type { RequestParts } from '../send/parts.ts';
+import { type Made, type Operator } from './operator.ts';
+import { OPERATION_OPERATORS } from './operation-operators.ts';
+import { PARAMETER_OPERATORS } from './parameter-operators.ts';
+
+export const OPERATORS: readonly Operator[] = [...PARAMETER_OPERATORS, ...OPERATION_OPERATORS];
+
+/** The operators the suite owes every parameter and operation (each its own id; a self-test holds the list). */
+export const REQUIRED_OPERATORS = [
+  'omit',
+  'empty',
+  'repeat',
+  'pad',
+  'case',
+  'percent-once',
+  'percent-twice',
+  'near-miss',
+  'injection',
+  'unicode',
+  'format-boundary',
+  'over-limit',
+  'undocumented-query',
+  'credential-channels',
+  'methods',
+  'grant-types',
+  'media-types',
+] as const;
+
+/** Operators that may change a protected parameter: they never put a plausible value of it in place. */
+const STRUCTURAL = new Set(['omit', 'empty', 'json-types']);
+
+export interface Application {
+  operator: Operator;
+  entry: RegistryEntry;
+  /** The parameter changed (an operation operator changes none). */
+  parameter?: DocumentedParameter;
+  made: Made;
+}
+
+export interface ApplicationInputs {
+  /** A valid request of the entry, credentials in place. */
+  parts: RequestParts;
+  /** The value each parameter holds in a valid request, or the sample the operators give it, by name. */
+  values: Record<string, string>;
+  /** Parameters only structural operators may change, with why (the table's `protect`). */
+  protect?: Record<string, string>;
+}
+
+/** Every operator applied to the entry: each parameter operator to each parameter, each operation operator once. */
+export function applicationsOf(entry: RegistryEntry, inputs: ApplicationInputs, operators: readonly Operator[] = OPERATORS): Application[] {
+  const applications: Application[] = [];
+  for (const operator of operators) {
+    if (operator.scope === 'operation') {
+      applications.push({ operator, entry, made: operator.variants(entry, inputs.parts, inputs.values) });
+      continue;
+    }
+    for (const parameter of entry.parameters) {
+      const value = inputs.values[parameter.name];
+      const protectedWhy = inputs.protect?.[parameter.name];
+      const made: Made =
+        protectedWhy && !STRUCTURAL.has(operator.id)
+          ? { inapplicable: protectedWhy }
+          : value === undefined
+            ? { inapplicable: 'neither a valid request nor the table of samples gives it a value' }
+            : operator.variants({ entry, parameter, value });
+      applications.push({ operator, entry, parameter, made });
+    }
+  }
+  return applications;
+}

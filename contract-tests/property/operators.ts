@@ -1,0 +1,109 @@
+// The operators of the negative space (operators/) sent to every operation of one API: each parameter operator to
+// each documented parameter and credential, each operation operator to the request as a whole. A test per operation and
+// operator; its requests go out together (the transport bounds what is in flight). No check here asserts an outcome
+// of its own: every answer is judged by the exchange checks (judge/exchange-checks.ts), so a server that breaks any
+// promise on any variant fails the test, naming the promise.
+import { describe, expect, it } from 'vitest';
+import type { ApiName } from '../../spec-core/apis.ts';
+import { type Application, applicationsOf, OPERATORS } from '../operators/operators.ts';
+import { isInapplicable, type Variant } from '../operators/operator.ts';
+import { reasonIfCannot } from '../send/capabilities.ts';
+import { CREDENTIALS } from '../send/credentials.ts';
+import { redactor } from '../send/fetch.ts';
+import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, valueOf, withCredentials } from '../send/model.ts';
+import type { DocumentedParameter } from '../send/operations.ts';
+import type { RequestParts } from '../send/parts.ts';
+import { target } from '../send/target.ts';
+import { mapConcurrently } from '../send/transport.ts';
+import { skipIf } from '../support/skips.ts';
+
+/** The value a parameter holds in the parts (a credential without its header prefix), if any. */
+export function valueIn(parts: RequestParts, parameter: DocumentedParameter): string | undefined {
+  const { name } = parameter;
+  switch (parameter.in) {
+    case 'path':
+      return parts.path[name];
+    case 'query':
+      return parts.query.find(([n]) => n === name)?.[1];
+    case 'form':
+      return parts.form?.find(([n]) => n === name)?.[1];
+    case 'json': {
+      const value = (parts.json as Record<string, unknown> | undefined)?.[name];
+      return typeof value === 'string' ? value : undefined;
+    }
+    case 'header': {
+      const value = Object.entries(parts.headers).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+      const prefix = parameter.credential ? CREDENTIALS[parameter.credential].where : undefined;
+      return prefix?.in === 'header' && prefix.prefix && value?.startsWith(prefix.prefix) ? value.slice(prefix.prefix.length) : value;
+    }
+  }
+}
+
+/** A valid request with the parameter holding a value: its own, or the table's sample put in place. */
+type Base = { parts: RequestParts; value?: string };
+async function baseFor(entry: ModelEntry, parameter: DocumentedParameter | undefined): Promise<Base> {
+  let parts = await withCredentials(entry);
+  if (!parameter) return { parts };
+  let value = valueIn(parts, parameter);
+  const sample = value === undefined ? valueOf(entry, parameter, true) : undefined;
+  if (sample) {
+    value = await sample();
+    parts = place(parts, parameter, value);
+  }
+  return { parts, ...(value === undefined ? {} : { value }) };
+}
+
+/** Every parameter's value as a valid request (or a sample) gives it. */
+async function valuesOf(entry: ModelEntry): Promise<Record<string, string>> {
+  const values: Record<string, string> = {};
+  for (const parameter of entry.parameters) {
+    const { value } = await baseFor(entry, parameter);
+    if (value !== undefined) values[parameter.name] = value;
+  }
+  return values;
+}
+
+/** Sends one variant. An entry whose valid request uses something up (a code) gets a fresh request per variant, and
+ * the variant made again from its value. */
+async function sendVariant(entry: ModelEntry, application: Application, index: number, cached: Base | undefined) {
+  const fresh: Base = entry.table.needsCode || !cached ? await baseFor(entry, application.parameter) : cached;
+  let variant = (application.made as Variant[])[index]!;
+  if (entry.table.needsCode && application.parameter && application.operator.scope === 'parameter' && fresh.value !== undefined) {
+    const again = application.operator.variants({ entry, parameter: application.parameter, value: fresh.value });
+    if (Array.isArray(again) && again[index]) variant = again[index]!;
+  }
+  // Near copies of a secret are as sensitive as the secret: redacted wherever a server might echo them. (A value made
+  // from the secret is about its size; the Unicode values are not made from it.)
+  const secret = application.parameter?.credential && CREDENTIALS[application.parameter.credential].secret;
+  for (const v of variant.values)
+    if ((secret || application.operator.id === 'credential-channels') && v.length <= 2 * (fresh.value?.length ?? 64) + 16) redactor.add(v);
+  return send(entry, variant.change(fresh.parts), {
+    ...(variant.method ? { method: variant.method } : {}),
+    dimension: 'operators',
+    operator: { id: application.operator.id, ...(application.parameter ? { parameter: application.parameter.name } : {}) },
+  });
+}
+
+const NO_HANDLING =
+  'the Prism mock answers from the spec\'s examples: it has no handling of a parameter\'s values for the operators to judge (the sandbox and a live target get them all)';
+
+/** Registers one test per operation of the API and operator. */
+export function operatorChecks(api: ApiName): void {
+  const entries = MODEL.filter((entry) => entry.operation.api === api);
+  describe(`the operators of the negative space, on every ${api} operation`, () => {
+    it.for(entries.flatMap((entry) => OPERATORS.map((operator) => [`${entryLabel(entry)}: ${operator.title}`, entry, operator] as const)))(
+      '%s',
+      async ([, entry, operator], ctx) => {
+        skipIf(ctx, [entry.operationId], reasonIfCannot(target.name, 'hasDataSemantics') ? NO_HANDLING : undefined, await reasonIfCannotSend(entry));
+        const applications = applicationsOf(entry, { parts: await withCredentials(entry), values: await valuesOf(entry), protect: entry.table.protect }, [operator]);
+        const sendable = applications.filter((a) => !isInapplicable(a.made));
+        skipIf(ctx, [entry.operationId], sendable.length ? undefined : `not applicable: ${applications.map((a) => (isInapplicable(a.made) ? a.made.inapplicable : '')).join('; ')}`);
+        const cache = new Map<string, Base>();
+        for (const a of sendable) if (!entry.table.needsCode) cache.set(a.parameter?.name ?? '', await baseFor(entry, a.parameter));
+        const jobs = sendable.flatMap((a) => (a.made as Variant[]).map((_, index) => [a, index] as const));
+        const sent = await mapConcurrently(jobs, ([a, index]) => sendVariant(entry, a, index, cache.get(a.parameter?.name ?? '')));
+        expect(sent.length, 'variants sent').toBe(jobs.length);
+      },
+    );
+  });
+}

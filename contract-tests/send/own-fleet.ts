@@ -1,0 +1,32 @@
+// The vehicles the configured fleet key sees: its unfiltered list, asked once per worker through the one fetch (so its
+// answer is judged like any other). The model takes sample filter values and a vehicle to fetch from it; the exchange
+// checks take the customers it holds as the key's own, so any other customer's vehicle in any answer is a leak.
+import { reasonIfCannot } from './capabilities.ts';
+import { reasonIfUnset, target } from './target.ts';
+import { parseJsonLoosely, vehicleListOf } from './vehicle-list.ts';
+
+export type ListedVehicle = Record<string, unknown>;
+
+export interface OwnFleet {
+  vehicles: ListedVehicle[];
+  /** The list was a bare array with no sign of paging, so it holds every vehicle of the key (the spec's assumption). */
+  complete: boolean;
+}
+
+let own: Promise<OwnFleet> | undefined;
+
+/** The key's own fleet (empty where the target has no data, or the fleet API is not configured). */
+export function ownFleet(): Promise<OwnFleet> {
+  own ??= (async () => {
+    if (reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') || reasonIfCannot(target.name, 'hasDataSemantics'))
+      return { vehicles: [], complete: false };
+    const { request } = await import('./model.ts');
+    const seen = await request('listVehicles');
+    if (!seen.response.ok) return { vehicles: [], complete: false };
+    const { vehicles, shape } = vehicleListOf<ListedVehicle>(parseJsonLoosely(seen.bodyText));
+    return { vehicles: vehicles ?? [], complete: shape.kind === 'array' };
+  })();
+  return own;
+}
+
+export const ownVehicles = async () => (await ownFleet()).vehicles;
