@@ -30,6 +30,8 @@ export const LP_VARIABLES = Object.keys(TARGET_VARIABLES) as LpVariable[];
 export const RUN_VARIABLES = {
   LP_CONTRACT_TARGET: 'the target the suite runs against: mock, sandbox or live (set by npm run contract*)',
   LP_CONTRACT_OUT: 'directory of the suite reports (default dist/contract)',
+  LP_DREDD_OPERATIONS:
+    "the operations file dredd's hooks read (set by npm run dredd*: the registry's facts, written beside dredd's documents)",
   LP_CONTRACT_RUNS: 'property-based runs per operation (default 5)',
   LP_CONTRACT_RANDOM_SEED: 'random seed of the property-based inputs (default fixed, so a red run reproduces)',
   LP_CONTRACT_TIMEOUT_MS: 'time the suite gives one attempt of a request, in ms (default 15000)',

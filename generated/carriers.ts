@@ -136,7 +136,12 @@ export interface operations {
             /** @description The bearer token is missing, invalid or expired. Get a new token and retry once. */
             401: {
                 headers: {
-                    /** @description The authentication scheme expected (`Bearer`). */
+                    /**
+                     * @description A `Bearer` challenge with its attributes, for example
+                     *     `Bearer realm="carriers", error="invalid_token"`. RFC 6750 section 3 requires
+                     *     it on every refusal of a missing or invalid token; a gateway's refusal of a
+                     *     wrong subscription key may come without it.
+                     */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };

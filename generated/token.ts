@@ -265,7 +265,7 @@ export interface components {
              */
             access_token: string;
             /**
-             * @description The token type, `Bearer` (compared case-insensitively, as RFC 6749 allows).
+             * @description The token type, `Bearer` (compared case-insensitively, as RFC 6749 section 5.1 says).
              * @example Bearer
              */
             token_type: string;
@@ -289,6 +289,16 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
+        /**
+         * @description `no-store`: a response that carries a token is never stored by a cache (RFC 6749
+         *     section 5.1 requires it of every token response).
+         */
+        CacheControlNoStore: string;
+        /**
+         * @description `no-cache`: the HTTP/1.0 spelling of the same rule for older caches (RFC 6749
+         *     section 5.1 requires it of every token response).
+         */
+        PragmaNoCache: string;
         /** @description Seconds to wait before retrying the request. */
         RetryAfter: number;
     };
@@ -312,6 +322,8 @@ export interface operations {
             /** @description The access token. Note the `expired_in` spelling. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    Pragma: components["headers"]["PragmaNoCache"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -408,6 +420,8 @@ export interface operations {
             /** @description The access token (RFC 6749 section 5.1). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    Pragma: components["headers"]["PragmaNoCache"];
                     [name: string]: unknown;
                 };
                 content: {

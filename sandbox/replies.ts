@@ -15,12 +15,21 @@ export function sendOAuthError(reply: FastifyReply, status: number, error: strin
  * supported. A request that tries it is refused as RFC 6749 asks: 400 invalid_request when it also sends the form's
  * secret (two methods, section 2.3), else 401 invalid_client with a Basic challenge (section 5.2). Undefined: go on.
  */
-export function refuseHttpBasic(authorization: string | undefined, body: Record<string, unknown>, reply: FastifyReply): FastifyReply | undefined {
+export function refuseHttpBasic(
+  authorization: string | undefined,
+  body: Record<string, unknown>,
+  reply: FastifyReply,
+): FastifyReply | undefined {
   if (!/^basic\s/i.test(authorization ?? '')) return undefined;
   if (body.client_secret !== undefined)
     return sendOAuthError(reply, 400, 'invalid_request', 'The client authenticated twice: with HTTP Basic and with client_secret.');
   reply.header('www-authenticate', 'Basic realm="token"');
-  return sendOAuthError(reply, 401, 'invalid_client', 'HTTP Basic client authentication is not supported: send client_id and client_secret in the form.');
+  return sendOAuthError(
+    reply,
+    401,
+    'invalid_client',
+    'HTTP Basic client authentication is not supported: send client_id and client_secret in the form.',
+  );
 }
 
 export function sendApiError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {

@@ -1,39 +1,31 @@
 // Contract of POST {base_url}/v1/load-milestone-events: a bearer token is required, bad input is a 4xx (never a 5xx).
 // Valid events are posted only with LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID, and only for that load.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
-import { reasonIfCannot } from '../send/capabilities.ts';
-import { logisticsClient, tokenProvider } from '../send/clients.ts';
-import { JSON_TYPE, send, statusClass } from '../send/requests.ts';
-import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
+import { reasonIfCannot } from '../send/capabilities.ts';
+import { callOperation, logisticsClient } from '../send/clients.ts';
+import { credentialValue, request, validMilestone } from '../send/model.ts';
+import { type Change, chain, withHeaders, withJson, withRaw } from '../send/parts.ts';
+import { statusClass } from '../send/answers.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
+import { skipIf } from '../support/skips.ts';
 
 const OP = ['recordLoadMilestoneEvent'];
-const PATH = '/v1/load-milestone-events';
+const MILESTONE = 'recordLoadMilestoneEvent';
 const WRITES_REFUSED = target.writesAllowed
   ? undefined
   : 'writes are not allowed (set LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that broke this clause would record the event';
 const tokenSettingsUnset = () => reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET');
 
-// Invalid events name the test load when there is one, so that even a broken server records nothing elsewhere.
-const loadId = () => target.env.LP_TEST_LOAD_ID ?? 'LD-CONTRACT-TEST-REJECTED';
-const validEvent = () => ({
-  load_id: loadId(),
-  milestone_type: 'ARRIVED_AT_PICKUP',
-  event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-});
-
-let token = '';
-beforeAll(async () => {
-  if (!tokenSettingsUnset()) token = await tokenProvider(target, 'service').getToken();
-});
 // Seed 5.2: gateway-protected APIs also take the subscription key, so requests send it as the client does; only the
 // check of the bearer token alone leaves it out.
-const keyHeader = (): Record<string, string> =>
-  target.env.LP_SUBSCRIPTION_KEY ? { 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY } : {};
-const bearerAlone = (value = token) => ({ ...JSON_TYPE, authorization: `Bearer ${value}` });
-const bearer = (value = token) => ({ ...bearerAlone(value), ...keyHeader() });
+const withKey: Change = withHeaders({ 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY });
+const bearer = (value: string): Change => withHeaders({ Authorization: `Bearer ${value}` });
+/** A milestone with the subscription key as the client sends it, and `change` applied. Invalid events name the test
+ * load when there is one, so that even a broken server records nothing elsewhere. */
+const milestone = (change: Change = (p) => p) =>
+  request(MILESTONE, chain(withKey, withJson({ load_id: target.env.LP_TEST_LOAD_ID ?? 'LD-CONTRACT-TEST-REJECTED' }), change));
 
 describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () => {
   // Seed 4.4: the success response is a confirmation message. Its status and shape (200, a JSON object with a
@@ -41,18 +33,17 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   it('records a valid event sent with a fresh token and confirms it', async (ctx) => {
     skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
     // Read as text: whether the message comes as JSON is the guess, not the seed.
-    const { data, response } = await logisticsClient(target).carriers.POST(PATH, { body: validEvent(), parseAs: 'text' });
+    const { data, response } = await callOperation(logisticsClient(target).carriers, MILESTONE, {
+      body: await validMilestone(),
+      parseAs: 'text',
+    });
     expect(statusClass(response.status), `status ${response.status}`).toBe(2);
     expect(String(data ?? '').trim().length > 0, 'a confirmation message').toBe(true);
   });
 
   it('records whether a milestone_type the examples do not list is accepted', async (ctx) => {
     skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
-    const seen = await send(target, 'LP_BASE_URL', PATH, {
-      method: 'POST',
-      headers: bearer(),
-      body: JSON.stringify({ ...validEvent(), milestone_type: 'CONTRACT_CHECK_UNLISTED_TYPE' }),
-    });
+    const seen = await milestone(withJson({ milestone_type: 'CONTRACT_CHECK_UNLISTED_TYPE' }));
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
     observeAssumption(
@@ -68,7 +59,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   // the run, since a server that requires the key still keeps the seed. Anything but a 2xx or 4xx fails.
   it('answers the bearer token alone with a 2xx or a 4xx, and records whether the subscription key is required', async (ctx) => {
     skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
-    const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearerAlone(), body: JSON.stringify(validEvent()) });
+    const seen = await request(MILESTONE, withHeaders({ 'Ocp-Apim-Subscription-Key': undefined }));
     const { response } = seen;
     expect([2, 4], `status ${response.status}`).toContain(statusClass(response.status));
     observeAssumption(
@@ -81,32 +72,21 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
 
   it('rejects an event without a token with a 4xx', async (ctx) => {
     skipIf(ctx, OP, reasonIfUnset(target, 'LP_BASE_URL'), WRITES_REFUSED);
-    const { response } = await send(target, 'LP_BASE_URL', PATH, {
-      method: 'POST',
-      headers: { ...JSON_TYPE, ...keyHeader() },
-      body: JSON.stringify(validEvent()),
-    });
+    const { response } = await milestone(withHeaders({ Authorization: undefined }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
   it('rejects an event with a garbage bearer token with a 4xx', async (ctx) => {
     skipIf(ctx, OP, reasonIfUnset(target, 'LP_BASE_URL'), WRITES_REFUSED, reasonIfCannot(target.name, 'verifiesCredentials'));
-    const { response } = await send(target, 'LP_BASE_URL', PATH, {
-      method: 'POST',
-      headers: bearer(`contract-garbage-${crypto.randomUUID()}`),
-      body: JSON.stringify(validEvent()),
-    });
+    const { response } = await milestone(bearer(`contract-garbage-${crypto.randomUUID()}`));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
   it('rejects an event with an issued token cut short or extended with a 4xx', async (ctx) => {
     skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED, reasonIfCannot(target.name, 'verifiesCredentials'));
+    const token = await credentialValue('bearer');
     for (const wrong of wrongValues(token)) {
-      const { response } = await send(target, 'LP_BASE_URL', PATH, {
-        method: 'POST',
-        headers: bearer(wrong),
-        body: JSON.stringify(validEvent()),
-      });
+      const { response } = await milestone(bearer(wrong));
       expect(statusClass(response.status), `a wrong token (${describeWrong(token, wrong)}) answered ${response.status}`).toBe(4);
     }
   });
@@ -114,18 +94,14 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   it('answers a very long milestone_type with a 2xx or a 4xx, never a 5xx', async (ctx) => {
     // The seed gives no size limit: the target may record the event or refuse it, but it must not fail on it.
     skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
-    const event = { ...validEvent(), milestone_type: `CONTRACT_LONG_${'X'.repeat(5000)}` };
-    const { response } = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify(event) });
+    const { response } = await milestone(withJson({ milestone_type: `CONTRACT_LONG_${'X'.repeat(5000)}` }));
     expect([2, 4], `status ${response.status}`).toContain(statusClass(response.status));
   });
 
   it('rejects malformed JSON with a 4xx, never a 5xx', async (ctx) => {
     skipIf(ctx, OP, tokenSettingsUnset());
-    const { response } = await send(target, 'LP_BASE_URL', PATH, {
-      method: 'POST',
-      headers: bearer(),
-      body: `{"load_id": "${loadId()}", "milestone_type": `,
-    });
+    const loadId = target.env.LP_TEST_LOAD_ID ?? 'LD-CONTRACT-TEST-REJECTED';
+    const { response } = await milestone(withRaw({ body: `{"load_id": "${loadId}", "milestone_type": ` }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
@@ -136,11 +112,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
     ['a date without a time', '2026-11-22'],
   ] as const)('rejects %s with a 4xx', async ([, eventTime], ctx) => {
     skipIf(ctx, OP, tokenSettingsUnset());
-    const { response } = await send(target, 'LP_BASE_URL', PATH, {
-      method: 'POST',
-      headers: bearer(),
-      body: JSON.stringify({ ...validEvent(), event_time: eventTime }),
-    });
+    const { response } = await milestone(withJson({ event_time: eventTime }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
@@ -148,11 +120,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   // date rather than rolling it over is the spec's guess, recorded from the answer.
   it('answers an impossible calendar date with a 2xx or a 4xx, and records whether it was refused', async (ctx) => {
     skipIf(ctx, OP, tokenSettingsUnset());
-    const seen = await send(target, 'LP_BASE_URL', PATH, {
-      method: 'POST',
-      headers: bearer(),
-      body: JSON.stringify({ ...validEvent(), event_time: '2026-02-30T14:30:00Z' }),
-    });
+    const seen = await milestone(withJson({ event_time: '2026-02-30T14:30:00Z' }));
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
     observeAssumption(ASSUMPTIONS.impossibleDate, statusClass(status) === 4, `event_time 2026-02-30T14:30:00Z answered ${status}`, seen);
@@ -163,9 +131,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
     'answers an event without %s with a 2xx or a 4xx, and records whether it was refused',
     async (field, ctx) => {
       skipIf(ctx, OP, tokenSettingsUnset());
-      const event: Record<string, string> = validEvent();
-      delete event[field];
-      const seen = await send(target, 'LP_BASE_URL', PATH, { method: 'POST', headers: bearer(), body: JSON.stringify(event) });
+      const seen = await milestone(withJson({ [field]: undefined }));
       const status = seen.response.status;
       expect([2, 4], `status ${status}`).toContain(statusClass(status));
       observeAssumption(ASSUMPTIONS.milestoneRequired, statusClass(status) === 4, `an event without ${field} answered ${status}`, seen);

@@ -1,25 +1,23 @@
 // Dredd hooks (CommonJS: dredd loads hooks with require): real credentials on every request, form-encoded token
-// bodies, path parameters taken from the target's data, the write gate for milestones, and the transactions each
-// kind of target can run. LP_* settings come from the environment that scripts/dredd.ts passes in.
+// bodies, path parameters taken from the target's data, the write gate for milestones, and the transactions each kind
+// of target can run. What they know of each operation comes from the operations registry, written as JSON by the
+// runner (LP_DREDD_OPERATIONS, dredd/dredd-operations.ts); LP_* settings come from the environment scripts/dredd.ts
+// passes in.
+const { readFileSync } = require('node:fs');
 const hooks = require('hooks');
 
 const env = process.env;
 const TARGET = env.LP_CONTRACT_TARGET || 'live';
 const writesAllowed = env.LP_ALLOW_WRITES === '1' && Boolean(env.LP_TEST_LOAD_ID);
-const state = { token: undefined, vehicleNumber: undefined };
+const { operations, tokenSource } = JSON.parse(readFileSync(env.LP_DREDD_OPERATIONS, 'utf8'));
+const state = { token: undefined, values: {} };
 
 const join = (base, path) => `${String(base).replace(/\/+$/, '')}${path}`;
 const operationOf = (transaction) => {
   const path = transaction.request.uri.split('?')[0];
-  const method = transaction.request.method;
-  if (method === 'POST' && path === '/token') return 'requestServiceToken';
-  if (method === 'POST' && path.endsWith('/oauth2/default/v1/token')) return 'requestIdentityProviderToken';
-  if (method === 'GET' && path.endsWith('/oauth2/default/v1/authorize')) return 'requestAuthorization';
-  if (method === 'POST' && path === '/v1/load-milestone-events') return 'recordLoadMilestoneEvent';
-  if (method === 'GET' && path === '/vehicles') return 'listVehicles';
-  if (method === 'GET' && path.startsWith('/vehicles/')) return 'getVehicle';
-  return undefined;
+  return operations.find((op) => op.method === transaction.request.method && new RegExp(op.path).test(path));
 };
+const credentialValue = (credential) => (credential.variable === 'token' ? state.token : env[credential.variable]);
 
 function skip(transaction, reason) {
   transaction.skip = true;
@@ -27,11 +25,11 @@ function skip(transaction, reason) {
   hooks.log(`skip ${transaction.name}: ${reason}`);
 }
 
-// Data the transactions need: a service token and a vehicle number the key can see, fetched from the target itself.
+// Data the transactions need: a service token, and a value of each path parameter from the target's own list.
 hooks.beforeAll(async (_transactions, done) => {
   try {
-    if (env.LP_BASE_URL && env.LP_CLIENT_ID && env.LP_CLIENT_SECRET) {
-      const response = await fetch(join(env.LP_BASE_URL, '/token'), {
+    if (env[tokenSource.baseVariable] && env.LP_CLIENT_ID && env.LP_CLIENT_SECRET) {
+      const response = await fetch(join(env[tokenSource.baseVariable], tokenSource.path), {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ grant_type: 'client_credentials', client_id: env.LP_CLIENT_ID, client_secret: env.LP_CLIENT_SECRET }),
@@ -39,118 +37,112 @@ hooks.beforeAll(async (_transactions, done) => {
       });
       if (response.ok) state.token = (await response.json()).access_token;
     }
-    if (env.LP_FLEET_BASE_URL && env.LP_FLEET_API_KEY) {
-      const response = await fetch(join(env.LP_FLEET_BASE_URL, '/vehicles'), {
-        headers: { 'API-Key': env.LP_FLEET_API_KEY },
-        signal: AbortSignal.timeout(15000),
-      });
-      const list = response.ok ? await response.json() : [];
-      if (Array.isArray(list) && list[0]) state.vehicleNumber = list[0].vehicleNumber;
-    }
+    for (const op of operations)
+      for (const [name, source] of Object.entries(op.pathValues)) {
+        const owner = op.credentials.find((c) => c.in === 'header');
+        if (!source || !env[source.baseVariable] || !owner || !credentialValue(owner)) continue;
+        const response = await fetch(join(env[source.baseVariable], source.listPath), {
+          headers: { [owner.name]: `${owner.prefix}${credentialValue(owner)}` },
+          signal: AbortSignal.timeout(15000),
+        });
+        const list = response.ok ? await response.json() : [];
+        if (Array.isArray(list) && list[0]) state.values[name] = list[0][name];
+      }
   } catch (error) {
     hooks.log(`could not prepare data: ${error.message}`);
   }
   done();
 });
 
-/**
- * What a transaction of an expected status needs from the request, for targets with data.
- * Returns a request change, or a string: the reason the transaction cannot run there.
- */
-const PROVOKE = {
-  401: (operation) =>
-    ({
-      requestServiceToken: { form: { client_secret: `${env.LP_CLIENT_SECRET}-wrong` } },
-      // Dredd compares keys with the first example (an OAuth error body), so provoke the OAuth error, not the gateway's.
-      requestIdentityProviderToken: { form: { client_secret: `${env.LP_CLIENT_SECRET}-wrong` } },
-      recordLoadMilestoneEvent: writesAllowed
-        ? { dropHeader: 'Authorization' }
-        : 'writes are not allowed: an unauthenticated valid event could be recorded',
-      listVehicles: { dropHeader: 'API-Key' },
-      getVehicle: { dropHeader: 'API-Key' },
-    })[operation] || 'no way to provoke 401 here',
-  400: (operation) =>
-    ({
-      requestServiceToken: { form: { grant_type: 'password' } },
-      requestIdentityProviderToken: { form: { scope: undefined } },
-      recordLoadMilestoneEvent: { json: { event_time: 'not-a-time' } },
-      listVehicles: { query: 'sort=unknownField%20asc' },
-    })[operation] || 'no request of this operation is malformed in a way the spec pins to 400',
-  404: (operation) => (operation === 'getVehicle' ? { vehicle: 'V-DREDD-UNKNOWN-0000' } : 'answered only at a wrong base URL'),
-};
+/** What a transaction of an expected status needs from the request on a target with data: a change, or why not. */
+function provoke(op, status) {
+  if (status === 401) {
+    if (op.writes && !writesAllowed) return 'writes are not allowed: an unauthenticated valid event could be recorded';
+    const form = op.credentials.find((c) => c.in === 'form' && c.variable === 'LP_CLIENT_SECRET');
+    // A token endpoint: the OAuth error of a wrong secret (dredd compares keys with the first example), not the gateway's.
+    if (form) return { form: { [form.name]: `${env.LP_CLIENT_SECRET}-wrong` } };
+    const header = op.credentials.find((c) => c.in === 'header');
+    return header ? { dropHeader: header.name } : 'no way to provoke 401 here';
+  }
+  if (status === 400)
+    return op.malformed ? { fields: op.malformed } : 'no request of this operation is malformed in a way the spec pins to 400';
+  if (status === 404) return Object.keys(op.pathValues).length ? { path: 'DREDD-UNKNOWN-0000' } : 'answered only at a wrong base URL';
+  return `a ${status} cannot be provoked on purpose by a client`;
+}
+
+/** The request's body fields: the example's, the credentials and LP_* values in their place, `fields` on top. */
+function bodyFields(op, example, fields) {
+  const body = { ...example, ...op.constants };
+  for (const credential of op.credentials) if (credential.in === 'form') body[credential.name] = credentialValue(credential);
+  for (const [name, variable] of Object.entries(op.variables)) if (env[variable] !== undefined) body[name] = env[variable];
+  if (op.body === 'json' && 'event_time' in body) body.event_time = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  for (const [name, value] of Object.entries(fields ?? {})) {
+    if (value === null) delete body[name];
+    else body[name] = value;
+  }
+  return body;
+}
+
+const withPathValue = (text, value) => text.replace(/\/[^/?]+(\?|$)/, `/${encodeURIComponent(value)}$1`);
 
 hooks.beforeEach((transaction, done) => {
-  const operation = operationOf(transaction);
+  const op = operationOf(transaction);
   const status = Number(transaction.expected.statusCode);
   const request = transaction.request;
   request.headers = request.headers || {};
-
-  // Credentials, as each scheme wants them.
-  if (operation === 'recordLoadMilestoneEvent' && state.token) request.headers.Authorization = `Bearer ${state.token}`;
-  if (operation === 'listVehicles' || operation === 'getVehicle') request.headers['API-Key'] = env.LP_FLEET_API_KEY || '';
-  if (operation === 'requestIdentityProviderToken') request.headers['Ocp-Apim-Subscription-Key'] = env.LP_SUBSCRIPTION_KEY || '';
-
-  // Form bodies with the real client credentials (dredd would send the example as JSON).
-  let form;
-  if (operation === 'requestServiceToken' || operation === 'requestIdentityProviderToken') {
-    form = { grant_type: 'client_credentials', client_id: env.LP_CLIENT_ID, client_secret: env.LP_CLIENT_SECRET };
-    if (operation === 'requestIdentityProviderToken') form.scope = env.LP_SCOPE;
-    request.headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  if (!op) {
+    skip(transaction, 'no operation of the registry at this address');
+    return done();
   }
-  let json;
-  if (operation === 'recordLoadMilestoneEvent') {
-    // Only ever the test load, and only with writes allowed.
-    if (status < 300 && !writesAllowed) {
-      skip(transaction, 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID)');
-      return done();
-    }
-    json = {
-      load_id: env.LP_TEST_LOAD_ID || 'LD-DREDD-REJECTED',
-      milestone_type: 'ARRIVED_AT_PICKUP',
-      event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    };
-  }
-  let vehicle = operation === 'getVehicle' ? state.vehicleNumber : undefined;
-  let query;
-
-  if (operation === 'requestAuthorization') {
+  if (op.needsCode || op.redirects) {
     skip(transaction, 'a browser redirect flow, checked by the vitest suite (authorization-code.test.ts)');
     return done();
   }
+  if (op.writes && status < 300 && !writesAllowed) {
+    skip(transaction, 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID)');
+    return done();
+  }
+  for (const credential of op.credentials)
+    if (credential.in === 'header') request.headers[credential.name] = `${credential.prefix}${credentialValue(credential) || ''}`;
+  let change = {};
   if (TARGET === 'mock') {
     // Prism has no data: it answers whatever status it is asked for with the documented example.
     if (status !== 200) request.headers.Prefer = `code=${status}`;
   } else if (status >= 300) {
-    const change = PROVOKE[status] ? PROVOKE[status](operation) : `a ${status} cannot be provoked on purpose by a client`;
+    change = provoke(op, status);
     if (typeof change === 'string') {
       skip(transaction, change);
       return done();
     }
-    if (change.dropHeader) delete request.headers[change.dropHeader];
-    if (change.form) form = { ...form, ...change.form };
-    if (change.json) json = { ...json, ...change.json };
-    if (change.query) query = change.query;
-    if (change.vehicle) vehicle = change.vehicle;
   }
-
-  if (operation === 'getVehicle') {
-    if (!vehicle) {
-      skip(transaction, 'the key sees no vehicle to fetch');
+  if (change.dropHeader) delete request.headers[change.dropHeader];
+  const pathNames = Object.keys(op.pathValues);
+  if (pathNames.length) {
+    const value = change.path ?? state.values[pathNames[0]];
+    if (!value) {
+      skip(transaction, 'the key sees nothing to fetch');
       return done();
     }
-    transaction.fullPath = transaction.fullPath.replace(/\/vehicles\/[^/?]+/, `/vehicles/${encodeURIComponent(vehicle)}`);
-    request.uri = request.uri.replace(/\/vehicles\/[^/?]+/, `/vehicles/${encodeURIComponent(vehicle)}`);
+    transaction.fullPath = withPathValue(transaction.fullPath, value);
+    request.uri = withPathValue(request.uri, value);
   }
-  if (query) {
+  if (op.body !== 'none') {
+    let example = {};
+    try {
+      example = request.body ? JSON.parse(request.body) : {};
+    } catch {
+      example = Object.fromEntries(new URLSearchParams(request.body || ''));
+    }
+    const body = bodyFields(op, example, { ...change.form, ...change.fields });
+    if (op.body === 'form') {
+      request.headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      request.body = new URLSearchParams(Object.entries(body).filter(([, v]) => v !== undefined)).toString();
+    } else request.body = JSON.stringify(body);
+  } else if (change.fields) {
+    const query = new URLSearchParams(Object.entries(change.fields).filter(([, v]) => v !== null)).toString();
     transaction.fullPath = `${transaction.fullPath.split('?')[0]}?${query}`;
     request.uri = `${request.uri.split('?')[0]}?${query}`;
   }
-  if (form) {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(form)) if (value !== undefined) params.set(key, value);
-    request.body = params.toString();
-  }
-  if (json) request.body = JSON.stringify(json);
   done();
 });
 

@@ -10,6 +10,7 @@ import { Redactor } from '../send/redact.ts';
 import type { TargetName } from '../send/target.ts';
 import { SECRET_VARIABLES } from '../send/target.ts';
 import { loadDotenv } from '../../config/environment.ts';
+import { writeDreddOperations } from './dredd-operations.ts';
 import { writeDreddDocuments } from './dredd-documents.ts';
 import { RESULT_PREFIX, type DreddPlanItem } from './dredd-process.ts';
 
@@ -80,12 +81,15 @@ export async function dreddAgainst(target: TargetName, env: Record<string, strin
       });
   }
   if (plan.length === 0) return { results: [], output: '', notRun };
+  // What the hooks know of each operation, from the registry (they read it; they keep no list of their own).
+  const operationsFile = join(outDir, 'operations.json');
+  writeDreddOperations(operationsFile);
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(repoRoot, 'contract-tests/dredd/dredd-process.ts'), JSON.stringify(plan)],
     {
       cwd: repoRoot,
-      env: { ...process.env, ...env, LP_CONTRACT_TARGET: target },
+      env: { ...process.env, ...env, LP_CONTRACT_TARGET: target, LP_DREDD_OPERATIONS: operationsFile },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -17,7 +17,7 @@ import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { MODEL, send, withCredentials } from '../send/model.ts';
-import { statusClass } from '../send/requests.ts';
+import { statusClass } from '../send/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';

@@ -3,9 +3,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import { fleetClient } from '../send/clients.ts';
+import { callOperation, fleetClient } from '../send/clients.ts';
 import type { Exchange } from '../send/fetch.ts';
-import { jsonOf, send, statusClass } from '../send/requests.ts';
+import { request } from '../send/model.ts';
+import { withPath, withQuery, withRaw } from '../send/parts.ts';
+import { jsonOf, statusClass } from '../send/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
@@ -22,9 +24,7 @@ let listFailure: string | undefined;
 
 /** A query through the published client; the response is checked against the spec by the contract fetch. */
 async function list(query: Partial<Record<FilterName, string[]>> & { sort?: string } = {}): Promise<Vehicle[]> {
-  const { data, response } = await fleetClient(target).GET('/vehicles', {
-    params: { query: query as never },
-  });
+  const { data, response } = await callOperation(fleetClient(target), 'listVehicles', { params: { query } });
   expect(statusClass(response.status), `list ${JSON.stringify(query)} answered ${response.status}`).toBe(2);
   // The vehicles the server sent, bare or wrapped (the array is the spec's guess, reported when contradicted).
   const { vehicles, shape } = vehicleListOf<Vehicle>(data);
@@ -43,10 +43,10 @@ const numbers = (vehicles: Vehicle[]) => vehicles.map((v) => v.vehicleNumber);
 async function probe(
   query: Partial<Record<FilterName | 'sort', string[]>>,
 ): Promise<{ vehicles?: Vehicle[]; seen: Exchange; label: string }> {
-  const params = new URLSearchParams();
-  for (const [name, values] of Object.entries(query)) for (const value of values ?? []) params.append(name, value);
-  const label = decodeURIComponent(params.toString());
-  const seen = await send(target, 'LP_FLEET_BASE_URL', `/vehicles?${params}`, { headers: { 'API-Key': target.env.LP_FLEET_API_KEY! } });
+  const label = Object.entries(query)
+    .flatMap(([name, values]) => (values ?? []).map((value) => `${name}=${value}`))
+    .join('&');
+  const seen = await request('listVehicles', withQuery(query));
   const body = statusClass(seen.response.status) === 2 ? parseJsonLoosely(seen.bodyText) : undefined;
   return { vehicles: vehicleListOf<Vehicle>(body).vehicles, seen, label };
 }
@@ -209,9 +209,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     await forEachConcurrently(
       ['customerVehicleNumber=CONTRACT-PROBE', 'contractProbe=1', `${'q'.repeat(300)}=${'v'.repeat(2000)}`],
       async (query) => {
-        const { response } = await send(target, 'LP_FLEET_BASE_URL', `/vehicles?${query}`, {
-          headers: { 'API-Key': target.env.LP_FLEET_API_KEY! },
-        });
+        const { response } = await request('listVehicles', withRaw({ query }));
         expect([2, 4], `?${query.slice(0, 40)} answered ${response.status}`).toContain(statusClass(response.status));
       },
     );
@@ -229,9 +227,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     const foreign = target.env.LP_FLEET_FOREIGN_CUSTOMER_NUMBER!;
     expect(all.map((v) => v.customerNumber)).not.toContain(foreign);
     // An empty list or a 4xx both keep the contract (the seed shows neither); any vehicle of that customer is a leak.
-    const { response, bodyText } = await send(target, 'LP_FLEET_BASE_URL', `/vehicles?customerNumber=${encodeURIComponent(foreign)}`, {
-      headers: { 'API-Key': target.env.LP_FLEET_API_KEY! },
-    });
+    const { response, bodyText } = await request('listVehicles', withQuery({ customerNumber: foreign }));
     expect([2, 4], `filtered by the foreign customer: ${response.status}`).toContain(statusClass(response.status));
     if (statusClass(response.status) === 2) {
       // Whatever the list's shape: no vehicle in it at all (it was filtered by a customer the key must not see).
@@ -245,7 +241,7 @@ describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () =
   it('agrees with the list for up to three vehicles', async (ctx) => {
     skipIf(ctx, GET, needsKey(), needsData(), listFailure, all.length === 0 ? 'the key sees no vehicles' : undefined);
     await forEachConcurrently(all.slice(0, 3), async (listed) => {
-      const { data, response } = await fleetClient(target).GET('/vehicles/{vehicleNumber}', {
+      const { data, response } = await callOperation<Vehicle>(fleetClient(target), 'getVehicle', {
         params: { path: { vehicleNumber: listed.vehicleNumber } },
       });
       expect(statusClass(response.status), `get ${listed.vehicleNumber}: ${response.status}`).toBe(2);
@@ -257,9 +253,7 @@ describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () =
   it('answers an unknown vehicle number with a 4xx', async (ctx) => {
     skipIf(ctx, GET, needsKey(), needsData());
     const unknown = `V-CONTRACT-UNKNOWN-${crypto.randomUUID().slice(0, 8)}`;
-    const seen = await send(target, 'LP_FLEET_BASE_URL', `/vehicles/${encodeURIComponent(unknown)}`, {
-      headers: { 'API-Key': target.env.LP_FLEET_API_KEY! },
-    });
+    const seen = await request('getVehicle', withPath({ vehicleNumber: unknown }));
     const { response, bodyText } = seen;
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
     observeAssumption(ASSUMPTIONS.unknownVehicle404, response.status === 404, `an unknown vehicle answered ${response.status}`, seen);
@@ -276,9 +270,7 @@ describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () =
   it('answers the foreign vehicle (LP_FLEET_FOREIGN_VEHICLE_NUMBER) with a 4xx', async (ctx) => {
     skipIf(ctx, GET, needsKey(), needsData(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'));
     const foreign = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!;
-    const seen = await send(target, 'LP_FLEET_BASE_URL', `/vehicles/${encodeURIComponent(foreign)}`, {
-      headers: { 'API-Key': target.env.LP_FLEET_API_KEY! },
-    });
+    const seen = await request('getVehicle', withPath({ vehicleNumber: foreign }));
     const { response } = seen;
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
     observeAssumption(ASSUMPTIONS.unknownVehicle404, response.status === 404, `a foreign vehicle answered ${response.status}`, seen);

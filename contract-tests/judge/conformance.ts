@@ -17,6 +17,9 @@ export interface Finding {
   message: string;
   /** JSON pointer (in the operation's bundle) of the place of the spec the response breaks; none for a 5xx or a body that is not what its own Content-Type says. */
   location?: string;
+  /** A body that fits none of the branches of an anyOf or oneOf: what each branch found (verdicts.ts judges the branch
+   * whose findings an x-assumption covers, if any, as a contradiction of it). */
+  alternatives?: Finding[][];
 }
 
 export interface Inspection {
@@ -58,16 +61,41 @@ function dereference(api: ApiName, pointer: string): string {
  */
 function schemaFindings(api: ApiName, schemaPointer: string, validate: ValidateFunction, prefix: string): Finding[] {
   const root = dereference(api, schemaPointer);
-  return (validate.errors ?? [])
-    .filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf')
-    .slice(0, 10)
-    .map((error) => {
-      const path = error.schemaPath.replace(/^#/, '');
-      return {
-        message: `${prefix} ${error.instancePath || '(body)'} ${error.message ?? 'is invalid'}`,
-        location: /^\/(components|paths)\//.test(path) ? path : `${root}${path}`,
-      };
+  const locate = (schemaPath: string) => {
+    const path = schemaPath.replace(/^#/, '');
+    return /^\/(components|paths)\//.test(path) ? path : `${root}${path}`;
+  };
+  const errors = (validate.errors ?? []).map((error) => ({ error, location: locate(error.schemaPath) }));
+  const findingOf = ({ error, location }: (typeof errors)[number]): Finding => ({
+    message: `${prefix} ${error.instancePath || '(body)'} ${error.message ?? 'is invalid'}`,
+    location,
+  });
+  const combinators = errors.filter(({ error }) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
+  const claimed = new Set<unknown>();
+  const findings: Finding[] = [];
+  for (const combinator of combinators) {
+    const branches = (nodeAt(api, combinator.location) as unknown[] | undefined) ?? [];
+    const alternatives = branches.map((branch, i) => {
+      const ref = (branch as { $ref?: string } | undefined)?.$ref;
+      const prefixes = [`${combinator.location}/${i}/`, ...(ref?.startsWith('#/') ? [`${ref.slice(1)}/`] : [])];
+      const mine = errors.filter(
+        (e) =>
+          e !== combinator &&
+          !claimed.has(e) &&
+          e.error.instancePath.startsWith(combinator.error.instancePath) &&
+          prefixes.some((p) => e.location.startsWith(p)),
+      );
+      for (const e of mine) claimed.add(e);
+      return mine.map(findingOf);
     });
+    claimed.add(combinator);
+    findings.push({
+      message: `${prefix} ${combinator.error.instancePath || '(body)'} fits none of its ${branches.length} shapes`,
+      alternatives,
+    });
+  }
+  findings.push(...errors.filter((e) => !claimed.has(e)).map(findingOf));
+  return findings.slice(0, 10);
 }
 
 /** Places a valid body was checked against: each keyword of each schema node the body reached (through $refs). */

@@ -15,11 +15,14 @@ function recordFindings(seen: Exchange, findings: Finding[]): void {
   const violations = findings.filter((f) => f.verdict === 'violation');
   if (violations.length) {
     const evidence = evidenceOfExchange(seen);
-    for (const f of violations) record({ kind: 'violation', test: seen.test, promise: f.promise, from: 'answer', message: f.message, check: f.check, evidence });
+    for (const f of violations)
+      record({ kind: 'violation', test: seen.test, promise: f.promise, from: 'answer', message: f.message, check: f.check, evidence });
     reportProblems(violations.map((f) => f.message));
   }
   const contradicted = findings.filter((f) => f.verdict === 'contradicted');
-  reportContradictions(contradicted.map((f) => `${f.message} (assumed at ${f.assumption?.api}#${f.assumption?.pointer}: ${f.assumption?.match})`));
+  reportContradictions(
+    contradicted.map((f) => `${f.message} (assumed at ${f.assumption?.api}#${f.assumption?.pointer}: ${f.assumption?.match})`),
+  );
   // The Prism mock answers from the spec itself: what it sends confirms or contradicts nothing.
   if (!capabilityOf(target.name).hasDataSemantics) return;
   for (const f of findings)
@@ -28,7 +31,10 @@ function recordFindings(seen: Exchange, findings: Finding[]): void {
         kind: 'assumption',
         ...f.assumption,
         outcome: f.verdict === 'contradicted' ? 'contradicted' : 'confirmed',
-        evidence: f.verdict === 'contradicted' ? f.message : `${seen.observed.request} answered ${seen.observed.status} ${seen.observed.contentType} as assumed`,
+        evidence:
+          f.verdict === 'contradicted'
+            ? f.message
+            : `${seen.observed.request} answered ${seen.observed.status} ${seen.observed.contentType} as assumed`,
         observed: seen.observed,
         test: seen.test,
       });

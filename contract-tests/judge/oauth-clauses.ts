@@ -7,6 +7,8 @@
 // clause without one of the three. Most checks of these clauses are in token/oauth-clauses.test.ts.
 // The clause texts paraphrase the RFCs with their section numbers; they are not quotations.
 
+import { EXCHANGE_CHECKS } from './exchange-checks.ts';
+
 export type Rfc = '6749' | '6750' | '7636';
 export type Level = 'MUST' | 'MUST NOT' | 'REQUIRED' | 'SHALL';
 
@@ -15,6 +17,9 @@ export interface CheckRef {
   file: string;
   /** A substring of exactly one it(...) title of that file (the raw title, before any %s substitution). */
   test: string;
+  /** The exchange check that judges the clause on every exchange, whichever test sent it; the test above is one that
+   * sends the requests that provoke it. */
+  exchangeCheck?: string;
 }
 
 interface ClauseCore {
@@ -162,7 +167,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST NOT',
     text: 'Response parameters of the authorization endpoint must not appear more than once.',
     applies: 'The approving redirect carries code and state in its query.',
-    check: { file: REDIRECT_NEAR_MISSES, test: 'authorize returns each tricky state exactly once and exactly as sent' },
+    check: {
+      file: REDIRECT_NEAR_MISSES,
+      test: 'authorize returns each tricky state exactly once and exactly as sent',
+      exchangeCheck: 'authorize-redirect',
+    },
     note: 'Asserts one state and at most one code per redirect, including for states that look like more parameters.',
   },
   {
@@ -175,6 +184,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     check: {
       file: CLAUSE_CHECKS,
       test: 'a missing or unsupported response_type is redirected back with an error and the state, never a code',
+      exchangeCheck: 'authorize-redirect',
     },
     note: 'Without response_type and with response_type=token: an error response (a redirect back to LP_REDIRECT_URI, or a 4xx), never a code or a token. Whether the error is redirected rather than shown is the spec’s guess (x-assumption authorizeBehaviour), recorded.',
   },
@@ -196,7 +206,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST NOT',
     text: 'A redirection URI must not include a fragment component.',
     applies: 'redirect_uri of the authorize request.',
-    check: { file: REDIRECT_NEAR_MISSES, test: 'authorize never redirects to a near miss of LP_REDIRECT_URI' },
+    check: {
+      file: REDIRECT_NEAR_MISSES,
+      test: 'authorize never redirects to a near miss of LP_REDIRECT_URI',
+      exchangeCheck: 'authorize-redirect',
+    },
     note: 'Its "with a fragment" near miss must never be redirected back to the client.',
   },
   {
@@ -215,7 +229,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'A redirect_uri sent with the authorization request must be compared and matched with the client’s registered redirection URIs.',
     applies: 'authorize takes redirect_uri; the registered one is LP_REDIRECT_URI.',
-    check: { file: CODE_GRANT, test: 'never redirects to an unregistered redirect_uri' },
+    check: { file: CODE_GRANT, test: 'never redirects to an unregistered redirect_uri', exchangeCheck: 'authorize-redirect' },
   },
   {
     id: 'RFC6749-3.1.2.3-simple-string-comparison',
@@ -224,7 +238,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'When the full redirection URI was registered, the server must compare by simple string comparison (RFC 3986 6.2.1).',
     applies: 'The portal registers the full redirect URI of the application.',
-    check: { file: REDIRECT_NEAR_MISSES, test: 'authorize never redirects to a near miss of LP_REDIRECT_URI' },
+    check: {
+      file: REDIRECT_NEAR_MISSES,
+      test: 'authorize never redirects to a near miss of LP_REDIRECT_URI',
+      exchangeCheck: 'authorize-redirect',
+    },
     note: 'Near misses: case, trailing slash, extra and dot segments, encodings, query, fragment, port, scheme, host prefix, user info, whitespace.',
   },
   {
@@ -234,7 +252,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST NOT',
     text: 'A request failing for a missing, invalid or mismatching redirection URI must not redirect the user agent to it.',
     applies: 'authorize with a redirect_uri that is not the registered one.',
-    check: { file: REDIRECT_NEAR_MISSES, test: 'authorize never redirects to a near miss of LP_REDIRECT_URI' },
+    check: {
+      file: REDIRECT_NEAR_MISSES,
+      test: 'authorize never redirects to a near miss of LP_REDIRECT_URI',
+      exchangeCheck: 'authorize-redirect',
+    },
   },
   // RFC 6749 section 3.2: the token endpoint.
   {
@@ -282,7 +304,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST NOT',
     text: 'Response parameters of the token endpoint must not appear more than once.',
     applies: 'The JSON token and error responses of both token endpoints.',
-    check: { file: CLAUSE_CHECKS, test: 'token responses and OAuth errors of both endpoints name each member once' },
+    check: {
+      file: CLAUSE_CHECKS,
+      test: 'token responses and OAuth errors of both endpoints name each member once',
+      exchangeCheck: 'rfc6749-token-answer',
+    },
     note: 'Reads the raw JSON text of a token and of an unsupported_grant_type refusal of each endpoint (JSON.parse would keep a repeated member silently).',
   },
   {
@@ -343,7 +369,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'When a code is used more than once, the server must deny the request.',
     applies: 'The code exchange at the identity provider.',
-    check: { file: CODE_GRANT, test: 'exchanges a code once and rejects the replayed code with a 4xx' },
+    check: {
+      file: CODE_GRANT,
+      test: 'exchanges a code once and rejects the replayed code with a 4xx',
+      exchangeCheck: 'code-bound-to-grant',
+    },
     note: 'The SHOULD that follows (revoke the tokens issued on that code) is not checked.',
   },
   {
@@ -353,7 +383,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'REQUIRED',
     text: 'When the request carried state, the redirect must return it.',
     applies: 'The spec tells clients to send a fresh state and check it (CSRF).',
-    check: { file: CODE_GRANT, test: 'redirects to the registered redirect_uri with a code and the state unchanged' },
+    check: {
+      file: CODE_GRANT,
+      test: 'redirects to the registered redirect_uri with a code and the state unchanged',
+      exchangeCheck: 'authorize-redirect',
+    },
   },
   {
     id: 'RFC6749-4.1.2-state-exact',
@@ -362,7 +396,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'REQUIRED',
     text: 'The returned state is exactly the value the client sent.',
     applies: 'States with reserved, encoded or look-alike characters must survive the redirect.',
-    check: { file: REDIRECT_NEAR_MISSES, test: 'authorize returns each tricky state exactly once and exactly as sent' },
+    check: {
+      file: REDIRECT_NEAR_MISSES,
+      test: 'authorize returns each tricky state exactly once and exactly as sent',
+      exchangeCheck: 'authorize-redirect',
+    },
   },
   // RFC 6749 section 4.1.2.1: errors of the authorization request.
   {
@@ -372,7 +410,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST NOT',
     text: 'When the redirection URI is missing, invalid or mismatching, the server must not redirect the user agent to it.',
     applies: 'authorize with a redirect_uri that is not registered for the client.',
-    check: { file: CODE_GRANT, test: 'never redirects to an unregistered redirect_uri' },
+    check: { file: CODE_GRANT, test: 'never redirects to an unregistered redirect_uri', exchangeCheck: 'authorize-redirect' },
   },
   {
     id: 'RFC6749-4.1.2.1-no-redirect-invalid-client',
@@ -381,7 +419,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST NOT',
     text: 'When the client identifier is missing or invalid, the server must not redirect the user agent to the redirection URI.',
     applies: 'authorize with an unknown or missing client_id and a redirect URI that is registered for another client.',
-    check: { file: CLAUSE_CHECKS, test: 'authorize never redirects to the redirect URI for an unknown or missing client_id' },
+    check: {
+      file: CLAUSE_CHECKS,
+      test: 'authorize never redirects to the redirect URI for an unknown or missing client_id',
+      exchangeCheck: 'authorize-redirect',
+    },
     note: 'An unknown client_id (the configured one with a suffix) and none at all, with LP_REDIRECT_URI: never a redirect to it (neither a code nor an error).',
   },
   {
@@ -407,6 +449,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     check: {
       file: CLAUSE_CHECKS,
       test: 'a missing or unsupported response_type is redirected back with an error and the state, never a code',
+      exchangeCheck: 'authorize-redirect',
     },
     note: 'The state carries a space, reserved characters, < and " and look-alike &code= and &error= parts; the error redirect must return it once and unchanged.',
   },
@@ -418,7 +461,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'The token endpoint must require client authentication from confidential clients exchanging a code.',
     applies: 'The code exchange at the identity provider (client_secret is required there).',
-    check: { file: AUTH_MATRIX, test: 'refuses a request without its credentials' },
+    check: { file: AUTH_MATRIX, test: 'refuses a request without any credential', exchangeCheck: 'credentials-refused' },
     note: 'The "requestIdentityProviderToken (authorization_code)" row, its "client_secret missing" case: a fresh code exchanged with everything right but no client_secret must get a 4xx.',
   },
   {
@@ -428,7 +471,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'The token endpoint must authenticate the client when the request includes client authentication.',
     applies: 'The code exchange at the identity provider.',
-    check: { file: CODE_GRANT, test: 'rejects a code exchanged with a wrong client_secret with a 4xx' },
+    check: {
+      file: CODE_GRANT,
+      test: 'rejects a code exchanged with a wrong client_secret with a 4xx',
+      exchangeCheck: 'credentials-refused',
+    },
   },
   {
     id: 'RFC6749-4.1.3-code-issued-to-client',
@@ -446,7 +493,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'The token endpoint must verify that the authorization code is valid.',
     applies: 'The code exchange at the identity provider.',
-    check: { file: CLAUSE_CHECKS, test: 'the code exchange refuses a code the target never issued' },
+    check: { file: CLAUSE_CHECKS, test: 'the code exchange refuses a code the target never issued', exchangeCheck: 'code-bound-to-grant' },
     note: 'A well-formed code (32 random base64url characters) with the client, secret, redirect_uri and subscription key right: a 4xx without access_token. Whether it names invalid_grant is recorded against the OAuthError x-assumption (oauthErrorBody).',
   },
   {
@@ -456,7 +503,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'When the authorization request carried redirect_uri, the exchange must carry it too.',
     applies: 'The spec requires redirect_uri in both steps of the code grant.',
-    check: { file: CLAUSE_CHECKS, test: 'the code exchange refuses a code exchanged without redirect_uri' },
+    check: {
+      file: CLAUSE_CHECKS,
+      test: 'the code exchange refuses a code exchanged without redirect_uri',
+      exchangeCheck: 'code-bound-to-grant',
+    },
   },
   {
     id: 'RFC6749-4.1.3-redirect-uri-identical',
@@ -465,7 +516,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'The redirect_uri of the exchange must be identical to the one of the authorization request.',
     applies: 'The code exchange at the identity provider.',
-    check: { file: CODE_GRANT, test: 'rejects a code exchanged with a different redirect_uri with a 4xx' },
+    check: {
+      file: CODE_GRANT,
+      test: 'rejects a code exchanged with a different redirect_uri with a 4xx',
+      exchangeCheck: 'code-bound-to-grant',
+    },
   },
   // RFC 6749 section 4.4: the client credentials grant.
   {
@@ -484,7 +539,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'The authorization server must authenticate the client of a client credentials request.',
     applies: 'POST {base_url}/token.',
-    check: { file: SERVICE_TOKEN, test: 'rejects a wrong client secret with a 4xx' },
+    check: { file: SERVICE_TOKEN, test: 'rejects a wrong client secret with a 4xx', exchangeCheck: 'credentials-refused' },
     note: 'security/auth-matrix-checks.ts adds the wrong and near-miss values of the secret and of client_id.',
   },
   {
@@ -494,7 +549,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'A client credentials request without the client’s credentials is not authenticated and must not get a token.',
     applies: 'POST {base_url}/token.',
-    check: { file: SERVICE_TOKEN, test: 'rejects a request without client_secret with a 4xx' },
+    check: { file: SERVICE_TOKEN, test: 'rejects a request without client_secret with a 4xx', exchangeCheck: 'rfc6749-refusals' },
   },
   {
     id: 'RFC6749-4.4.2-idp-authenticates-client',
@@ -503,7 +558,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'The authorization server must authenticate the client of a client credentials request.',
     applies: 'POST {auth_url}/oauth2/default/v1/token with grant_type=client_credentials.',
-    check: { file: IDP_TOKEN, test: 'rejects a wrong client secret with a 4xx' },
+    check: { file: IDP_TOKEN, test: 'rejects a wrong client secret with a 4xx', exchangeCheck: 'credentials-refused' },
     note: 'security/auth-matrix-checks.ts adds the wrong and near-miss values of the secret and of client_id.',
   },
   {
@@ -513,7 +568,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'A client credentials request without the client’s credentials is not authenticated and must not get a token.',
     applies: 'POST {auth_url}/oauth2/default/v1/token with grant_type=client_credentials.',
-    check: { file: AUTH_MATRIX, test: 'refuses a request without its credentials' },
+    check: { file: AUTH_MATRIX, test: 'refuses a request without any credential', exchangeCheck: 'rfc6749-refusals' },
     note: 'The "requestIdentityProviderToken (client_credentials)" row, its "client_secret missing" case (and "client_id missing", "no credential at all"): each must get a 4xx.',
   },
   // RFC 6749 section 5.1: the token response.
@@ -524,7 +579,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'REQUIRED',
     text: 'A successful token response carries access_token.',
     applies: 'POST {base_url}/token.',
-    check: { file: SERVICE_TOKEN, test: 'issues a Bearer token with an integer expired_in of 1..3600' },
+    check: {
+      file: SERVICE_TOKEN,
+      test: 'issues a Bearer token with an integer expired_in of 1..3600',
+      exchangeCheck: 'rfc6749-token-answer',
+    },
   },
   {
     id: 'RFC6749-5.1-service-token-type',
@@ -533,7 +592,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'REQUIRED',
     text: 'A successful token response carries token_type.',
     applies: 'POST {base_url}/token (the seed shows token_type Bearer).',
-    check: { file: SERVICE_TOKEN, test: 'issues a Bearer token with an integer expired_in of 1..3600' },
+    check: {
+      file: SERVICE_TOKEN,
+      test: 'issues a Bearer token with an integer expired_in of 1..3600',
+      exchangeCheck: 'rfc6749-token-answer',
+    },
   },
   {
     id: 'RFC6749-5.1-idp-access-token',
@@ -542,7 +605,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'REQUIRED',
     text: 'A successful token response carries access_token.',
     applies: 'POST {auth_url}/oauth2/default/v1/token, client credentials (the code exchange asserts it as well).',
-    check: { file: IDP_TOKEN, test: 'issues an access token for client credentials with scope and the subscription key' },
+    check: {
+      file: IDP_TOKEN,
+      test: 'issues an access token for client credentials with scope and the subscription key',
+      exchangeCheck: 'rfc6749-token-answer',
+    },
     note: 'The published client’s token provider throws when access_token is missing.',
   },
   {
@@ -552,7 +619,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'REQUIRED',
     text: 'A successful token response carries token_type.',
     applies: 'POST {auth_url}/oauth2/default/v1/token, both grants.',
-    check: { file: CLAUSE_CHECKS, test: 'token responses of both endpoints say Cache-Control no-store and Pragma no-cache' },
+    check: {
+      file: CLAUSE_CHECKS,
+      test: 'token responses of both endpoints say Cache-Control no-store and Pragma no-cache',
+      exchangeCheck: 'rfc6749-token-answer',
+    },
     note: 'Recorded, not asserted: IdentityProviderTokenResponse requires token_type under an x-assumption that covers the whole schema (idpTokenResponse), and the token provider reads a missing one as Bearer, so the seed’s flows do not rely on it; an identity provider without token_type, or with another type than Bearer, is a contradicted assumption. Client credentials, and the code exchange where authorize approves unattended (elsewhere the report notes it as not judged).',
   },
   {
@@ -562,7 +633,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'A response carrying tokens or credentials must have Cache-Control: no-store.',
     applies: 'Every 2xx of both token endpoints, both grants.',
-    check: { file: CLAUSE_CHECKS, test: 'token responses of both endpoints say Cache-Control no-store and Pragma no-cache' },
+    check: {
+      file: CLAUSE_CHECKS,
+      test: 'token responses of both endpoints say Cache-Control no-store and Pragma no-cache',
+      exchangeCheck: 'rfc6749-token-answer',
+    },
     note: 'Asserted on each 2xx of both endpoints (client credentials, and the code exchange where authorize approves unattended; elsewhere the report notes it as not judged). Neither spec documents the header on its 200, so the contract fetch does not judge it; this check does.',
   },
   {
@@ -572,7 +647,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'A response carrying tokens or credentials must also have Pragma: no-cache.',
     applies: 'Every 2xx of both token endpoints, both grants.',
-    check: { file: CLAUSE_CHECKS, test: 'token responses of both endpoints say Cache-Control no-store and Pragma no-cache' },
+    check: {
+      file: CLAUSE_CHECKS,
+      test: 'token responses of both endpoints say Cache-Control no-store and Pragma no-cache',
+      exchangeCheck: 'rfc6749-token-answer',
+    },
     note: 'Asserted with Cache-Control, on the same responses; neither spec documents the header.',
   },
   // RFC 6749 section 5.2: the error response of the token endpoint.
@@ -583,7 +662,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'REQUIRED',
     text: 'A token endpoint error response carries error, one of invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope.',
     applies: 'Every refusal of both token endpoints (the identity provider’s behind a valid subscription key).',
-    check: { file: CLAUSE_CHECKS, test: 'each refusal of the token endpoints names its error, in the allowed characters' },
+    check: {
+      file: CLAUSE_CHECKS,
+      test: 'each refusal of the token endpoints names its error, in the allowed characters',
+      exchangeCheck: 'rfc6749-token-answer',
+    },
     note: 'Asserts a 4xx for a wrong and a missing client_secret, a missing and an unsupported grant_type at both endpoints, and a missing scope at the identity provider; the error each body names is recorded against the OAuthError x-assumption (oauthErrorBody: the seed shows no error body, and the spec lets provider-specific codes pass). A never-issued code and the PKCE failures record theirs (invalid_grant) in their checks.',
   },
   {
@@ -593,7 +676,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST NOT',
     text: 'error and error_description must not hold characters outside %x20-21 / %x23-5B / %x5D-7E; error_uri must be a URI reference within %x21 / %x23-5B / %x5D-7E.',
     applies: 'The OAuth error bodies of both token endpoints.',
-    check: { file: CLAUSE_CHECKS, test: 'each refusal of the token endpoints names its error, in the allowed characters' },
+    check: {
+      file: CLAUSE_CHECKS,
+      test: 'each refusal of the token endpoints names its error, in the allowed characters',
+      exchangeCheck: 'rfc6749-token-answer',
+    },
     note: 'Recorded against the OAuthError x-assumption (oauthErrorBody) for every OAuth error body of that check. The characters of the authorize error redirects are asserted (RFC6749-4.1.2.1-error-required).',
   },
   {
@@ -613,7 +700,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'The resource server must validate the access token.',
     applies: 'POST {base_url}/v1/load-milestone-events takes the bearer token.',
-    check: { file: MILESTONES, test: 'rejects an event with a garbage bearer token with a 4xx' },
+    check: { file: MILESTONES, test: 'rejects an event with a garbage bearer token with a 4xx', exchangeCheck: 'credentials-refused' },
   },
   {
     id: 'RFC6749-7-not-expired',
@@ -622,7 +709,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'The resource server must ensure the access token has not expired.',
     applies: 'POST {base_url}/v1/load-milestone-events; tokens live one hour (seed).',
-    check: { file: EXPIRY, test: 'refuses a milestone sent with a token whose lifetime has passed' },
+    check: { file: EXPIRY, test: 'refuses a milestone sent with a token whose lifetime has passed', exchangeCheck: 'credentials-refused' },
     note: 'Needs a target whose clock the suite can move (the sandbox) and writes allowed.',
   },
   {
@@ -652,7 +739,7 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'The authorization server must ensure access tokens cannot be generated, modified or guessed into valid ones by others.',
     applies: 'Bearer tokens on POST {base_url}/v1/load-milestone-events.',
-    check: { file: AUTH_MATRIX, test: 'refuses a request without its credentials' },
+    check: { file: AUTH_MATRIX, test: 'refuses a request without any credential', exchangeCheck: 'credentials-refused' },
     note: 'The recordLoadMilestoneEvent row: a wrong (suffixed, cut, changed) and a near-miss (case, prefix, suffix, encoding, extra segment) bearer token must be refused; guessing is RFC6749-10.10-guessing.',
   },
   {
@@ -682,7 +769,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'Authorization codes must be single-use.',
     applies: 'Codes of the authorization code grant.',
-    check: { file: CODE_GRANT, test: 'exchanges a code once and rejects the replayed code with a 4xx' },
+    check: {
+      file: CODE_GRANT,
+      test: 'exchanges a code once and rejects the replayed code with a 4xx',
+      exchangeCheck: 'code-bound-to-grant',
+    },
   },
   {
     id: 'RFC6749-10.5-same-client',
@@ -701,7 +792,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'The server must ensure the redirection URI of the exchange is identical to the one used to obtain the code.',
     applies: 'The code exchange at the identity provider.',
-    check: { file: REDIRECT_NEAR_MISSES, test: 'the code exchange refuses a near miss of the redirect_uri the code was issued for' },
+    check: {
+      file: REDIRECT_NEAR_MISSES,
+      test: 'the code exchange refuses a near miss of the redirect_uri the code was issued for',
+      exchangeCheck: 'code-bound-to-grant',
+    },
   },
   {
     id: 'RFC6749-10.9-tls-endpoints',
@@ -787,7 +882,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'A request without credentials, or without a token that grants access, must be answered with a WWW-Authenticate header.',
     applies: 'The 401 of POST {base_url}/v1/load-milestone-events (the spec lists the header on its 401).',
-    check: { file: CLAUSE_CHECKS, test: 'refusals carry a Bearer challenge with auth-params, each attribute once and in its characters' },
+    check: {
+      file: CLAUSE_CHECKS,
+      test: 'refusals carry a Bearer challenge with auth-params, each attribute once and in its characters',
+      exchangeCheck: 'rfc6750-bearer-challenge',
+    },
     note: 'A milestone without a token and with a token the target never issued (only where writes are allowed: a server that accepted one would record the event). The carriers spec lists the header on its 401 without requiring it, so the contract fetch does not insist; this check does.',
   },
   {
@@ -797,7 +896,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST',
     text: 'The challenge must use the auth-scheme Bearer, followed by one or more auth-params.',
     applies: 'The WWW-Authenticate of the milestone call’s 401.',
-    check: { file: CLAUSE_CHECKS, test: 'refusals carry a Bearer challenge with auth-params, each attribute once and in its characters' },
+    check: {
+      file: CLAUSE_CHECKS,
+      test: 'refusals carry a Bearer challenge with auth-params, each attribute once and in its characters',
+      exchangeCheck: 'rfc6750-bearer-challenge',
+    },
     note: 'Parses the header as RFC 9110 challenges: exactly one Bearer challenge, with auth-params. The carriers spec’s example value of the header, a bare "Bearer", would fail it.',
   },
   {
@@ -807,7 +910,11 @@ export const OAUTH_CLAUSES: readonly Clause[] = [
     level: 'MUST NOT',
     text: 'realm, scope, error, error_description and error_uri must not appear more than once; error and error_description stay within %x20-21 / %x23-5B / %x5D-7E, scope within %x21 / %x23-5B / %x5D-7E and spaces, error_uri is a URI reference.',
     applies: 'The WWW-Authenticate of the milestone call’s 401.',
-    check: { file: CLAUSE_CHECKS, test: 'refusals carry a Bearer challenge with auth-params, each attribute once and in its characters' },
+    check: {
+      file: CLAUSE_CHECKS,
+      test: 'refusals carry a Bearer challenge with auth-params, each attribute once and in its characters',
+      exchangeCheck: 'rfc6750-bearer-challenge',
+    },
   },
   {
     id: 'RFC6750-5.3-tls',
@@ -935,7 +1042,7 @@ function coveredBy(row: ClauseRow): string {
   const note = row.note ? ` (${row.note})` : '';
   switch (row.coverage) {
     case 'checked':
-      return `\`${row.check!.file}\`: "${row.check!.test}"${note}`;
+      return `\`${row.check!.file}\`: "${row.check!.test}"${row.check!.exchangeCheck ? `, and on every exchange by exchange check \`${row.check!.exchangeCheck}\`` : ''}${note}`;
     case 'untestable':
       return `not testable: ${row.untestable}${note}`;
     case 'not applicable':
@@ -1072,7 +1179,11 @@ const text = (value: unknown) => typeof value === 'string' && value.trim().lengt
  * Everything wrong with a clause table, one sentence each; empty when it is honest. `readCheckFile` answers a test
  * file's source by its path from the repository root, or undefined when there is no such file.
  */
-export function clauseProblems(clauses: readonly ClauseLike[], readCheckFile: (path: string) => string | undefined): string[] {
+export function clauseProblems(
+  clauses: readonly ClauseLike[],
+  readCheckFile: (path: string) => string | undefined,
+  exchangeChecks: readonly string[] = EXCHANGE_CHECKS.map((c) => c.id),
+): string[] {
   const problems: string[] = [];
   const seen = new Set<unknown>();
   const titlesOf = new Map<string, string[] | undefined>();
@@ -1108,8 +1219,11 @@ export function clauseProblems(clauses: readonly ClauseLike[], readCheckFile: (p
     if (present(clause.missing))
       problems.push(`${name}: sets missing (what a check would do): write the check, or say why none can (untestable, notApplicable)`);
 
+    const exchangeCheck = present(clause.check) ? (clause.check as { exchangeCheck?: unknown }).exchangeCheck : undefined;
+    if (exchangeCheck !== undefined && !exchangeChecks.includes(exchangeCheck as string))
+      problems.push(`${name}: check.exchangeCheck ${JSON.stringify(exchangeCheck)} is not an exchange check of judge/exchange-checks.ts`);
     if (present(clause.check)) {
-      const check = clause.check as Partial<Record<keyof CheckRef, unknown>>;
+      const check = clause.check as Partial<Record<'file' | 'test', unknown>>;
       // A test file, or a module of checks that test files register (`*-checks.ts`, e.g. the matrix per API).
       if (typeof check.file !== 'string' || !/^contract-tests\/.+(\.test|-checks)\.ts$/.test(check.file))
         problems.push(`${name}: check.file ${JSON.stringify(check.file)} is not a contract-tests/…test.ts or …-checks.ts path`);

@@ -65,11 +65,19 @@ export interface Verdict {
 
 const keyOf = (a: Assumption) => `${a.api}\n${a.pointer}\n${a.what}`;
 
+/** Of the branches a body fits none of, the one it misses least: the fewest findings no x-assumption covers (a body
+ * that misses a branch only where the spec guessed contradicts that guess; otherwise it breaks the contract there). */
+function closestBranch(api: ApiName, finding: Finding): Finding[] {
+  const uncovered = (branch: Finding[]) => branch.filter((f) => f.location === undefined || !coveringAssumption(api, f.location)).length;
+  const ranked = [...(finding.alternatives ?? [])].filter((b) => b.length).sort((a, b) => uncovered(a) - uncovered(b));
+  return ranked[0] ?? [{ message: finding.message }];
+}
+
 /** Sorts the findings of one response into violations and contradicted assumptions, and lists what it confirmed. */
 export function verdictOf(api: ApiName, inspection: Inspection): Verdict {
   const violations: string[] = [];
   const contradicted = new Map<string, Contradiction>();
-  const findings: Finding[] = inspection.problems;
+  const findings: Finding[] = inspection.problems.flatMap((finding) => (finding.alternatives ? closestBranch(api, finding) : [finding]));
   for (const finding of findings) {
     const assumption = finding.location === undefined ? undefined : coveringAssumption(api, finding.location);
     if (!assumption) {

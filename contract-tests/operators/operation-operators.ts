@@ -11,7 +11,8 @@ import type { Made, OperationOperator, Variant } from './operator.ts';
 import { nearMissValues } from './values.ts';
 
 const variant = (label: string, change: Change, extra: Partial<Variant> = {}): Variant => ({ label, change, values: [], ...extra });
-const headerOf = (parts: RequestParts, name: string) => Object.entries(parts.headers).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+const headerOf = (parts: RequestParts, name: string) =>
+  Object.entries(parts.headers).find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
 
 const undocumentedQuery: OperationOperator = {
   id: 'undocumented-query',
@@ -22,13 +23,20 @@ const undocumentedQuery: OperationOperator = {
     const variants = [
       variant('an unknown query parameter', withQuery({ contract_probe: '1' })),
       variant('an unknown query parameter with a long name and value', withQuery({ ['q'.repeat(300)]: 'v'.repeat(2000) })),
-      ...[...own].map((name) => variant(`${name} spelt in upper case`, withQuery({ [name.toUpperCase()]: samples[name] ?? 'contract-probe' }))),
+      ...[...own].map((name) =>
+        variant(`${name} spelt in upper case`, withQuery({ [name.toUpperCase()]: samples[name] ?? 'contract-probe' })),
+      ),
     ];
     // The query parameters of the API's other operations, with their sample values (a get-one with a filter of the list).
     const others = REGISTRY.filter((e) => e.operation.api === entry.operation.api && e.operationId !== entry.operationId);
     for (const parameter of others.flatMap((e) => e.parameters.filter((p) => p.in === 'query' && !own.has(p.name) && !p.credential)))
       if (!variants.some((v) => v.label.startsWith(`${parameter.name} `)))
-        variants.push(variant(`${parameter.name} (a parameter of another operation)`, withQuery({ [parameter.name]: samples[parameter.name] ?? 'contract-probe' })));
+        variants.push(
+          variant(
+            `${parameter.name} (a parameter of another operation)`,
+            withQuery({ [parameter.name]: samples[parameter.name] ?? 'contract-probe' }),
+          ),
+        );
     return variants;
   },
 };
@@ -43,7 +51,8 @@ function headerChannels(entry: RegistryEntry, parts: RequestParts): Variant[] {
     const sent = headerOf(parts, where.name);
     const value = sent?.slice(where.prefix?.length ?? 0);
     if (value === undefined) return [];
-    const moved = (label: string, change: Change) => variant(`${where.name} ${label}`, (p) => change(withHeaders({ [where.name]: undefined })(p)));
+    const moved = (label: string, change: Change) =>
+      variant(`${where.name} ${label}`, (p) => change(withHeaders({ [where.name]: undefined })(p)));
     return [
       ...[where.name, ...(QUERY_NAMES[id] ?? [])].map((name) => moved(`in the query as ${name}`, withQuery({ [name]: value }))),
       ...(id === 'bearer' ? [] : [moved('in the Authorization header', withHeaders({ Authorization: value }))]),
@@ -57,13 +66,19 @@ function clientPasswordChannels(parts: RequestParts): Variant[] {
   const id = form.find(([n]) => n === 'client_id')?.[1];
   const secret = form.find(([n]) => n === 'client_secret')?.[1];
   if (id === undefined || secret === undefined) return [];
-  const basic = (user: string, password: string) => `Basic ${Buffer.from(`${encodeURIComponent(user)}:${encodeURIComponent(password)}`).toString('base64')}`;
-  const withoutForm = (p: RequestParts) => ({ ...copyParts(p), form: (p.form ?? []).filter(([n]) => n !== 'client_id' && n !== 'client_secret') });
+  const basic = (user: string, password: string) =>
+    `Basic ${Buffer.from(`${encodeURIComponent(user)}:${encodeURIComponent(password)}`).toString('base64')}`;
+  const withoutForm = (p: RequestParts) => ({
+    ...copyParts(p),
+    form: (p.form ?? []).filter(([n]) => n !== 'client_id' && n !== 'client_secret'),
+  });
   const wrong = nearMissValues(secret)[0]!.value;
   return [
     variant('the client password in HTTP Basic, not the form', (p) => withHeaders({ Authorization: basic(id, secret) })(withoutForm(p))),
     variant('the client password in HTTP Basic and in the form', withHeaders({ Authorization: basic(id, secret) })),
-    variant('HTTP Basic with a wrong client secret', (p) => withHeaders({ Authorization: basic(id, wrong) })(withoutForm(p)), { values: [wrong] }),
+    variant('HTTP Basic with a wrong client secret', (p) => withHeaders({ Authorization: basic(id, wrong) })(withoutForm(p)), {
+      values: [wrong],
+    }),
     variant('the client password in the query, not the form', (p) => withQuery({ client_id: id, client_secret: secret })(withoutForm(p))),
   ];
 }
@@ -90,14 +105,22 @@ const methods: OperationOperator = {
   scope: 'operation',
   title: 'every method',
   variants(entry): Made {
-    const documented = new Set(REGISTRY.filter((e) => e.operation.api === entry.operation.api && e.operation.path === entry.operation.path).map((e) => e.operation.method));
+    const documented = new Set(
+      REGISTRY.filter((e) => e.operation.api === entry.operation.api && e.operation.path === entry.operation.path).map(
+        (e) => e.operation.method,
+      ),
+    );
     // fetch refuses to send TRACE and CONNECT (forbidden methods of the Fetch standard).
     const variants = HTTP_METHODS.map((m) => m.toUpperCase())
       .filter((method) => !documented.has(method) && method !== 'TRACE' && method !== 'CONNECT')
       .map((method) => variant(`method ${method}`, (p) => p, { method }));
     if (entry.body !== 'none')
       variants.push(
-        variant('GET with the body moved into the query string', (p) => ({ ...withQuery(Object.fromEntries(groupPairs(bodyAsQuery(p))))(p), form: undefined, json: undefined }), { method: 'GET' }),
+        variant(
+          'GET with the body moved into the query string',
+          (p) => ({ ...withQuery(Object.fromEntries(groupPairs(bodyAsQuery(p))))(p), form: undefined, json: undefined }),
+          { method: 'GET' },
+        ),
       );
     return variants;
   },
@@ -118,7 +141,10 @@ const GRANTS: Record<string, Record<string, string>> = {
   implicit: {},
   'urn:ietf:params:oauth:grant-type:jwt-bearer': { assertion: 'e30.e30.' },
   'urn:ietf:params:oauth:grant-type:device_code': { device_code: 'contract-never-issued' },
-  'urn:ietf:params:oauth:grant-type:token-exchange': { subject_token: 'contract-never-issued', subject_token_type: 'urn:ietf:params:oauth:token-type:access_token' },
+  'urn:ietf:params:oauth:grant-type:token-exchange': {
+    subject_token: 'contract-never-issued',
+    subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+  },
 };
 /** Response types of the authorization endpoint (RFC 6749 3.1.1, OpenID Connect's multiple response types). */
 const RESPONSE_TYPES: Record<string, Record<string, string>> = {
@@ -130,7 +156,11 @@ const RESPONSE_TYPES: Record<string, Record<string, string>> = {
   none: {},
 };
 
-function typeVariants(parts: RequestParts, field: 'grant_type' | 'response_type', values: Record<string, Record<string, string>>, current: string | undefined): Variant[] {
+function typeVariants(
+  field: 'grant_type' | 'response_type',
+  values: Record<string, Record<string, string>>,
+  current: string | undefined,
+): Variant[] {
   return Object.entries(values)
     .filter(([value]) => value !== current)
     .map(([value, extra]) => {
@@ -150,14 +180,21 @@ const grantTypes: OperationOperator = {
   title: 'every grant type and response type',
   variants(entry, parts): Made {
     const grant = parts.form?.find(([n]) => n === 'grant_type')?.[1];
-    if (grant !== undefined) return typeVariants(parts, 'grant_type', GRANTS, grant);
+    if (grant !== undefined) return typeVariants('grant_type', GRANTS, grant);
     const responseType = parts.query.find(([n]) => n === 'response_type')?.[1];
-    if (responseType !== undefined) return typeVariants(parts, 'response_type', RESPONSE_TYPES, responseType);
+    if (responseType !== undefined) return typeVariants('response_type', RESPONSE_TYPES, responseType);
     return { inapplicable: `${entry.operationId} takes no grant type or response type` };
   },
 };
 
-const ACCEPTS = ['application/json', '*/*', 'application/json; charset=utf-8', 'text/html', 'application/xml', 'text/html;q=0.9, application/json;q=0.1'];
+const ACCEPTS = [
+  'application/json',
+  '*/*',
+  'application/json; charset=utf-8',
+  'text/html',
+  'application/xml',
+  'text/html;q=0.9, application/json;q=0.1',
+];
 const CONTENT_TYPES = ['text/plain', 'application/xml', 'multipart/form-data; boundary=contract-boundary', 'application/octet-stream'];
 
 const mediaTypes: OperationOperator = {
@@ -175,7 +212,9 @@ const mediaTypes: OperationOperator = {
     for (const contentType of [`${type}; charset=UTF-8`, `${type}; charset=ISO-8859-1`, type.toUpperCase(), other, ...CONTENT_TYPES])
       variants.push(variant(`Content-Type: ${contentType}`, withHeaders({ 'content-type': contentType })));
     // Without a Content-Type (the model sends an unlabelled body as bytes, which fetch does not label text/plain).
-    variants.push(variant('no Content-Type', (p) => ({ ...withHeaders({ 'content-type': undefined })(p), raw: { ...p.raw, body: bodyOf(p) ?? '' } })));
+    variants.push(
+      variant('no Content-Type', (p) => ({ ...withHeaders({ 'content-type': undefined })(p), raw: { ...p.raw, body: bodyOf(p) ?? '' } })),
+    );
     return variants;
   },
 };
@@ -187,15 +226,32 @@ const undocumentedFields: OperationOperator = {
   title: 'undocumented body fields added, or none at all',
   variants(entry): Made {
     if (entry.body === 'none') return { inapplicable: 'the operation takes no body' };
-    const add = (fields: Array<[string, string]>): Change => (p) =>
-      p.form ? { ...copyParts(p), form: [...p.form, ...fields] } : { ...copyParts(p), json: { ...((p.json as object) ?? {}), ...Object.fromEntries(fields) } };
+    const add =
+      (fields: Array<[string, string]>): Change =>
+      (p) =>
+        p.form
+          ? { ...copyParts(p), form: [...p.form, ...fields] }
+          : { ...copyParts(p), json: { ...((p.json as object) ?? {}), ...Object.fromEntries(fields) } };
     return [
       variant('an unknown body field', add([['contract_probe', '1']])),
       variant('200 unknown body fields', add(Array.from({ length: 200 }, (_, i) => [`contract_probe_${i}`, '1'] as [string, string]))),
-      variant('body field names with brackets', add([['client_id[]', 'x'], ['a[b][c]', 'y']])),
+      variant(
+        'body field names with brackets',
+        add([
+          ['client_id[]', 'x'],
+          ['a[b][c]', 'y'],
+        ]),
+      ),
       variant('a body with no fields at all', (p) => ({ ...copyParts(p), ...(p.form ? { form: [] } : { json: {} }) })),
     ];
   },
 };
 
-export const OPERATION_OPERATORS: readonly OperationOperator[] = [undocumentedQuery, undocumentedFields, credentialChannels, methods, grantTypes, mediaTypes];
+export const OPERATION_OPERATORS: readonly OperationOperator[] = [
+  undocumentedQuery,
+  undocumentedFields,
+  credentialChannels,
+  methods,
+  grantTypes,
+  mediaTypes,
+];

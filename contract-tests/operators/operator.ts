@@ -65,7 +65,8 @@ export function removeParameter(parts: RequestParts, parameter: DocumentedParame
     const { [name]: _, ...rest } = next.json as Record<string, unknown>;
     next.json = rest;
   }
-  if (parameter.in === 'header') for (const key of Object.keys(next.headers)) if (key.toLowerCase() === name.toLowerCase()) delete next.headers[key];
+  if (parameter.in === 'header')
+    for (const key of Object.keys(next.headers)) if (key.toLowerCase() === name.toLowerCase()) delete next.headers[key];
   return next;
 }
 
@@ -91,7 +92,11 @@ export function putValues(parts: RequestParts, parameter: DocumentedParameter, v
       else next.path[name] = values.join('/');
       break;
     case 'query':
-      if (raw) next.raw = { ...next.raw, query: [next.raw?.query, ...values.map((v) => `${encodeURIComponent(name)}=${v}`)].filter(Boolean).join('&') };
+      if (raw)
+        next.raw = {
+          ...next.raw,
+          query: [next.raw?.query, ...values.map((v) => `${encodeURIComponent(name)}=${v}`)].filter(Boolean).join('&'),
+        };
       else for (const v of values) next.query.push([name, v]);
       break;
     case 'form':

@@ -5,7 +5,7 @@
 // neither applies to it nor says why not.
 import type { DocumentedParameter, RegistryEntry } from '../send/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
-import { type Made, type Operator } from './operator.ts';
+import type { Made, Operator } from './operator.ts';
 import { OPERATION_OPERATORS } from './operation-operators.ts';
 import { PARAMETER_OPERATORS } from './parameter-operators.ts';
 

@@ -56,7 +56,9 @@ const omit: ParameterOperator = {
   id: 'omit',
   scope: 'parameter',
   title: 'left out',
-  variants: (target) => [{ label: `${target.parameter.name} left out`, change: (parts) => removeParameter(parts, target.parameter), values: [] }],
+  variants: (target) => [
+    { label: `${target.parameter.name} left out`, change: (parts) => removeParameter(parts, target.parameter), values: [] },
+  ],
 };
 
 const empty = valueOperator('empty', 'empty', (target) =>
@@ -122,7 +124,8 @@ const formatBoundary = valueOperator('format-boundary', 'the boundaries of its f
   const made: MadeValue[] = [];
   if (item.format === 'date-time') made.push(...DATE_TIME_BOUNDARIES);
   if (item.format === 'uri') made.push(...uriBoundaries(target.value));
-  if (typeof item.maxLength === 'number') made.push({ label: `of exactly ${item.maxLength} characters (its limit)`, value: ofLength(target.value, item.maxLength) });
+  if (typeof item.maxLength === 'number')
+    made.push({ label: `of exactly ${item.maxLength} characters (its limit)`, value: ofLength(target.value, item.maxLength) });
   if (typeof item.minLength === 'number' && item.minLength > 1)
     made.push({ label: `of ${item.minLength - 1} characters (one under its minimum)`, value: ofLength(target.value, item.minLength - 1) });
   const values = distinct(target.value, made);
@@ -141,11 +144,18 @@ const overLimit: ParameterOperator = {
     const item = schema.items ?? schema;
     const variants: Variant[] = [];
     const length = typeof item.maxLength === 'number' ? item.maxLength + 1 : farOver(target);
-    const label = typeof item.maxLength === 'number' ? `of ${length} characters (limit ${item.maxLength})` : `of ${length} characters (no limit documented)`;
+    const label =
+      typeof item.maxLength === 'number'
+        ? `of ${length} characters (limit ${item.maxLength})`
+        : `of ${length} characters (no limit documented)`;
     variants.push(...asVariants(target, [{ label, value: ofLength(target.value, length) }]));
     if (typeof schema.maxItems === 'number') {
       const values = Array.from({ length: schema.maxItems + 1 }, (_, i) => (i === 0 ? target.value : `${target.value}-${i}`));
-      variants.push({ label: `${target.parameter.name} ${values.length} times (limit ${schema.maxItems})`, change: (parts) => putValues(parts, target.parameter, values), values });
+      variants.push({
+        label: `${target.parameter.name} ${values.length} times (limit ${schema.maxItems})`,
+        change: (parts) => putValues(parts, target.parameter, values),
+        values,
+      });
     }
     return variants;
   },
@@ -159,7 +169,8 @@ const malformedEncoding: ParameterOperator = {
   title: 'a malformed percent-encoding',
   variants(target): Made {
     const { parameter, value } = target;
-    if (!['path', 'query', 'form'].includes(parameter.in)) return { inapplicable: 'a header or a JSON string has no percent-encoding to break' };
+    if (!['path', 'query', 'form'].includes(parameter.in))
+      return { inapplicable: 'a header or a JSON string has no percent-encoding to break' };
     const encoded = encodeURIComponent(value);
     const variants = [
       putVariant(target, 'with a lone %', `${encoded}%`, true),
@@ -173,8 +184,20 @@ const malformedEncoding: ParameterOperator = {
         change: (parts) => {
           const next = putValues(parts, parameter, ['x'], true);
           return parameter.in === 'query'
-            ? { ...next, raw: { ...next.raw, query: next.raw?.query?.replace(`${encodeURIComponent(parameter.name)}=x`, encodeURIComponent(parameter.name)) } }
-            : { ...next, raw: { ...next.raw, body: next.raw?.body?.replace(`${encodeURIComponent(parameter.name)}=x`, encodeURIComponent(parameter.name)) } };
+            ? {
+                ...next,
+                raw: {
+                  ...next.raw,
+                  query: next.raw?.query?.replace(`${encodeURIComponent(parameter.name)}=x`, encodeURIComponent(parameter.name)),
+                },
+              }
+            : {
+                ...next,
+                raw: {
+                  ...next.raw,
+                  body: next.raw?.body?.replace(`${encodeURIComponent(parameter.name)}=x`, encodeURIComponent(parameter.name)),
+                },
+              };
         },
         values: [],
       });

@@ -113,7 +113,10 @@ export function uriBoundaries(value: string): MadeValue[] {
   return distinct(value, [
     { label: 'a trailing slash', value: at(`${path}/`) },
     { label: 'a dot segment', value: at(`${path}/../${path.split('/').pop() ?? ''}`) },
-    { label: 'the default port written out', value: `${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}${url.pathname}${url.search}` },
+    {
+      label: 'the default port written out',
+      value: `${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}${url.pathname}${url.search}`,
+    },
     { label: 'upper-case scheme and host', value: `${url.protocol.toUpperCase()}//${url.host.toUpperCase()}${url.pathname}${url.search}` },
     { label: 'a fragment', value: `${value}#x` },
     { label: 'a query added', value: `${value}${url.search ? '&' : '?'}x=1` },

@@ -6,10 +6,11 @@
 // the default run. The oversize inputs of every kind are sent by malformed-inputs.test.ts; this file reads the answers.
 import { describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
-import { tokenProvider } from '../send/clients.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { fieldLimit, oneOver, parameterCountLimit, parameterLimit } from '../operators/input-limits.ts';
-import { FORM, JSON_TYPE, form, jsonOf, send, statusClass } from '../send/requests.ts';
+import { request } from '../send/model.ts';
+import { withForm, withHeaders, withJson, withPath, withQuery } from '../send/parts.ts';
+import { jsonOf, statusClass } from '../send/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, required, target } from '../send/target.ts';
 import { authorize, needsAuthorize, sameEndpoint } from '../send/authorization.ts';
@@ -27,18 +28,13 @@ const notFiveHundred = (seen: Exchange, what: string) =>
   expect(statusClass(seen.response.status), `${what} answered ${seen.response.status}`).not.toBe(5);
 
 const subscriptionKey = () => ({ 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY ?? '' });
-const fleetKey = () => ({ 'API-Key': target.env.LP_FLEET_API_KEY ?? '' });
 
 describe('size limits of the specs (x-assumptions of seed 8)', () => {
   it('POST {base_url}/token: a client_secret one over its limit, the client_id right', async (ctx) => {
     skipIf(ctx, ['requestServiceToken'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID'));
     const max = fieldLimit('token', '/components/schemas/ServiceTokenRequest', 'client_secret');
     const what = `client_secret of ${max + 1} characters (limit ${max})`;
-    const seen = await send(target, 'LP_BASE_URL', '/token', {
-      method: 'POST',
-      headers: FORM,
-      body: form({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: oneOver(max) }),
-    });
+    const seen = await request('requestServiceToken', withForm({ client_secret: oneOver(max) }));
     notFiveHundred(seen, what);
     observeAssumption(ASSUMPTIONS.serviceTokenLimits, invalidRequest(seen), `${what} answered ${answered(seen)}`, seen);
   });
@@ -47,16 +43,13 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
     skipIf(ctx, ['requestIdentityProviderToken'], reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_SUBSCRIPTION_KEY'));
     const max = fieldLimit('token', '/components/schemas/ClientCredentialsGrantRequest', 'client_secret');
     const what = `client_secret of ${max + 1} characters (limit ${max})`;
-    const seen = await send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', {
-      method: 'POST',
-      headers: { ...FORM, ...subscriptionKey() },
-      body: form({
-        grant_type: 'client_credentials',
-        client_id: target.env.LP_CLIENT_ID,
-        client_secret: oneOver(max),
-        scope: target.env.LP_SCOPE ?? 'contract',
-      }),
-    });
+    const seen = await request(
+      'requestIdentityProviderToken',
+      withForm({ client_secret: oneOver(max), scope: target.env.LP_SCOPE ?? 'contract' }),
+      {
+        variant: 'client_credentials',
+      },
+    );
     notFiveHundred(seen, what);
     observeAssumption(ASSUMPTIONS.idpClientCredentialsLimits, invalidRequest(seen), `${what} answered ${answered(seen)}`, seen);
   });
@@ -70,16 +63,12 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
     const max = fieldLimit('token', '/components/schemas/AuthorizationCodeGrantRequest', 'code');
     const what = `code of ${max + 1} characters (limit ${max})`;
     // A code the target never issued: a server without the limit answers invalid_grant, and nothing is redeemed.
-    const seen = await send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', {
-      method: 'POST',
-      headers: { ...FORM, ...subscriptionKey() },
-      body: form({
-        grant_type: 'authorization_code',
-        client_id: target.env.LP_CLIENT_ID,
-        client_secret: target.env.LP_CLIENT_SECRET,
-        redirect_uri: target.env.LP_REDIRECT_URI ?? 'http://127.0.0.1:8765/callback',
+    const seen = await request('requestIdentityProviderToken', (parts) => parts, {
+      variant: 'authorization_code',
+      values: {
         code: oneOver(max, 'contract-never-issued-'),
-      }),
+        redirect_uri: target.env.LP_REDIRECT_URI ?? 'http://127.0.0.1:8765/callback',
+      },
     });
     notFiveHundred(seen, what);
     observeAssumption(ASSUMPTIONS.idpCodeLimits, invalidRequest(seen), `${what} answered ${answered(seen)}`, seen);
@@ -109,19 +98,11 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
       ? undefined
       : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server without the limit would record the event';
     skipIf(ctx, ['recordLoadMilestoneEvent'], reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET'), gate);
-    const token = await tokenProvider(target, 'service').getToken();
     const max = fieldLimit('carriers', '/components/schemas/LoadMilestoneEvent', 'milestone_type');
     const what = `milestone_type of ${max + 1} characters (limit ${max})`;
-    const event = {
-      load_id: target.env.LP_TEST_LOAD_ID,
-      milestone_type: oneOver(max, 'ARRIVED_AT_PICKUP_', 'X'),
-      event_time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    };
-    const seen = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', {
-      method: 'POST',
-      headers: { ...JSON_TYPE, authorization: `Bearer ${token}`, ...subscriptionKey() },
-      body: JSON.stringify(event),
-    });
+    const seen = await request('recordLoadMilestoneEvent', (parts) =>
+      withHeaders(subscriptionKey())(withJson({ milestone_type: oneOver(max, 'ARRIVED_AT_PICKUP_', 'X') })(parts)),
+    );
     notFiveHundred(seen, what);
     observeAssumption(ASSUMPTIONS.milestoneLimits, seen.response.status === 400, `${what} answered ${seen.response.status}`, seen);
   });
@@ -131,14 +112,13 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
     const max = parameterLimit('listVehicles', 'vin');
     const long = `vin of ${max + 1} characters (limit ${max})`;
     // No vehicle has this VIN: a server without the limit answers an empty list.
-    const seenLong = await send(target, 'LP_FLEET_BASE_URL', `/vehicles?vin=${oneOver(max, 'CONTRACT-', 'V')}`, { headers: fleetKey() });
+    const seenLong = await request('listVehicles', withQuery({ vin: oneOver(max, 'CONTRACT-', 'V') }));
     notFiveHundred(seenLong, long);
     observeAssumption(ASSUMPTIONS.filterLimits, seenLong.response.status === 400, `${long} answered ${seenLong.response.status}`, seenLong);
 
     const count = parameterCountLimit('listVehicles', 'vin');
     const many = `${count + 1} vin values (limit ${count})`;
-    const query = Array.from({ length: count + 1 }, (_, i) => `vin=CONTRACT-${i}`).join('&');
-    const seenMany = await send(target, 'LP_FLEET_BASE_URL', `/vehicles?${query}`, { headers: fleetKey() });
+    const seenMany = await request('listVehicles', withQuery({ vin: Array.from({ length: count + 1 }, (_, i) => `CONTRACT-${i}`) }));
     notFiveHundred(seenMany, many);
     observeAssumption(ASSUMPTIONS.filterLimits, seenMany.response.status === 400, `${many} answered ${seenMany.response.status}`, seenMany);
   });
@@ -148,7 +128,7 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
     const max = parameterLimit('getVehicle', 'vehicleNumber');
     const what = `vehicleNumber of ${max + 1} characters (limit ${max})`;
     // No vehicle has this number: a server without the limit answers as for an unknown vehicle.
-    const seen = await send(target, 'LP_FLEET_BASE_URL', `/vehicles/${oneOver(max, 'V-CONTRACT-', '9')}`, { headers: fleetKey() });
+    const seen = await request('getVehicle', withPath({ vehicleNumber: oneOver(max, 'V-CONTRACT-', '9') }));
     notFiveHundred(seen, what);
     observeAssumption(ASSUMPTIONS.vehicleNumberLimit, seen.response.status === 400, `${what} answered ${seen.response.status}`, seen);
   });

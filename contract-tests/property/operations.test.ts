@@ -2,10 +2,10 @@
 // whatever the target answers must not be a 5xx and must conform to the spec. LP_CONTRACT_RUNS sets the runs per
 // property (small by default; large on demand). Valid milestones are posted only when writes are allowed.
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tokenProvider } from '../send/clients.ts';
+import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../send/fetch.ts';
-import { FORM, JSON_TYPE, send } from '../send/requests.ts';
+import { modelEntry, request, variablesOf } from '../send/model.ts';
+import { type Change, withPath } from '../send/parts.ts';
 import { invalidObjectArbitrary, validArbitrary, type Schema } from '../operators/schema-arbitrary.ts';
 import { skipIf } from '../support/skips.ts';
 import { operationById } from '../send/spec.ts';
@@ -67,41 +67,48 @@ async function holds<T>(arbitrary: fc.Arbitrary<T>, request: (input: T) => Promi
   });
 }
 
-let token = '';
-beforeAll(async () => {
-  if (!reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET')) token = await tokenProvider(target, 'service').getToken();
-});
+/** The generated body in place of the valid request's (the credential headers stay). */
+const body =
+  (text: string): Change =>
+  (parts) => ({ ...parts, form: undefined, json: undefined, raw: { ...parts.raw, body: text } });
+/** The generated query in place of the valid request's. */
+const query =
+  (text: string): Change =>
+  (parts) => ({ ...parts, query: [], raw: { ...parts.raw, query: text } });
 
 const KINDS = ['valid', 'invalid'] as const;
+/** Why the requests of an operation cannot be built here: a variable its valid request needs is unset. */
+const unset = (operationId: string, variant?: string) => reasonIfUnset(target, ...variablesOf(modelEntry(operationId, variant)));
+/** The generated query replaces the authorize request's: the valid values only stand in (none is needed). */
+const AUTHORIZE_STAND_INS = { client_id: 'contract', redirect_uri: 'https://client.invalid/cb', scope: 'contract' };
 
 describe(`property-based requests (${RUNS} runs each)`, () => {
   it.for(KINDS)('requestServiceToken: %s form bodies never get a 5xx and always conform', async (kind, ctx) => {
-    skipIf(ctx, ['requestServiceToken'], reasonIfUnset(target, 'LP_BASE_URL'));
+    skipIf(ctx, ['requestServiceToken'], unset('requestServiceToken'));
     const schema = bodySchema('requestServiceToken', 'application/x-www-form-urlencoded');
     const arbitrary =
       kind === 'valid'
         ? (validArbitrary('token', schema) as fc.Arbitrary<Record<string, unknown>>)
         : invalidObjectArbitrary('token', schema);
-    await holds(arbitrary, (body) => send(target, 'LP_BASE_URL', '/token', { method: 'POST', headers: FORM, body: formOf(body) }));
+    await holds(arbitrary, (fields) => request('requestServiceToken', body(formOf(fields))));
   });
 
   it.for(KINDS)('requestIdentityProviderToken: %s form bodies never get a 5xx and always conform', async (kind, ctx) => {
-    skipIf(ctx, ['requestIdentityProviderToken'], reasonIfUnset(target, 'LP_AUTH_URL', 'LP_SUBSCRIPTION_KEY'));
+    skipIf(ctx, ['requestIdentityProviderToken'], unset('requestIdentityProviderToken', 'client_credentials'));
     const schema = bodySchema('requestIdentityProviderToken', 'application/x-www-form-urlencoded');
     const arbitrary =
       kind === 'valid'
         ? (validArbitrary('token', schema) as fc.Arbitrary<Record<string, unknown>>)
         : invalidObjectArbitrary('token', schema);
-    const headers = { ...FORM, 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY! };
-    await holds(arbitrary, (body) =>
-      send(target, 'LP_AUTH_URL', '/oauth2/default/v1/token', { method: 'POST', headers, body: formOf(body) }),
+    await holds(arbitrary, (fields) =>
+      request('requestIdentityProviderToken', body(formOf(fields)), { variant: 'client_credentials', values: { scope: 'contract' } }),
     );
   });
 
   it.for(KINDS)('requestAuthorization: %s query strings never get a 5xx and always conform', async (kind, ctx) => {
     skipIf(ctx, ['requestAuthorization'], reasonIfUnset(target, 'LP_AUTH_URL'));
-    await holds(queryArbitrary('requestAuthorization', kind === 'invalid'), (query) =>
-      send(target, 'LP_AUTH_URL', `/oauth2/default/v1/authorize?${queryOf(query)}`),
+    await holds(queryArbitrary('requestAuthorization', kind === 'invalid'), (values) =>
+      request('requestAuthorization', query(queryOf(values)), { values: AUTHORIZE_STAND_INS }),
     );
   });
 
@@ -116,34 +123,31 @@ describe(`property-based requests (${RUNS} runs each)`, () => {
       kind === 'valid'
         ? (validArbitrary('carriers', schema) as fc.Arbitrary<Record<string, unknown>>)
         : invalidObjectArbitrary('carriers', schema);
-    const headers = { ...JSON_TYPE, authorization: `Bearer ${token}` };
     // Every generated event names the test load, so that nothing is ever recorded for another load.
     const testLoad = target.env.LP_TEST_LOAD_ID ?? 'LD-CONTRACT-TEST-REJECTED';
     await holds(arbitrary, (event) =>
-      send(target, 'LP_BASE_URL', '/v1/load-milestone-events', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(typeof event.load_id === 'string' ? { ...event, load_id: testLoad } : event),
-      }),
+      request(
+        'recordLoadMilestoneEvent',
+        body(JSON.stringify(typeof event.load_id === 'string' ? { ...event, load_id: testLoad } : event)),
+        {
+          values: { load_id: testLoad },
+        },
+      ),
     );
   });
 
   it.for(KINDS)('listVehicles: %s filters and sorts never get a 5xx and always conform', async (kind, ctx) => {
     skipIf(ctx, ['listVehicles'], reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
-    const headers = { 'API-Key': target.env.LP_FLEET_API_KEY! };
-    await holds(queryArbitrary('listVehicles', kind === 'invalid'), (query) =>
-      send(target, 'LP_FLEET_BASE_URL', `/vehicles?${queryOf(query)}`, { headers }),
-    );
+    await holds(queryArbitrary('listVehicles', kind === 'invalid'), (values) => request('listVehicles', query(queryOf(values))));
   });
 
   it.for(KINDS)('getVehicle: %s vehicle numbers never get a 5xx and always conform', async (kind, ctx) => {
     skipIf(ctx, ['getVehicle'], reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY'));
-    const headers = { 'API-Key': target.env.LP_FLEET_API_KEY! };
     const schema = parameterSchemas('getVehicle').vehicleNumber!.schema;
     const arbitrary =
       kind === 'valid'
         ? validArbitrary('fleet', schema).map(String)
         : fc.constantFrom(' ', '%', '%2F', '-', 'a'.repeat(500), '\u00e9\u00e8');
-    await holds(arbitrary, (number) => send(target, 'LP_FLEET_BASE_URL', `/vehicles/${encodeURIComponent(number)}`, { headers }));
+    await holds(arbitrary, (number) => request('getVehicle', withPath({ vehicleNumber: number })));
   });
 });

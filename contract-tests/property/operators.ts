@@ -10,7 +10,7 @@ import { isInapplicable, type Variant } from '../operators/operator.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { CREDENTIALS } from '../send/credentials.ts';
 import { redactor } from '../send/fetch.ts';
-import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, valueOf, withCredentials } from '../send/model.ts';
+import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, parameterValue, withCredentials } from '../send/model.ts';
 import type { DocumentedParameter } from '../send/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
 import { target } from '../send/target.ts';
@@ -45,7 +45,7 @@ async function baseFor(entry: ModelEntry, parameter: DocumentedParameter | undef
   let parts = await withCredentials(entry);
   if (!parameter) return { parts };
   let value = valueIn(parts, parameter);
-  const sample = value === undefined ? valueOf(entry, parameter, true) : undefined;
+  const sample = value === undefined ? parameterValue(entry, parameter, true) : undefined;
   if (sample) {
     value = await sample();
     parts = place(parts, parameter, value);
@@ -85,7 +85,7 @@ async function sendVariant(entry: ModelEntry, application: Application, index: n
 }
 
 const NO_HANDLING =
-  'the Prism mock answers from the spec\'s examples: it has no handling of a parameter\'s values for the operators to judge (the sandbox and a live target get them all)';
+  "the Prism mock answers from the spec's examples: it has no handling of a parameter's values for the operators to judge (the sandbox and a live target get them all)";
 
 /** Registers one test per operation of the API and operator. */
 export function operatorChecks(api: ApiName): void {
@@ -94,10 +94,25 @@ export function operatorChecks(api: ApiName): void {
     it.for(entries.flatMap((entry) => OPERATORS.map((operator) => [`${entryLabel(entry)}: ${operator.title}`, entry, operator] as const)))(
       '%s',
       async ([, entry, operator], ctx) => {
-        skipIf(ctx, [entry.operationId], reasonIfCannot(target.name, 'hasDataSemantics') ? NO_HANDLING : undefined, await reasonIfCannotSend(entry));
-        const applications = applicationsOf(entry, { parts: await withCredentials(entry), values: await valuesOf(entry), protect: entry.table.protect }, [operator]);
+        skipIf(
+          ctx,
+          [entry.operationId],
+          reasonIfCannot(target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
+          await reasonIfCannotSend(entry),
+        );
+        const applications = applicationsOf(
+          entry,
+          { parts: await withCredentials(entry), values: await valuesOf(entry), protect: entry.table.protect },
+          [operator],
+        );
         const sendable = applications.filter((a) => !isInapplicable(a.made));
-        skipIf(ctx, [entry.operationId], sendable.length ? undefined : `not applicable: ${applications.map((a) => (isInapplicable(a.made) ? a.made.inapplicable : '')).join('; ')}`);
+        skipIf(
+          ctx,
+          [entry.operationId],
+          sendable.length
+            ? undefined
+            : `not applicable: ${applications.map((a) => (isInapplicable(a.made) ? a.made.inapplicable : '')).join('; ')}`,
+        );
         const cache = new Map<string, Base>();
         for (const a of sendable) if (!entry.table.needsCode) cache.set(a.parameter?.name ?? '', await baseFor(entry, a.parameter));
         const jobs = sendable.flatMap((a) => (a.made as Variant[]).map((_, index) => [a, index] as const));

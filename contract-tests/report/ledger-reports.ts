@@ -113,11 +113,19 @@ export interface CheckViolations {
 const plainMessage = (message: string) => message.replace(/\s*\/\/ Object\.is equality$/, '').trim();
 
 /** Expected against got, in one sentence: the check's own name is what it expects; the answer is what it got. */
-export function sentenceOf(entry: { test: string; from?: 'check' | 'answer'; message: string; evidence?: Evidence }): string {
+export function sentenceOf(entry: {
+  test: string;
+  from?: 'check' | 'answer';
+  check?: string;
+  message: string;
+  evidence?: Evidence;
+}): string {
   const answer = entry.evidence?.answer;
   const got = answer ? `${answer.status} ${answer.contentType}` : 'no answer recorded';
-  if (entry.from === 'answer') return `Expected an answer as documented; got ${plainMessage(entry.message)}.`;
-  const expected = entry.test.split(' > ').at(-1) ?? entry.test;
+  const expected =
+    entry.from === 'answer'
+      ? `every answer keeps this promise${entry.check ? ` (exchange check ${entry.check})` : ''}`
+      : (entry.test.split(' > ').at(-1) ?? entry.test);
   return `Expected: ${expected}. Got: ${got} (${plainMessage(entry.message)}).`;
 }
 

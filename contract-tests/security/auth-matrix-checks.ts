@@ -17,7 +17,7 @@ import {
   send,
   withCredentials,
 } from '../send/model.ts';
-import { statusClass } from '../send/requests.ts';
+import { statusClass } from '../send/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
@@ -54,8 +54,10 @@ export function authMatrixChecks(api: ApiName): void {
           const seen = await send(entry, c.change(await withCredentials(entry)), { dimension: 'authentication' });
           const { status } = seen.response;
           const refused = statusClass(status) === 4;
-          if (c.expect === 'refused') expect(refused, `${label}: ${c.label} answered ${status}, not a 4xx: the target accepted it`).toBe(true);
-          else if (c.assumption) observeAssumption(c.assumption.ref, refused === c.assumption.refusalHolds, `${label}: ${c.label} answered ${status}`, seen);
+          if (c.expect === 'refused')
+            expect(refused, `${label}: ${c.label} answered ${status}, not a 4xx: the target accepted it`).toBe(true);
+          else if (c.assumption)
+            observeAssumption(c.assumption.ref, refused === c.assumption.refusalHolds, `${label}: ${c.label} answered ${status}`, seen);
         });
       },
     );

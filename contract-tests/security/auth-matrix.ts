@@ -30,7 +30,12 @@ export function matrixCases(entry: ModelEntry, values: Partial<Record<Credential
   const optional = entry.optional.map((id) => CREDENTIALS[id]);
   if (!required.length) return [];
   const cases: MatrixCase[] = [
-    { kind: 'no credential', label: 'no credential at all', expect: 'refused', change: (parts) => [...required, ...optional].reduce(without, parts) },
+    {
+      kind: 'no credential',
+      label: 'no credential at all',
+      expect: 'refused',
+      change: (parts) => [...required, ...optional].reduce(without, parts),
+    },
   ];
   for (const credential of required) {
     for (const other of Object.values(CREDENTIALS)) {
@@ -64,11 +69,7 @@ export function matrixCases(entry: ModelEntry, values: Partial<Record<Credential
 
 /** Which (operation, scheme) pairs the cases of an entry exercise: the self-test requires every pair of the spec. */
 export function exercisedSchemes(entry: ModelEntry, cases: MatrixCase[]): string[] {
-  return [
-    ...new Set(
-      cases.flatMap((c) => (c.credential ? [`${entry.operationId} ${CREDENTIALS[c.credential].scheme}`] : [])),
-    ),
-  ];
+  return [...new Set(cases.flatMap((c) => (c.credential ? [`${entry.operationId} ${CREDENTIALS[c.credential].scheme}`] : [])))];
 }
 
 /**

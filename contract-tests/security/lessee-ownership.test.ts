@@ -6,13 +6,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/fleet.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import { statusClass } from '../send/requests.ts';
+import { statusClass } from '../send/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target, type LpVariable } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
 import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../send/vehicle-list.ts';
-import { asComponent, nearMisses, type NearMiss } from '../operators/near-misses.ts';
-import { fleetGet } from '../send/raw.ts';
+import { nearMisses, type NearMiss } from '../operators/near-misses.ts';
+import { request } from '../send/model.ts';
+import { type Change, withPath, withQuery, withRaw } from '../send/parts.ts';
 
 type Vehicle = components['schemas']['Vehicle'];
 
@@ -35,7 +36,8 @@ let listFailure: string | undefined;
 
 beforeAll(async () => {
   if (needs()) return;
-  const { status, bodyText } = await fleetGet('/vehicles');
+  const { response, bodyText } = await request('listVehicles');
+  const status = response.status;
   try {
     if (statusClass(status) !== 2) throw new Error(`answered ${status}`);
     // Whatever shape and content type the server chose (the spec's are assumptions): the vehicles it sent.
@@ -85,20 +87,21 @@ describe('lessee isolation against near misses', () => {
       skipIf(ctx, ['listVehicles'], needs(), reasonIfUnset(target, variable), listFailure);
       const foreign = target.env[variable]!;
       const variants = [{ kind: 'exactly', value: foreign }, ...nearMisses(foreign, 'query'), ...wildcards(foreign)];
-      const probes: Array<[string, string, string]> = [];
+      const probes: Array<[string, string, Change]> = [];
       for (const [param, field] of FILTERS) {
         const ownValue = own.find((v) => typeof v[field] === 'string' && v[field] !== '')?.[field];
-        const queries = variants.map(({ kind, value }) => [kind, `${param}=${asComponent(value)}`]);
+        const queries: Array<[string, Change]> = variants.map(({ kind, value }) => [kind, withQuery({ [param]: value })]);
         // Beside an own value of the same filter (OR within a filter) and of another filter (AND across filters).
-        if (ownValue) queries.push(['repeated after an own value', `${param}=${asComponent(ownValue)}&${param}=${asComponent(foreign)}`]);
+        if (ownValue) queries.push(['repeated after an own value', withQuery({ [param]: [ownValue, foreign] })]);
         const other = param === 'customerNumber' ? 'vehicleNumber' : 'customerNumber';
         const otherValue = own[0]?.[other];
-        if (otherValue) queries.push([`beside an own ${other}`, `${other}=${asComponent(otherValue)}&${param}=${asComponent(foreign)}`]);
-        for (const [kind, query] of queries) probes.push([param, kind!, query!]);
+        if (otherValue) queries.push([`beside an own ${other}`, withQuery({ [other]: otherValue, [param]: foreign })]);
+        for (const [kind, change] of queries) probes.push([param, kind, change]);
       }
       // Independent reads: sent concurrently, within the transport's bounds.
-      await forEachConcurrently(probes, async ([param, kind, query]) => {
-        const { status, bodyText } = await fleetGet(`/vehicles?${query}`);
+      await forEachConcurrently(probes, async ([param, kind, change]) => {
+        const { response, bodyText } = await request('listVehicles', change);
+        const status = response.status;
         expect(status, `filter ${param} with the foreign ${what} ${kind} answered ${status}`).toBeLessThan(500);
         if (statusClass(status) === 2)
           expect(foreignIn(bodyText), `filter ${param} with the foreign ${what} ${kind} listed vehicles of another lessee`).toEqual([]);
@@ -111,12 +114,12 @@ describe('lessee isolation against near misses', () => {
     const foreign = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!;
     // Both spell the same path segment: a server must decode before it looks the number up, then refuse it.
     const encodedBytes = [...new TextEncoder().encode(foreign)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-    const segments = [
-      ['exactly', asComponent(foreign)],
-      ['with every character percent-encoded', encodedBytes],
-    ] as const;
-    await forEachConcurrently(segments, async ([kind, segment]) => {
-      const { status } = await fleetGet(`/vehicles/${segment}`);
+    const segments: Array<[string, Change]> = [
+      ['exactly', withPath({ vehicleNumber: foreign })],
+      ['with every character percent-encoded', withRaw({ path: { vehicleNumber: encodedBytes } })],
+    ];
+    await forEachConcurrently(segments, async ([kind, change]) => {
+      const { status } = (await request('getVehicle', change)).response;
       expect(statusClass(status), `the foreign vehicle ${kind} answered ${status}, not a 4xx`).toBe(4);
     });
   });
@@ -125,18 +128,23 @@ describe('lessee isolation against near misses', () => {
     skipIf(ctx, ['getVehicle'], needs(), reasonIfUnset(target, variable), listFailure);
     const foreign = target.env[variable]!;
     const ownNumber = own[0]?.vehicleNumber ?? 'V-CONTRACT-PROBE';
-    const paths: Array<[string, string]> = [
+    const foreignPath = withPath({ vehicleNumber: foreign });
+    const paths: Array<[string, Change]> = [
       ...[{ kind: 'exactly', value: foreign }, ...nearMisses(foreign, 'path'), ...wildcards(foreign)].map(
-        ({ kind, value }): [string, string] => [kind, `/vehicles/${asComponent(value)}`],
+        ({ kind, value }): [string, Change] => [kind, withPath({ vehicleNumber: value })],
       ),
-      ['with a trailing slash', `/vehicles/${asComponent(foreign)}/`],
-      ['with an extra path segment', `/vehicles/${asComponent(foreign)}/x`],
-      ['with a matrix parameter', `/vehicles/${asComponent(foreign)};x=1`],
-      ['after an own number and an encoded dot segment', `/vehicles/${asComponent(ownNumber)}%2F..%2F${asComponent(foreign)}`],
-      ['with an own number in a query', `/vehicles/${asComponent(foreign)}?vehicleNumber=${asComponent(ownNumber)}`],
+      ['with a trailing slash', (p) => withRaw({ suffix: '/' })(foreignPath(p))],
+      ['with an extra path segment', (p) => withRaw({ suffix: '/x' })(foreignPath(p))],
+      ['with a matrix parameter', (p) => withRaw({ suffix: ';x=1' })(foreignPath(p))],
+      [
+        'after an own number and an encoded dot segment',
+        withRaw({ path: { vehicleNumber: `${encodeURIComponent(ownNumber)}%2F..%2F${encodeURIComponent(foreign)}` } }),
+      ],
+      ['with an own number in a query', (p) => withQuery({ vehicleNumber: ownNumber })(foreignPath(p))],
     ];
-    await forEachConcurrently(paths, async ([kind, path]) => {
-      const { status, bodyText } = await fleetGet(path);
+    await forEachConcurrently(paths, async ([kind, change]) => {
+      const { response, bodyText } = await request('getVehicle', change);
+      const status = response.status;
       expect(status, `get-one with the foreign ${what} ${kind} answered ${status}`).toBeLessThan(500);
       if (statusClass(status) === 2)
         expect(foreignIn(bodyText), `get-one with the foreign ${what} ${kind} returned another lessee's vehicle`).toEqual([]);

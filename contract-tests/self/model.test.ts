@@ -18,7 +18,9 @@ describe('the model of the operations', () => {
 
   it('fails on a deliberately removed entry, naming the operation', () => {
     const without = MODEL.filter((e) => e.operationId !== 'getVehicle');
-    expect(modelProblems(without, operations)).toEqual([expect.stringMatching(/^getVehicle \(GET \/vehicles\/\{vehicleNumber\}\) has no entry/)]);
+    expect(modelProblems(without, operations)).toEqual([
+      expect.stringMatching(/^getVehicle \(GET \/vehicles\/\{vehicleNumber\}\) has no entry/),
+    ]);
   });
 
   it('fails on an entry that drops a security scheme of its operation', () => {

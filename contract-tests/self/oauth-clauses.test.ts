@@ -5,7 +5,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { clauseProblems, clausesMarkdown, clauseTable, type ClauseLike, OAUTH_CLAUSES, testTitles } from '../judge/oauth-clauses.ts';
-import { encodingCapacityBits, errorCharacterProblems, parseChallenges, repeatedNames, topLevelMemberNames } from '../judge/oauth-syntax.ts';
+import {
+  encodingCapacityBits,
+  errorCharacterProblems,
+  parseChallenges,
+  repeatedNames,
+  topLevelMemberNames,
+} from '../judge/oauth-syntax.ts';
 
 const root = new URL('../..', import.meta.url);
 const readCheckFile = (path: string) => {

@@ -11,22 +11,25 @@ import {
   type LogisticsClient,
   type TokenProvider,
 } from '../../src/index.ts';
+import { CREDENTIALS } from './credentials.ts';
 import { contractFetch, redactor } from './fetch.ts';
+import { REGISTRY, registryEntry } from './operations.ts';
 import { couldNotJudgeOf } from './transport.ts';
 import { required, type Target } from './target.ts';
 
 // The contract fetch's transport times out, retries and waits out throttling; the client's own timer only backs it up.
 const transport = { fetch: contractFetch, retry: { attempts: 1 }, timeoutMs: 600_000 };
 
-/** What to check when a call of an operation is refused as unauthenticated (keys: ApiError's `METHOD /path`). */
-const CREDENTIALS_OF: Record<string, string> = {
-  'POST /token': 'LP_CLIENT_ID and LP_CLIENT_SECRET (the client credentials of the service token endpoint at LP_BASE_URL)',
-  'POST /oauth2/default/v1/token':
-    'LP_CLIENT_ID, LP_CLIENT_SECRET, LP_SUBSCRIPTION_KEY and LP_SCOPE (the identity provider at LP_AUTH_URL)',
-  'POST /v1/load-milestone-events': 'LP_CLIENT_ID and LP_CLIENT_SECRET (they obtain the bearer token sent) and LP_SUBSCRIPTION_KEY',
-  'GET /vehicles': 'LP_FLEET_API_KEY (and that LP_FLEET_BASE_URL is the fleet API the key belongs to)',
-  'GET /vehicles/{vehicleNumber}': 'LP_FLEET_API_KEY (and that LP_FLEET_BASE_URL is the fleet API the key belongs to)',
-};
+/** What to check when a call of an operation is refused as unauthenticated (`operation`: ApiError's `METHOD /path`):
+ * the LP_* variables behind the credentials the registry says it carries, and its server's. */
+function credentialsToCheck(operation: string): string | undefined {
+  const entry = REGISTRY.find((e) => `${e.operation.method} ${e.operation.path}` === operation);
+  if (!entry) return undefined;
+  const names = [...new Set([...entry.credentials, ...entry.optional].flatMap((id) => CREDENTIALS[id].variables))].filter(
+    (name) => name !== entry.operation.baseVariable,
+  );
+  return `${names.join(', ')} (and that ${entry.operation.baseVariable} is the address they belong to)`;
+}
 
 /** A refused positive check, told in one line: the stack would only point into the client's error handling. */
 export class CheckFailure extends Error {
@@ -46,7 +49,7 @@ function explain(error: unknown): unknown {
   if (!(error instanceof ApiError)) return error;
   const next =
     error.status === 401
-      ? `: the target refused the credentials; check ${CREDENTIALS_OF[error.operation] ?? 'the LP_* credentials of this API'}`
+      ? `: the target refused the credentials; check ${credentialsToCheck(error.operation) ?? 'the LP_* credentials of this API'}`
       : error.status === 403
         ? ': the credentials were accepted but not allowed this call; check that the application is approved for this API product'
         : '';
@@ -124,3 +127,16 @@ export function tokenProvider(target: Target, endpoint: 'service' | 'identity-pr
 }
 
 export { transport as clientTransport };
+
+type Caller = Record<string, (path: string, init?: unknown) => Promise<{ data?: unknown; response: Response }>>;
+
+/** Calls an operation through the published client (one of its openapi-fetch clients), method and path from the
+ * registry: a check names the operation, never its path. */
+export function callOperation<T = unknown>(
+  client: object,
+  operationId: string,
+  init: Record<string, unknown> = {},
+): Promise<{ data?: T; response: Response }> {
+  const { method, path } = registryEntry(operationId).operation;
+  return (client as Caller)[method]!(path, init) as Promise<{ data?: T; response: Response }>;
+}

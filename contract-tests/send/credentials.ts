@@ -62,8 +62,7 @@ export function credentialOfScheme(scheme: { type?: string; in?: string; name?: 
   if (scheme.type === 'oauth2' || scheme.type === 'openIdConnect' || (scheme.type === 'http' && /bearer/i.test(String(scheme.name))))
     return 'bearer';
   if (scheme.type !== 'apiKey' || scheme.in !== 'header') return undefined;
-  return Object.values(CREDENTIALS).find((c) => c.where.in === 'header' && c.where.name.toLowerCase() === scheme.name?.toLowerCase())
-    ?.id;
+  return Object.values(CREDENTIALS).find((c) => c.where.in === 'header' && c.where.name.toLowerCase() === scheme.name?.toLowerCase())?.id;
 }
 
 /** The credential a form field carries (client_id, client_secret), if any. */

@@ -24,7 +24,12 @@ const settings = readTransportSettings();
 // Only a live run has several workers (contract-tests/vitest.config.ts); each takes its share of the bounds.
 export const transport = new Transport({ ...settings, workers: target.name === 'live' ? settings.workers : 1 });
 
-export function findOperation(forTarget: Target, method: string | undefined, url: string, within: Operation[] = operations): Operation | undefined {
+export function findOperation(
+  forTarget: Target,
+  method: string | undefined,
+  url: string,
+  within: Operation[] = operations,
+): Operation | undefined {
   const { pathname } = new URL(url);
   return within.find((op) => {
     if (method !== undefined && op.method !== method.toUpperCase()) return false;
@@ -237,7 +242,9 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
   const path = new URL(request.url).pathname;
   record({
     kind: 'exchange',
-    operationId: operation?.operationId ?? (seen.pathOnly ? `${seen.pathOnly.operationId} (${request.method})` : (meta.operationId ?? `${request.method} ${path}`)),
+    operationId:
+      operation?.operationId ??
+      (seen.pathOnly ? `${seen.pathOnly.operationId} (${request.method})` : (meta.operationId ?? `${request.method} ${path}`)),
     status: response.status,
     scheme: schemesOf(request.headers),
     problems: seen.problems,

@@ -6,7 +6,7 @@
 import { reasonIfCannot } from './capabilities.ts';
 import { CREDENTIALS, type Credential, type CredentialId } from './credentials.ts';
 import { type Exchange, exchange, type ExchangeMeta } from './fetch.ts';
-import { type DocumentedParameter, entryLabel, REGISTRY, type RegistryEntry } from './operations.ts';
+import { type DocumentedParameter, REGISTRY, type RegistryEntry } from './operations.ts';
 import { bodyOf, type Change, copyParts, type RequestParts, unchanged, urlOf } from './parts.ts';
 import type { Operation } from './spec.ts';
 import { type LpVariable, reasonIfUnset, required, target } from './target.ts';
@@ -78,7 +78,7 @@ function exampleOf(entry: RegistryEntry, parameter: DocumentedParameter): string
 }
 
 /** The value a parameter gets in a valid request (undefined: left out), or, with `sample`, one it could get. */
-export function valueOf(entry: ModelEntry, parameter: DocumentedParameter, sample = false): Value | undefined {
+export function parameterValue(entry: ModelEntry, parameter: DocumentedParameter, sample = false): Value | undefined {
   const table = entry.table.values?.[parameter.name] ?? (sample ? entry.table.samples?.[parameter.name] : undefined);
   if (table) return table;
   const example = parameter.required || sample ? exampleOf(entry, parameter) : undefined;
@@ -121,7 +121,7 @@ export async function validParts(entry: ModelEntry, values: Record<string, strin
   for (const parameter of entry.parameters) {
     if (parameter.credential) continue;
     const given = values[parameter.name];
-    const value = given !== undefined ? () => given : valueOf(entry, parameter);
+    const value = given !== undefined ? () => given : parameterValue(entry, parameter);
     if (value) parts = place(parts, parameter, await value());
   }
   return parts;
@@ -153,7 +153,8 @@ export async function withCredentials(entry: ModelEntry, values: Record<string, 
 }
 
 /** The URL of the parts on the entry's server (its base URL, with any path prefix, then the path and query). */
-export const urlOfEntry = (entry: RegistryEntry, parts: RequestParts) => urlOf(required(target, entry.operation.baseVariable), entry, parts);
+export const urlOfEntry = (entry: RegistryEntry, parts: RequestParts) =>
+  urlOf(required(target, entry.operation.baseVariable), entry, parts);
 
 export interface SendOptions extends Omit<ExchangeMeta, 'operationId'> {
   /** Another method than the operation's (a body is left out for GET and HEAD, which fetch refuses one). */
@@ -207,7 +208,10 @@ export async function ownVehicleNumber(): Promise<string> {
  * What the model lacks against the bundles: an operation without an entry, or a security scheme of an operation that
  * no entry of it carries. The self-test runs it on the real model and on broken copies (it must be able to fail).
  */
-export function modelProblems(model: Array<Pick<RegistryEntry, 'operationId' | 'credentials' | 'optional'>>, specOperations: Operation[]): string[] {
+export function modelProblems(
+  model: Array<Pick<RegistryEntry, 'operationId' | 'credentials' | 'optional'>>,
+  specOperations: Operation[],
+): string[] {
   const problems: string[] = [];
   for (const operation of specOperations) {
     const entries = model.filter((e) => e.operationId === operation.operationId);
@@ -218,10 +222,11 @@ export function modelProblems(model: Array<Pick<RegistryEntry, 'operationId' | '
     const carried = new Set(entries.flatMap((e) => [...e.credentials, ...e.optional].map((id) => CREDENTIALS[id].scheme)));
     for (const requirement of operation.security)
       for (const scheme of Object.keys(requirement))
-        if (!carried.has(scheme as Credential['scheme'])) problems.push(`${operation.operationId}: its security scheme ${scheme} is carried by no entry of the model`);
+        if (!carried.has(scheme as Credential['scheme']))
+          problems.push(`${operation.operationId}: its security scheme ${scheme} is carried by no entry of the model`);
   }
   for (const entry of model)
-    if (!specOperations.some((o) => o.operationId === entry.operationId)) problems.push(`${entry.operationId}: not an operation of the bundles`);
+    if (!specOperations.some((o) => o.operationId === entry.operationId))
+      problems.push(`${entry.operationId}: not an operation of the bundles`);
   return problems;
 }
-

@@ -81,7 +81,13 @@ function parametersOf(operation: Operation, bodySchema: Json | undefined, body: 
   const required = new Set((bodySchema?.required as string[] | undefined) ?? []);
   for (const [name, schema] of Object.entries((bodySchema?.properties ?? {}) as Record<string, Json>)) {
     const credential = body === 'form' ? credentialOfFormField(name) : undefined;
-    parameters.push({ name, in: body === 'form' ? 'form' : 'json', required: required.has(name), schema, ...(credential ? { credential } : {}) });
+    parameters.push({
+      name,
+      in: body === 'form' ? 'form' : 'json',
+      required: required.has(name),
+      schema,
+      ...(credential ? { credential } : {}),
+    });
   }
   for (const id of credentials) {
     const where = CREDENTIALS[id].where;
@@ -103,7 +109,8 @@ export function registryOf(docs: Partial<Record<ApiName, Json>>, operations: Ope
     const media = mediaType ? content[mediaType] : undefined;
     const examples = Object.values(media?.examples ?? {}).map((e) => (e.value ?? {}) as Json);
     return variantsOf(media?.schema ? resolve(media.schema) : undefined, resolve).map(([variant, bodySchema]): RegistryEntry => {
-      const formCredentials = body === 'form' ? Object.keys((bodySchema?.properties ?? {}) as Json).flatMap((name) => credentialOfFormField(name) ?? []) : [];
+      const formCredentials =
+        body === 'form' ? Object.keys((bodySchema?.properties ?? {}) as Json).flatMap((name) => credentialOfFormField(name) ?? []) : [];
       const credentials = [...security.required, ...formCredentials];
       const discriminator = (media?.schema && (resolve(media.schema).discriminator as { propertyName?: string } | undefined))?.propertyName;
       return {
@@ -141,7 +148,8 @@ export function registryProblems(registry: RegistryEntry[], sections: Record<str
   for (const entry of registry) {
     const section = entry.operation.seedSection;
     if (!section) problems.push(`${entryLabel(entry)}: the operation has no x-seed-section`);
-    else if (!(section in sections)) problems.push(`${entryLabel(entry)}: x-seed-section ${section} is not a section of openapi/seed-gaps.yaml`);
+    else if (!(section in sections))
+      problems.push(`${entryLabel(entry)}: x-seed-section ${section} is not a section of openapi/seed-gaps.yaml`);
     if (entry.body !== 'none' && !entry.parameters.some((p) => p.in === 'form' || p.in === 'json'))
       problems.push(`${entryLabel(entry)}: its request body documents no field`);
   }

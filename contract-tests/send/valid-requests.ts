@@ -22,9 +22,13 @@ export interface ValidRequest {
   needsCode?: boolean;
   /** Parameters the operators may only leave out, empty or retype, never give another plausible value, with why. */
   protect?: Record<string, string>;
+  /** Values (undefined: left out) that make the request one the spec answers with 400, for dredd's 400 transactions. */
+  malformed?: Record<string, string | undefined>;
 }
 
-const variable = (name: LpVariable) => () => required(target, name);
+/** A value read from an LP_* variable (the variable is named, so other readers, such as dredd's hooks, know it). */
+export type VariableValue = Value & { variable: LpVariable };
+const variable = (name: LpVariable): VariableValue => Object.assign(() => required(target, name), { variable: name });
 const randomState = () => `contract-${crypto.randomUUID().slice(0, 8)}`;
 /** The current time as the seed's milestone example writes it: UTC, seconds precision. */
 export const nowUtc = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -45,7 +49,12 @@ const ownField = (field: string, fallback: string) => async () => {
 
 /** Keyed by operationId, or `operationId variant` for one body shape. */
 export const VALID_REQUESTS: Record<string, ValidRequest> = {
-  'requestIdentityProviderToken client_credentials': { values: { scope: variable('LP_SCOPE') }, needs: ['LP_SCOPE'] },
+  requestServiceToken: { malformed: { grant_type: 'password' } },
+  'requestIdentityProviderToken client_credentials': {
+    values: { scope: variable('LP_SCOPE') },
+    needs: ['LP_SCOPE'],
+    malformed: { scope: undefined },
+  },
   'requestIdentityProviderToken authorization_code': {
     values: {
       code: async () => (await import('./authorization.ts')).freshCode(),
@@ -70,6 +79,7 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
     needs: ['LP_TEST_LOAD_ID'],
     writes: true,
     protect: { load_id: 'a changed load_id could record an event on another load: events are written for LP_TEST_LOAD_ID only' },
+    malformed: { event_time: 'not-a-time' },
   },
   listVehicles: {
     samples: {
@@ -80,6 +90,7 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
       licensePlate: ownField('licensePlate', 'KX-4821'),
       sort: async () => 'vehicleNumber asc',
     },
+    malformed: { sort: 'unknownField asc' },
   },
   getVehicle: { values: { vehicleNumber: ownField('vehicleNumber', 'V-CONTRACT-PROBE') } },
 };

@@ -7,7 +7,9 @@ import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { clientTransport, explaining } from '../send/clients.ts';
 import { mediaTypeOf } from '../judge/conformance.ts';
 import { exchange } from '../send/fetch.ts';
-import { JSON_TYPE, send, statusClass } from '../send/requests.ts';
+import { request as requestOperation } from '../send/model.ts';
+import { chain, withHeaders, withJson, withRaw } from '../send/parts.ts';
+import { statusClass } from '../send/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
 import { reasonIfUnset, required, target } from '../send/target.ts';
@@ -189,21 +191,16 @@ describe('authorization code grant', () => {
     const { code } = await freshCode();
     const token = await explaining(exchangeAuthorizationCode(exchangeOptions(code)));
     // With the subscription key, as the client sends it (seed 5.2); whether the token alone suffices is checked apart.
-    const key: Record<string, string> = target.env.LP_SUBSCRIPTION_KEY
-      ? { 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY }
-      : {};
-    const headers = { ...JSON_TYPE, ...key, authorization: `Bearer ${token.access_token}` };
+    const headers = withHeaders({
+      'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY,
+      Authorization: `Bearer ${token.access_token}`,
+    });
     if (target.writesAllowed) {
-      const event = { load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'DELIVERED', event_time: new Date().toISOString() };
-      const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(event),
-      });
+      const { response } = await requestOperation('recordLoadMilestoneEvent', chain(headers, withJson({ milestone_type: 'DELIVERED' })));
       expect(statusClass(response.status), `status ${response.status}`).toBe(2);
     } else {
       // Read-only: an empty event with a valid token is refused for its content, not for its token.
-      const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', { method: 'POST', headers, body: '{}' });
+      const { response } = await requestOperation('recordLoadMilestoneEvent', chain(headers, withRaw({ body: '{}' })));
       expect(statusClass(response.status)).toBe(4);
       expect(response.status, 'a valid token from the code grant is not refused as unauthenticated').not.toBe(401);
     }

@@ -6,7 +6,9 @@ import { exchangeCode, needsCodeExchange } from '../send/authorization.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { tokenProvider } from '../send/clients.ts';
 import { exchange } from '../send/fetch.ts';
-import { JSON_TYPE, send, statusClass } from '../send/requests.ts';
+import { request } from '../send/model.ts';
+import { withHeaders } from '../send/parts.ts';
+import { statusClass } from '../send/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, required, target } from '../send/target.ts';
 import { withClockAdvanced } from '../send/target-clock.ts';
@@ -27,13 +29,8 @@ describe('token and code lifetimes', () => {
       reasonIfCannot(target.name, 'advancesClock'),
     );
     const info = await tokenProvider(target, 'service').getTokenInfo();
-    const event = { load_id: target.env.LP_TEST_LOAD_ID, milestone_type: 'ARRIVED_AT_PICKUP', event_time: new Date().toISOString() };
     const status = await withClockAdvanced(target, Math.max(info.expiresInSeconds, ONE_HOUR) + 60, async () => {
-      const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', {
-        method: 'POST',
-        headers: { ...JSON_TYPE, authorization: `Bearer ${info.accessToken}` },
-        body: JSON.stringify(event),
-      });
+      const { response } = await request('recordLoadMilestoneEvent', withHeaders({ Authorization: `Bearer ${info.accessToken}` }));
       return response.status;
     });
     expect(statusClass(status), `expired token answered ${status}`).toBe(4);

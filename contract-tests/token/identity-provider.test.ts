@@ -3,25 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { tokenProvider } from '../send/clients.ts';
-import { FORM, form, jsonOf, send, statusClass } from '../send/requests.ts';
+import { request } from '../send/model.ts';
+import { type Change, withForm, withHeaders } from '../send/parts.ts';
+import { jsonOf, statusClass } from '../send/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
 import { reasonIfUnset, required, target } from '../send/target.ts';
 
-const OP = ['requestIdentityProviderToken'];
-const PATH = '/oauth2/default/v1/token';
+const IDP_TOKEN = 'requestIdentityProviderToken';
+const OP = [IDP_TOKEN];
 const needs = () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY');
 
-const clientCredentials = (overrides: Record<string, string | undefined> = {}) =>
-  form({
-    grant_type: 'client_credentials',
-    client_id: target.env.LP_CLIENT_ID,
-    client_secret: target.env.LP_CLIENT_SECRET,
-    scope: target.env.LP_SCOPE,
-    ...overrides,
-  });
-
-const withKey = (key = target.env.LP_SUBSCRIPTION_KEY ?? '') => ({ ...FORM, 'Ocp-Apim-Subscription-Key': key });
+/** A client credentials request to the identity provider, with `change` applied. */
+const clientCredentials = (change: Change) => request(IDP_TOKEN, change, { variant: 'client_credentials' });
+const subscriptionKey = (value: string | undefined) => withHeaders({ 'Ocp-Apim-Subscription-Key': value });
 
 describe('identity provider token endpoint, client credentials (POST {auth_url}/oauth2/default/v1/token)', () => {
   it('issues an access token for client credentials with scope and the subscription key', async (ctx) => {
@@ -34,7 +29,7 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
 
   it('rejects a request without the subscription key with a 4xx', async (ctx) => {
     skipIf(ctx, OP, needs());
-    const { response } = await send(target, 'LP_AUTH_URL', PATH, { method: 'POST', headers: FORM, body: clientCredentials() });
+    const { response } = await clientCredentials(subscriptionKey(undefined));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
@@ -42,7 +37,7 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
     skipIf(ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
     const key = required(target, 'LP_SUBSCRIPTION_KEY');
     for (const wrong of wrongValues(key)) {
-      const { response } = await send(target, 'LP_AUTH_URL', PATH, { method: 'POST', headers: withKey(wrong), body: clientCredentials() });
+      const { response } = await clientCredentials(subscriptionKey(wrong));
       expect(statusClass(response.status), `a wrong subscription key (${describeWrong(key, wrong)}) answered ${response.status}`).toBe(4);
     }
   });
@@ -50,13 +45,9 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
   it('rejects a wrong client secret with a 4xx', async (ctx) => {
     skipIf(ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
     const secret = required(target, 'LP_CLIENT_SECRET');
-    let last: Awaited<ReturnType<typeof send>> | undefined;
+    let last: Awaited<ReturnType<typeof request>> | undefined;
     for (const wrong of wrongValues(secret)) {
-      last = await send(target, 'LP_AUTH_URL', PATH, {
-        method: 'POST',
-        headers: withKey(),
-        body: clientCredentials({ client_secret: wrong }),
-      });
+      last = await clientCredentials(withForm({ client_secret: wrong }));
       expect(
         statusClass(last.response.status),
         `a wrong client_secret (${describeWrong(secret, wrong)}) answered ${last.response.status}`,
@@ -66,19 +57,15 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
     const body = jsonOf(bodyText);
     observeAssumption(
       ASSUMPTIONS.oauthErrorBody,
-      typeof body?.error === 'string',
-      `a wrong secret answered ${response.status} ${body ? `with error=${String(body.error)}` : 'without a JSON body'}`,
+      body?.error === 'invalid_client',
+      `a wrong secret answered ${response.status} ${body ? `with error=${String(body.error)}` : 'without a JSON body'} (RFC 6749 5.2: invalid_client)`,
       last,
     );
   });
 
   it('rejects client credentials without scope with a 4xx (scope is required)', async (ctx) => {
     skipIf(ctx, OP, needs());
-    const { response } = await send(target, 'LP_AUTH_URL', PATH, {
-      method: 'POST',
-      headers: withKey(),
-      body: clientCredentials({ scope: undefined }),
-    });
+    const { response } = await clientCredentials(withForm({ scope: undefined }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 });

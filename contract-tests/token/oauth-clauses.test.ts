@@ -10,7 +10,6 @@ import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { type Exchange, exchange } from '../send/fetch.ts';
 import { record } from '../send/ledger.ts';
-import { validMilestone } from '../send/model.ts';
 import {
   encodingCapacityBits,
   errorCharacterProblems,
@@ -18,7 +17,9 @@ import {
   repeatedNames,
   topLevelMemberNames,
 } from '../judge/oauth-syntax.ts';
-import { FORM, form, JSON_TYPE, jsonOf, send, statusClass } from '../send/requests.ts';
+import { request } from '../send/model.ts';
+import { chain, withForm, withHeaders } from '../send/parts.ts';
+import { jsonOf, statusClass } from '../send/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, required, target } from '../send/target.ts';
 import { forEachConcurrently, mapConcurrently } from '../send/transport.ts';
@@ -28,7 +29,6 @@ const AUTHORIZE = ['requestAuthorization'];
 const CODE_GRANT = ['requestAuthorization', 'requestIdentityProviderToken'];
 const TOKEN_ENDPOINTS = ['requestServiceToken', 'requestIdentityProviderToken'];
 const MILESTONES = ['recordLoadMilestoneEvent'];
-const IDP_TOKEN_PATH = '/oauth2/default/v1/token';
 const WRITES_REFUSED = target.writesAllowed
   ? undefined
   : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted the request would record the event';
@@ -96,34 +96,13 @@ interface TokenEndpoint {
 const SERVICE: TokenEndpoint = {
   operationId: 'requestServiceToken',
   label: 'POST {base_url}/token',
-  post: (fields = {}) =>
-    send(target, 'LP_BASE_URL', '/token', {
-      method: 'POST',
-      headers: FORM,
-      body: form({
-        grant_type: 'client_credentials',
-        client_id: target.env.LP_CLIENT_ID,
-        client_secret: target.env.LP_CLIENT_SECRET,
-        ...fields,
-      }),
-    }),
+  post: (fields = {}) => request('requestServiceToken', withForm(fields)),
 };
 
 const IDENTITY_PROVIDER: TokenEndpoint = {
   operationId: 'requestIdentityProviderToken',
   label: 'POST {auth_url}/oauth2/default/v1/token',
-  post: (fields = {}) =>
-    send(target, 'LP_AUTH_URL', IDP_TOKEN_PATH, {
-      method: 'POST',
-      headers: { ...FORM, 'Ocp-Apim-Subscription-Key': required(target, 'LP_SUBSCRIPTION_KEY') },
-      body: form({
-        grant_type: 'client_credentials',
-        client_id: target.env.LP_CLIENT_ID,
-        client_secret: target.env.LP_CLIENT_SECRET,
-        scope: target.env.LP_SCOPE,
-        ...fields,
-      }),
-    }),
+  post: (fields = {}) => request('requestIdentityProviderToken', withForm(fields), { variant: 'client_credentials' }),
 };
 
 /** The token endpoints this target has settings for (a partner may configure one API only). */
@@ -497,18 +476,14 @@ describe('OAuth clauses of the bearer challenge (RFC 6750 3)', () => {
       ? { 'Ocp-Apim-Subscription-Key': target.env.LP_SUBSCRIPTION_KEY }
       : {};
     const cases = [
-      { label: 'without a token', headers: { ...JSON_TYPE, ...key } },
-      {
-        label: 'with a token the target never issued',
-        headers: { ...JSON_TYPE, ...key, authorization: `Bearer contract-garbage-${randomToken(16)}` },
-      },
+      { label: 'without a token', authorization: undefined },
+      { label: 'with a token the target never issued', authorization: `Bearer contract-garbage-${randomToken(16)}` },
     ];
-    await forEachConcurrently(cases, async ({ label, headers }) => {
-      const { response } = await send(target, 'LP_BASE_URL', '/v1/load-milestone-events', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(validMilestone()),
-      });
+    await forEachConcurrently(cases, async ({ label, authorization }) => {
+      const { response } = await request(
+        'recordLoadMilestoneEvent',
+        chain(withHeaders(key), withHeaders({ Authorization: authorization })),
+      );
       expect(statusClass(response.status), `RFC 6750 3: a milestone ${label} answered ${response.status}`).toBe(4);
       const header = response.headers.get('www-authenticate');
       expect(header, `RFC 6750 3: the ${response.status} to a milestone ${label} has a WWW-Authenticate header`).not.toBeNull();

@@ -2,20 +2,23 @@
 import { describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import { logisticsClient } from '../send/clients.ts';
+import { callOperation, logisticsClient } from '../send/clients.ts';
 import { redactor } from '../send/fetch.ts';
-import { FORM, form, jsonOf, send, statusClass } from '../send/requests.ts';
+import { request } from '../send/model.ts';
+import { withForm, withHeaders } from '../send/parts.ts';
+import { jsonOf, statusClass } from '../send/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
 import { reasonIfUnset, required, target } from '../send/target.ts';
 
-const OP = ['requestServiceToken'];
+const SERVICE_TOKEN = 'requestServiceToken';
+const OP = [SERVICE_TOKEN];
 const needs = () => reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET');
 
 describe('service token endpoint (POST {base_url}/token)', () => {
   it('issues a Bearer token with an integer expired_in of 1..3600 for form-encoded client credentials', async (ctx) => {
     skipIf(ctx, OP, needs());
-    const { data, response } = await logisticsClient(target).token.POST('/token', {
+    const { data, response } = await callOperation<{ access_token?: string }>(logisticsClient(target).token, SERVICE_TOKEN, {
       body: {
         grant_type: 'client_credentials',
         client_id: required(target, 'LP_CLIENT_ID'),
@@ -24,7 +27,8 @@ describe('service token endpoint (POST {base_url}/token)', () => {
     });
     expect(statusClass(response.status), `status ${response.status}`).toBe(2);
     const body = redactor.redactValue((data ?? {}) as Record<string, unknown>);
-    expect(typeof data?.access_token === 'string' && data.access_token.length > 0, 'access_token is a non-empty string').toBe(true);
+    const accessToken = data?.access_token;
+    expect(typeof accessToken === 'string' && accessToken.length > 0, 'access_token is a non-empty string').toBe(true);
     expect(body.token_type).toBe('Bearer');
     // The quirk: the published shape names the lifetime expired_in; an RFC-style expires_in instead is a failure.
     expect(body, 'lifetime must be named expired_in').toHaveProperty('expired_in');
@@ -36,11 +40,7 @@ describe('service token endpoint (POST {base_url}/token)', () => {
   // The seed's request (4.1) carries no key, so it must succeed; whether a key sent along is accepted is the guess.
   it('answers a token request that also carries the subscription key, and records whether it is treated alike', async (ctx) => {
     skipIf(ctx, OP, needs(), reasonIfUnset(target, 'LP_SUBSCRIPTION_KEY'));
-    const seen = await send(target, 'LP_BASE_URL', '/token', {
-      method: 'POST',
-      headers: { ...FORM, 'Ocp-Apim-Subscription-Key': required(target, 'LP_SUBSCRIPTION_KEY') },
-      body: form({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET }),
-    });
+    const seen = await request(SERVICE_TOKEN, withHeaders({ 'Ocp-Apim-Subscription-Key': required(target, 'LP_SUBSCRIPTION_KEY') }));
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
     observeAssumption(
@@ -54,13 +54,9 @@ describe('service token endpoint (POST {base_url}/token)', () => {
   it('rejects a wrong client secret with a 4xx', async (ctx) => {
     skipIf(ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
     const secret = required(target, 'LP_CLIENT_SECRET');
-    let last: Awaited<ReturnType<typeof send>> | undefined;
+    let last: Awaited<ReturnType<typeof request>> | undefined;
     for (const wrong of wrongValues(secret)) {
-      last = await send(target, 'LP_BASE_URL', '/token', {
-        method: 'POST',
-        headers: FORM,
-        body: form({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID, client_secret: wrong }),
-      });
+      last = await request(SERVICE_TOKEN, withForm({ client_secret: wrong }));
       expect(
         statusClass(last.response.status),
         `a wrong client_secret (${describeWrong(secret, wrong)}) answered ${last.response.status}`,
@@ -70,29 +66,21 @@ describe('service token endpoint (POST {base_url}/token)', () => {
     const body = jsonOf(bodyText);
     observeAssumption(
       ASSUMPTIONS.oauthErrorBody,
-      typeof body?.error === 'string',
-      `a wrong secret answered ${response.status} ${body ? `with error=${String(body.error)}` : 'without a JSON body'}`,
+      body?.error === 'invalid_client',
+      `a wrong secret answered ${response.status} ${body ? `with error=${String(body.error)}` : 'without a JSON body'} (RFC 6749 5.2: invalid_client)`,
       last,
     );
   });
 
   it('rejects an unsupported grant_type with a 4xx', async (ctx) => {
     skipIf(ctx, OP, needs());
-    const { response } = await send(target, 'LP_BASE_URL', '/token', {
-      method: 'POST',
-      headers: FORM,
-      body: form({ grant_type: 'password', client_id: target.env.LP_CLIENT_ID, client_secret: target.env.LP_CLIENT_SECRET }),
-    });
+    const { response } = await request(SERVICE_TOKEN, withForm({ grant_type: 'password' }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
   it('rejects a request without client_secret with a 4xx', async (ctx) => {
     skipIf(ctx, OP, reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID'));
-    const { response } = await send(target, 'LP_BASE_URL', '/token', {
-      method: 'POST',
-      headers: FORM,
-      body: form({ grant_type: 'client_credentials', client_id: target.env.LP_CLIENT_ID }),
-    });
+    const { response } = await request(SERVICE_TOKEN, withForm({ client_secret: undefined }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 });

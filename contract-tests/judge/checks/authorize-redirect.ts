@@ -14,7 +14,9 @@ import { PROMISES } from '../promises.ts';
 /** The redirect goes back to the client: to the registered or the given redirect URI's origin (outside the identity
  * provider), or anywhere with a code. A redirect within the identity provider (its login page) does not. */
 function toClient(seen: Exchange, location: URL, context: RunContext): boolean {
-  const provider = URL.canParse(context.env.LP_AUTH_URL ?? '') ? new URL(context.env.LP_AUTH_URL!).origin : new URL(seen.request.url).origin;
+  const provider = URL.canParse(context.env.LP_AUTH_URL ?? '')
+    ? new URL(context.env.LP_AUTH_URL!).origin
+    : new URL(seen.request.url).origin;
   if (location.origin === provider) return false;
   const given = valuesOf(queryOf(seen), 'redirect_uri')[0]?.trim();
   const clients = new Set([context.env.LP_REDIRECT_URI, given].flatMap((uri) => (uri && URL.canParse(uri) ? [new URL(uri).origin] : [])));
@@ -24,7 +26,10 @@ function toClient(seen: Exchange, location: URL, context: RunContext): boolean {
 /** A query parameter's value, when the request sent it once in a well-formed percent-encoding (what a server decodes
  * from a malformed one is its own business), else undefined; empty counts as not sent. */
 function cleanlyDecoded(seen: Exchange, name: string): string | undefined {
-  const raw = new URL(seen.request.url).search.replace(/^\?/, '').split('&').filter((pair) => pair.split('=')[0] === name);
+  const raw = new URL(seen.request.url).search
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((pair) => pair.split('=')[0] === name);
   if (raw.length !== 1) return undefined;
   try {
     const value = decodeURIComponent((raw[0]!.split('=')[1] ?? '').replace(/\+/g, ' '));
@@ -54,8 +59,12 @@ function problemsOf(seen: Exchange, location: URL, context: RunContext): Array<[
   const state = cleanlyDecoded(seen, 'state');
   const returned = answer.filter(([n]) => n === 'state').map(([, v]) => v);
   if (back && state !== undefined && !repeated.includes('state') && (returned.length !== 1 || returned[0] !== state))
-    problems.push(['4.1.2', returned.length ? 'the redirect changed the state or sent it more than once' : 'the redirect dropped the state']);
-  if (answer.some(([n]) => n === 'access_token')) problems.push(['4.1.2', 'the redirect carries an access token (the seed has no implicit grant)']);
+    problems.push([
+      '4.1.2',
+      returned.length ? 'the redirect changed the state or sent it more than once' : 'the redirect dropped the state',
+    ]);
+  if (answer.some(([n]) => n === 'access_token'))
+    problems.push(['4.1.2', 'the redirect carries an access token (the seed has no implicit grant)']);
   return problems;
 }
 

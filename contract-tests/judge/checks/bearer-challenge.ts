@@ -46,7 +46,10 @@ export const bearerChallenge: ExchangeCheck = {
   judge(seen, context) {
     if (!seen.operation || seen.response.status !== 401 || liveToken(seen, context) || !keyInPlace(seen, context)) return [];
     return challengeProblems(seen.response.headers.get('www-authenticate')).map((p) =>
-      violation(bearerChallenge, `recordLoadMilestoneEvent refused a request ${bearerOf(seen) === undefined ? 'without a token' : 'with a token it did not accept'} (401): RFC 6750 3: ${p}`),
+      violation(
+        bearerChallenge,
+        `recordLoadMilestoneEvent refused a request ${bearerOf(seen) === undefined ? 'without a token' : 'with a token it did not accept'} (401): RFC 6750 3: ${p}`,
+      ),
     );
   },
 };

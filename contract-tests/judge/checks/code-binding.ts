@@ -18,7 +18,12 @@ function problemsOf(seen: Exchange, context: RunContext): Array<[string, string]
   if (issued.redeemed) problems.push(['4.1.2', 'exchanged a code that was already redeemed']);
   const redirect = valuesOf(form, 'redirect_uri');
   if (issued.redirectUri !== undefined && redirect[0] !== issued.redirectUri)
-    problems.push(['4.1.3', redirect.length ? 'exchanged a code with another redirect_uri than its authorize request' : 'exchanged a code without the redirect_uri of its authorize request']);
+    problems.push([
+      '4.1.3',
+      redirect.length
+        ? 'exchanged a code with another redirect_uri than its authorize request'
+        : 'exchanged a code without the redirect_uri of its authorize request',
+    ]);
   const client = valuesOf(form, 'client_id')[0] ?? basicOf(seen)?.id;
   if (issued.clientId !== undefined && client !== undefined && client !== issued.clientId)
     problems.push(['4.1.3', 'exchanged a code for another client than the one it was issued to']);

@@ -24,8 +24,14 @@ export function decodings(text: string): string[] {
   } catch {
     readings.push(text.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))));
   }
-  readings.push(text.replace(/\\u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))).replace(/\\(.)/g, '$1'));
-  readings.push(text.replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16))).replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec))));
+  readings.push(
+    text.replace(/\\u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))).replace(/\\(.)/g, '$1'),
+  );
+  readings.push(
+    text
+      .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+      .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec))),
+  );
   const base64 = (text.match(/[A-Za-z0-9+/_-]{12,}={0,2}/g) ?? []).map((run) =>
     Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'),
   );
@@ -67,7 +73,10 @@ export const credentialEcho: ExchangeCheck = {
     const readings = decodings(answerText(seen));
     const shown = held.filter(({ value }) => partsOf(value).some((part) => readings.some((text) => text.includes(part))));
     return shown.map(({ name }) =>
-      violation(credentialEcho, `${operationIdOf(seen) ?? seen.request.method} answered ${seen.response.status} showing ${name === TOKEN ? name : `the value of ${name}`}, or a part of it`),
+      violation(
+        credentialEcho,
+        `${operationIdOf(seen) ?? seen.request.method} answered ${seen.response.status} showing ${name === TOKEN ? name : `the value of ${name}`}, or a part of it`,
+      ),
     );
   },
 };

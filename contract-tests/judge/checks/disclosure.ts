@@ -31,6 +31,8 @@ export const refusalDisclosure: ExchangeCheck = {
       return [];
     }
     if (statusClassOf(seen) !== 4) return [];
-    return disclosures(operation, requestText(seen), seen.response.status, seen.bodyText).map((message) => violation(refusalDisclosure, message));
+    return disclosures(operation, requestText(seen), seen.response.status, seen.bodyText).map((message) =>
+      violation(refusalDisclosure, message),
+    );
   },
 };

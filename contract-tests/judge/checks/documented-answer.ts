@@ -22,11 +22,23 @@ export const documentedAnswer: ExchangeCheck = {
     const path = new URL(seen.request.url).pathname;
     if (!operation) {
       if (seen.pathOnly || seen.meta.operationId) return [];
-      return [violation(documentedAnswer, `${seen.request.method} ${path} answered ${seen.response.status}: no operation of the spec has this address`)];
+      return [
+        violation(
+          documentedAnswer,
+          `${seen.request.method} ${path} answered ${seen.response.status}: no operation of the spec has this address`,
+        ),
+      ];
     }
     const promise = (statement: string) => PROMISES.seed(sectionOfOperation(operation.operationId), statement);
-    const inspection = inspectResponse(operation, { status: seen.response.status, headers: seen.response.headers, bodyText: seen.bodyText });
-    const verdict = verdictOf(operation.api, { ...inspection, problems: inspection.problems.filter((p) => !/a 5xx status/.test(p.message)) });
+    const inspection = inspectResponse(operation, {
+      status: seen.response.status,
+      headers: seen.response.headers,
+      bodyText: seen.bodyText,
+    });
+    const verdict = verdictOf(operation.api, {
+      ...inspection,
+      problems: inspection.problems.filter((p) => !/a 5xx status/.test(p.message)),
+    });
     const findings: Finding[] = verdict.violations.map((message) => ({
       check: documentedAnswer.id,
       promise: promise(message.replace(/^(\S+) answered \d+: /, '$1: ')),
@@ -34,9 +46,21 @@ export const documentedAnswer: ExchangeCheck = {
       message,
     }));
     for (const { assumption, problems } of verdict.contradictions)
-      findings.push({ check: documentedAnswer.id, promise: promise(assumption.what), verdict: 'contradicted', message: problems.join('; '), assumption: assumptionOf(assumption) });
+      findings.push({
+        check: documentedAnswer.id,
+        promise: promise(assumption.what),
+        verdict: 'contradicted',
+        message: problems.join('; '),
+        assumption: assumptionOf(assumption),
+      });
     for (const assumption of verdict.confirmed)
-      findings.push({ check: documentedAnswer.id, promise: promise(assumption.what), verdict: 'confirmed', message: 'answered as assumed', assumption: assumptionOf(assumption) });
+      findings.push({
+        check: documentedAnswer.id,
+        promise: promise(assumption.what),
+        verdict: 'confirmed',
+        message: 'answered as assumed',
+        assumption: assumptionOf(assumption),
+      });
     return findings;
   },
 };

@@ -17,7 +17,9 @@ export const getOneAsked: ExchangeCheck = {
   needs: 'hasDataSemantics',
   judge(seen, context) {
     if (seen.operation?.operationId !== 'getVehicle' || statusClassOf(seen) !== 2 || !context.capability.hasDataSemantics) return [];
-    const match = seen.operation.pathPattern.exec(new URL(seen.request.url).pathname.slice(pathPrefix(context.env[seen.operation.baseVariable]).length));
+    const match = seen.operation.pathPattern.exec(
+      new URL(seen.request.url).pathname.slice(pathPrefix(context.env[seen.operation.baseVariable]).length),
+    );
     let asked: string;
     try {
       asked = decodeURIComponent(match?.[1] ?? '');
@@ -27,12 +29,21 @@ export const getOneAsked: ExchangeCheck = {
     const answered = answerObject(seen)?.vehicleNumber;
     if (answered === asked) return [ASSUMPTION_KEPT(asked)];
     if (typeof answered === 'string' && loosely(answered) === loosely(asked))
-      return [assumptionOutcome(getOneAsked, ASSUMPTIONS.exactMatch, `getVehicle for '${asked}' answered vehicle '${answered}', which differs in case or whitespace only`)];
-    return [violation(getOneAsked, `getVehicle for '${asked}' answered ${seen.response.status} with vehicle ${JSON.stringify(answered ?? null)}`)];
+      return [
+        assumptionOutcome(
+          getOneAsked,
+          ASSUMPTIONS.exactMatch,
+          `getVehicle for '${asked}' answered vehicle '${answered}', which differs in case or whitespace only`,
+        ),
+      ];
+    return [
+      violation(getOneAsked, `getVehicle for '${asked}' answered ${seen.response.status} with vehicle ${JSON.stringify(answered ?? null)}`),
+    ];
   },
 };
 
-const ASSUMPTION_KEPT = (asked: string) => assumptionOutcome(getOneAsked, ASSUMPTIONS.exactMatch, `getVehicle for '${asked}' answered that vehicle`, true);
+const ASSUMPTION_KEPT = (asked: string) =>
+  assumptionOutcome(getOneAsked, ASSUMPTIONS.exactMatch, `getVehicle for '${asked}' answered that vehicle`, true);
 
 /** The path prefix of a base URL, which the operation's path pattern does not include. */
 const pathPrefix = (base: string | undefined) => (base && URL.canParse(base) ? new URL(base).pathname.replace(/\/+$/, '') : '');

@@ -1,8 +1,9 @@
-// Every vehicle of a list answer matches every filter the request carried (seed 4.5: "the vehicles ... that match the
-// filters"; filters may be combined). A value matches when the vehicle's field equals it; a vehicle that matches only
+// Every vehicle of a list answer matches the filters the request carried (seed 4.5: "the vehicles ... that match the
+// filters"; filters may be combined). A value matches when the vehicle's field equals it. A vehicle that matches only
 // without regard to letter case or surrounding whitespace, or one value of a comma-separated list, contradicts the
-// specs' guess (several values are repeated parameters, each matching exactly); a vehicle that matches no value of a
-// filter at all breaks 4.5. Empty values are not filters (a server may treat them as left out).
+// specs' guess that values match exactly; one that matches some of several filters but not all contradicts the guess
+// that filters combine with AND (the seed says neither); a vehicle that matches none of the filters breaks 4.5. Empty
+// values are not filters (a server may treat them as left out).
 import { FILTERS } from '../../send/fleet-fields.ts';
 import { parseJsonLoosely, vehicleListOf } from '../../send/vehicle-list.ts';
 import { ASSUMPTIONS } from '../assumptions.ts';
@@ -30,20 +31,49 @@ export const listFilters: ExchangeCheck = {
   judge(seen, context) {
     if (seen.operation?.operationId !== 'listVehicles' || statusClassOf(seen) !== 2 || !context.capability.hasDataSemantics) return [];
     const query = queryOf(seen);
-    const filters = FILTERS.map(([param, field]) => ({ param, field, values: query.filter(([n, v]) => n === param && v.trim() !== '').map(([, v]) => v) }))
-      .filter((f) => f.values.length);
+    const filters = FILTERS.map(([param, field]) => ({
+      param,
+      field,
+      values: query.filter(([n, v]) => n === param && v.trim() !== '').map(([, v]) => v),
+    })).filter((f) => f.values.length);
     if (!filters.length) return [];
     const vehicles = vehicleListOf<Record<string, unknown>>(parseJsonLoosely(seen.bodyText)).vehicles ?? [];
+    const rows = vehicles.map((v) => ({
+      number: `'${String(v.vehicleNumber)}'`,
+      matches: filters.map((f) => matchOf(v[f.field], f.values)),
+    }));
+    const names = (list: typeof rows) =>
+      list
+        .slice(0, 5)
+        .map((r) => r.number)
+        .join(', ');
+    const none = rows.filter((r) => r.matches.every((m) => m === 'none'));
+    if (none.length)
+      return [
+        violation(
+          listFilters,
+          `listVehicles answered ${none.length} vehicles that match no value of ${filters.map((f) => f.param).join(' nor ')}: ${names(none)}`,
+        ),
+      ];
     const findings = [];
-    for (const { param, field, values } of filters) {
-      const matches = vehicles.map((v) => ({ number: String(v.vehicleNumber), match: matchOf(v[field], values) }));
-      const none = matches.filter((m) => m.match === 'none').map((m) => `'${m.number}'`);
-      const loose = matches.filter((m) => m.match === 'loose').map((m) => `'${m.number}'`);
-      if (none.length)
-        findings.push(violation(listFilters, `listVehicles answered ${none.length} vehicles that match no value of filter ${param}: ${none.slice(0, 5).join(', ')}`));
-      else if (loose.length)
-        findings.push(assumptionOutcome(listFilters, ASSUMPTIONS.filtersRepeatedOr, `filter ${param} matched ${loose.length} vehicles only without regard to case, whitespace or commas: ${loose.slice(0, 5).join(', ')}`));
-    }
+    const some = rows.filter((r) => r.matches.includes('none'));
+    if (some.length)
+      findings.push(
+        assumptionOutcome(
+          listFilters,
+          ASSUMPTIONS.filtersAnd,
+          `${filters.map((f) => f.param).join(' and ')} together listed ${some.length} vehicles that match only some of them: ${names(some)}`,
+        ),
+      );
+    const loose = rows.filter((r) => r.matches.includes('loose'));
+    if (loose.length)
+      findings.push(
+        assumptionOutcome(
+          listFilters,
+          ASSUMPTIONS.filtersRepeatedOr,
+          `filters matched ${loose.length} vehicles only without regard to case, whitespace or commas: ${names(loose)}`,
+        ),
+      );
     return findings;
   },
 };

@@ -72,6 +72,9 @@ export const tokenAnswer: ExchangeCheck = {
     const what = `${operationIdOf(seen)} answered ${seen.response.status}`;
     if (statusClassOf(seen) === 2) return successProblems(seen).map((p) => violation(tokenAnswer, `${what}: RFC 6749 ${p}`));
     if (![400, 401, 403].includes(seen.response.status) || !fromAuthorizationServer(seen, context)) return [];
-    return refusalProblems(seen).map((p) => ({ ...violation(tokenAnswer, `${what}: RFC 6749 ${p}`), promise: PROMISES.rfc('6749', '5.2') }));
+    return refusalProblems(seen).map((p) => ({
+      ...violation(tokenAnswer, `${what}: RFC 6749 ${p}`),
+      promise: PROMISES.rfc('6749', '5.2'),
+    }));
   },
 };

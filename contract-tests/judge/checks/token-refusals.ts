@@ -26,7 +26,8 @@ function grantsOf(operationId: string): Map<string, string[]> {
 
 /** Why the request must be refused (the clause, and what was wrong, never a value), or undefined. */
 export function refusalRequired(seen: Exchange, operationId: string): { rfc?: string; why: string } | undefined {
-  if (seen.request.method !== 'POST') return { rfc: '3.2', why: `a ${seen.request.method} (token requests are POSTs; credentials never go in the URI, 2.3.1)` };
+  if (seen.request.method !== 'POST')
+    return { rfc: '3.2', why: `a ${seen.request.method} (token requests are POSTs; credentials never go in the URI, 2.3.1)` };
   const form = formOf(seen);
   if (!form) return undefined;
   const repeated = repeatedFields(form);
@@ -61,7 +62,9 @@ export const tokenRefusals: ExchangeCheck = {
     return [
       {
         ...violation(tokenRefusals, required.rfc ? `${message} (RFC 6749 ${required.rfc})` : message),
-        promise: required.rfc ? PROMISES.rfc('6749', required.rfc) : PROMISES.seed(sectionOfOperation(operationId), 'a token request without a field the grant requires is refused'),
+        promise: required.rfc
+          ? PROMISES.rfc('6749', required.rfc)
+          : PROMISES.seed(sectionOfOperation(operationId), 'a token request without a field the grant requires is refused'),
       },
     ];
   },

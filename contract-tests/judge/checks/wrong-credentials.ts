@@ -23,7 +23,10 @@ function requiredCredentials(seen: Exchange): CredentialId[] {
 function sentValues(seen: Exchange, id: CredentialId): string[] | undefined {
   const where = CREDENTIALS[id].where;
   if (id === 'bearer') return bearerOf(seen) === undefined ? undefined : [bearerOf(seen)!];
-  if (where.in === 'header') return requestHeader(seen, where.name)?.split(',').map((v) => v.trim());
+  if (where.in === 'header')
+    return requestHeader(seen, where.name)
+      ?.split(',')
+      .map((v) => v.trim());
   const form = valuesOf(formOf(seen), where.name)[0];
   if (form !== undefined) return [form];
   const basic = basicOf(seen);
@@ -61,11 +64,16 @@ export const wrongCredentials: ExchangeCheck = {
       if (values === undefined) {
         const bearerInstead = id === 'fleetApiKey' && bearerOf(seen) !== undefined;
         if (!elsewhere(seen, id, context) && !bearerInstead)
-          findings.push(violation(wrongCredentials, `${seen.operation.operationId} answered ${seen.response.status} to a request without ${name}`));
+          findings.push(
+            violation(wrongCredentials, `${seen.operation.operationId} answered ${seen.response.status} to a request without ${name}`),
+          );
         continue;
       }
       const wrong = wrongness(id, values, seen, context);
-      if (wrong) findings.push(violation(wrongCredentials, `${seen.operation.operationId} answered ${seen.response.status} to a request with ${wrong} ${name}`));
+      if (wrong)
+        findings.push(
+          violation(wrongCredentials, `${seen.operation.operationId} answered ${seen.response.status} to a request with ${wrong} ${name}`),
+        );
     }
     return findings;
   },
