@@ -179,6 +179,8 @@ function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionL
 
   // Token requests are form-encoded; repeated fields become arrays so validation refuses them (RFC 6749 section 3.2).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    if (context.mutation === 'idp-malformed-form-500' && /%(?![0-9a-fA-F]{2})/.test(String(body)))
+      return done(Object.assign(new Error('malformed percent-encoding'), { statusCode: 500 }), undefined);
     const fields: Record<string, string | string[]> = {};
     for (const [name, value] of new URLSearchParams(String(body))) {
       const previous = fields[name];

@@ -59,6 +59,12 @@ export class TokenStore {
     return this.clock.now() < issued.expiresAt ? 'valid' : 'expired';
   }
 
+  /** How long ago a known token was issued, in ms of the sandbox's clock (undefined for an unknown one). */
+  ageMs(token: string, lifetimeSeconds: number): number | undefined {
+    const issued = this.tokens.get(token);
+    return issued ? this.clock.now() - (issued.expiresAt - lifetimeSeconds * 1000) : undefined;
+  }
+
   clientOf(token: string): string | undefined {
     return this.tokens.get(token)?.clientId;
   }

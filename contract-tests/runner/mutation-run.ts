@@ -175,7 +175,12 @@ export async function runMutants(
   };
 
   // Caught only by a violation: a check the suite could not judge (runner/outcomes.ts) proves nothing about the suite.
-  const violated = (run: SessionRun) => run.failures.some((f) => f.outcome === 'violation');
+  // A mutation made for an exchange check counts only when the run recorded a violation of that check.
+  const checksOf = (lane: Lane) =>
+    new Set(readLedger(join(lane.outputDir, '.ledger')).flatMap((e) => (e.kind === 'violation' && e.check ? [e.check] : [])));
+  const wanted = (mutation: Mutation) => ('check' in mutation ? mutation.check : undefined);
+  const violated = (run: SessionRun, lane: Lane, mutation: Mutation) =>
+    run.failures.some((f) => f.outcome === 'violation') && (wanted(mutation) === undefined || checksOf(lane).has(wanted(mutation)!));
   // The files that exercise the mutant's operation first, the whole suite when they miss. (A middle stage of those
   // plus the generated sweeps, which exercise every operation, measured slower: 85 against 70 CPU-s for the 53.)
   const evaluate = async (lane: Lane, mutation: Mutation): Promise<MutationResult> => {
@@ -183,15 +188,22 @@ export async function runMutants(
     const targeted = files.length > 0 && files.length < allFiles.length;
     if (targeted && (await verify(lane, files))) {
       const run = await lane.run(mutation.id, files);
-      if (violated(run))
+      if (violated(run, lane, mutation))
         return { mutation, caught: true, failures: run.failures.map((f) => f.name), how: `${files.length} of ${allFiles.length} files` };
     }
     const run = await lane.run(mutation.id);
+    const caught = violated(run, lane, mutation);
+    const byOther = !caught && run.failures.some((f) => f.outcome === 'violation');
     return {
       mutation,
-      caught: violated(run),
+      caught,
       failures: run.failures.map((f) => f.name),
       how: targeted ? 'whole suite, after the targeted files missed' : 'whole suite',
+      ...(byOther
+        ? {
+            error: `failed, but no violation of its check ${wanted(mutation)} was recorded (found: ${[...checksOf(lane)].join(', ') || 'none'})`,
+          }
+        : {}),
     };
   };
 

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { mutated, type SandboxContext } from '../context.ts';
 import type { FilterField, SortField, VehicleQuery, VisibleFleet } from '../fleet-index.ts';
+import { OTHER_LESSEE_API_KEY } from '../config.ts';
 import { sendApiError } from '../replies.ts';
 
 /** Query parameter name -> vehicle field it filters (note the lower-case v of customervehicleNumber). */
@@ -46,6 +47,14 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
   const refusalDisclosesVehicles = mutated(context, 'fleet-refusal-discloses-vehicles');
   const plateIgnoredWithSort = mutated(context, 'list-license-plate-ignored-with-sort');
   const nonAsciiFails = mutated(context, 'get-non-ascii-500');
+  const descLeaks = mutated(context, 'list-desc-leaks-foreign');
+  const quoteLeaks = mutated(context, 'list-quote-filter-leaks-foreign');
+  const decodedTwice = mutated(context, 'list-filter-decoded-twice');
+  const otherLessee = () => Array.from(fleet.forApiKey(OTHER_LESSEE_API_KEY)!.query({ filters: [], combineWithAnd: true }));
+  /** The mutations that answer 500 to an empty filter value, or to more values of one filter than its limit. */
+  const listFails = (raw: Record<string, unknown>) =>
+    (mutated(context, 'list-empty-filter-500') && Object.values(raw).some((v) => v === '' || (Array.isArray(v) && v.includes('')))) ||
+    (mutated(context, 'list-over-limit-500') && Object.values(raw).some((v) => Array.isArray(v) && v.length > 100));
   if (mutated(context, 'fleet-other-methods-500'))
     app.route({
       method: ['PUT', 'PATCH', 'DELETE'],
@@ -73,6 +82,10 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
       request.headers['ocp-apim-subscription-key'] === context.credentials.subscriptionKey
     )
       visible = fleet.forApiKey(context.credentials.fleetApiKey);
+    if (!visible && typeof key === 'string' && mutated(context, 'fleet-refusal-echoes-key')) {
+      sendApiError(reply, 401, 'unauthorized', `Access denied: the API key ${key} is not valid.`);
+      return;
+    }
     if (!visible && typeof key === 'string' && refusalDisclosesVehicles) {
       const own = fleet.forApiKey(context.credentials.fleetApiKey)!;
       const ids = own.query({ filters: [], combineWithAnd: true });
@@ -102,6 +115,10 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
   // Synchronous handlers (send, then return nothing): Fastify then skips the promise bookkeeping.
   app.get('/vehicles', (request, reply) => {
     const raw = request.query as Record<string, unknown>;
+    if (listFails(raw)) {
+      sendApiError(reply, 500, 'internal_error', 'Internal server error.');
+      return;
+    }
     let unknown: string[] | undefined;
     for (const name in raw) {
       if (name !== 'sort' && !parameters.has(name)) {
@@ -131,7 +148,8 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
       for (const [name, field] of parameters) {
         const given = raw[name];
         if (given === undefined) continue;
-        const values = Array.isArray(given) ? (given as string[]) : [String(given)];
+        const given2 = Array.isArray(given) ? (given as string[]) : [String(given)];
+        const values = decodedTwice ? given2.map(decodeAgain) : given2;
         query.filters.push({ field, values: firstValueOnly ? values.slice(0, 1) : values });
       }
     }
@@ -142,7 +160,8 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
     }
 
     const visible = listLeaks || (leaksOnCustomerFilter && raw.customerNumber !== undefined) ? fleet.forEveryone() : request.visibleFleet!;
-    const ids = visible.query(query);
+    const leaking = (descLeaks && query.sort?.descending) || (quoteLeaks && JSON.stringify(raw).includes("'"));
+    const ids = leaking ? [...Array.from(visible.query(query)), ...otherLessee()] : visible.query(query);
     const vehicleJson = fieldRenamed ? (id: number) => renameLicensePlate(fleet.vehicles[id]!) : (id: number) => fleet.json[id]!;
     reply.type(listType);
     // A long list is streamed in slices, so the answer never exists as one string (a million
@@ -158,7 +177,12 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
 
   app.get('/vehicles/:vehicleNumber', (request, reply) => {
     const { vehicleNumber } = request.params as { vehicleNumber: string };
-    if (nonAsciiFails && /[^ -~]/.test(vehicleNumber)) {
+    if (mutated(context, 'get-query-leaks-foreign') && request.url.includes('?')) {
+      reply.type('application/json; charset=utf-8').send(fleet.json[otherLessee()[0]!]);
+      return;
+    }
+    const encodedLetter = /%(4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A])/i.test(request.url.split('?')[0]!);
+    if ((nonAsciiFails && /[^ -~]/.test(vehicleNumber)) || (mutated(context, 'get-percent-encoded-500') && encodedLetter)) {
       sendApiError(reply, 500, 'internal_error', 'Internal server error.');
       return;
     }
@@ -168,7 +192,14 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
       return;
     }
     const visible = mutated(context, 'get-foreign-vehicle-returned') ? fleet.forEveryone() : request.visibleFleet!;
-    const id = vehicleNumber === '' ? undefined : visible.find(vehicleNumber);
+    let id = vehicleNumber === '' ? undefined : visible.find(vehicleNumber);
+    if (id === undefined && mutated(context, 'get-case-mismatch-other-vehicle')) {
+      const own = Array.from(visible.query({ filters: [], combineWithAnd: true }));
+      const at = own.findIndex(
+        (candidate) => fleet.vehicles[candidate]!.vehicleNumber.toLowerCase() === vehicleNumber.trim().toLowerCase(),
+      );
+      if (at >= 0) id = own[(at + 1) % own.length];
+    }
     if (id === undefined) {
       if (mutated(context, 'get-unknown-200')) reply.send({});
       else if (mutated(context, 'get-unknown-500')) sendApiError(reply, 500, 'internal_error', 'Internal server error.');
@@ -182,6 +213,15 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
     }
     reply.type('application/json; charset=utf-8').send(fleet.json[id]);
   });
+}
+
+/** A second percent-decoding, as a server that decodes twice does (a malformed one leaves the value as it is). */
+function decodeAgain(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** Lists longer than this are streamed. */

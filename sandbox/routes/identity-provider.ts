@@ -25,6 +25,11 @@ export function errorDescription(text: string): string {
 
 export function identityProviderRoutes(app: FastifyInstance, context: SandboxContext): void {
   const { credentials } = context;
+  /** Repeated form fields stay arrays, which validation refuses (RFC 6749 3.2); the mutation keeps the first value. */
+  const firstValues = (body: unknown) =>
+    mutated(context, 'idp-repeated-parameter-accepted') && body && typeof body === 'object'
+      ? Object.fromEntries(Object.entries(body).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]))
+      : body;
   const authorizeValidator = context.validators.operation('requestAuthorization');
   const clientCredentialsSchema = context.validators.component('token', 'ClientCredentialsGrantRequest');
   const authorizationCodeSchema = context.validators.component('token', 'AuthorizationCodeGrantRequest');
@@ -130,14 +135,27 @@ export function identityProviderRoutes(app: FastifyInstance, context: SandboxCon
     if (!isFormEncoded(request.headers['content-type'])) {
       return sendOAuthError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
     }
-    const body = withoutEmptyValues(request.body);
+    const body = withoutEmptyValues(firstValues(request.body));
     const basic = refuseHttpBasic(request.headers.authorization, body, reply);
     if (basic) return basic;
+    if (mutated(context, 'idp-password-grant-accepted') && body.grant_type === 'password' && body.client_id === credentials.clientId) {
+      const token = context.tokens.issue({
+        clientId: credentials.clientId,
+        scope: credentials.scopes.join(' '),
+        lifetimeSeconds: TOKEN_LIFETIME_SECONDS,
+      });
+      return reply
+        .header('cache-control', 'no-store')
+        .header('pragma', 'no-cache')
+        .send({ access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS });
+    }
     const grantType = body.grant_type;
     if (grantType === undefined) return sendOAuthError(reply, 400, 'invalid_request', 'grant_type is missing.');
     if (grantType !== 'client_credentials' && grantType !== 'authorization_code') {
       return sendOAuthError(reply, 400, 'unsupported_grant_type', 'grant_type must be client_credentials or authorization_code.');
     }
+    if (grantType === 'authorization_code' && body.redirect_uri === undefined && mutated(context, 'idp-code-redirect-uri-omitted-accepted'))
+      body.redirect_uri = credentials.redirectUri;
     if (grantType === 'client_credentials' && mutated(context, 'idp-scope-not-required')) {
       body.scope = credentials.scopes.join(' ');
     }

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { mutated, type SandboxContext } from '../context.ts';
 import { sendApiError } from '../replies.ts';
+import { TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
 
 function bearerToken(request: FastifyRequest): string | undefined {
   return /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
@@ -11,8 +12,11 @@ function bearerToken(request: FastifyRequest): string | undefined {
 export function milestoneRoutes(app: FastifyInstance, context: SandboxContext): void {
   const validator = context.validators.operation('recordLoadMilestoneEvent');
 
+  const withoutChallenge = mutated(context, 'milestone-401-without-challenge');
   const refuse = (reply: FastifyReply, error: string, message: string) =>
-    sendApiError(reply.header('www-authenticate', `Bearer error="${error}"`), 401, 'unauthorized', message);
+    sendApiError(withoutChallenge ? reply : reply.header('www-authenticate', `Bearer error="${error}"`), 401, 'unauthorized', message);
+  const refusedEarly = (token: string) =>
+    mutated(context, 'token-refused-early') && (context.tokens.ageMs(token, TOKEN_LIFETIME_SECONDS) ?? 0) > 1000;
 
   /** Returns the calling client, or undefined after answering 401. */
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -25,7 +29,7 @@ export function milestoneRoutes(app: FastifyInstance, context: SandboxContext): 
     if (status === 'unknown' && !mutated(context, 'milestone-garbage-token-accepted')) {
       return refuse(reply, 'invalid_token', 'Unauthorized. The access token is invalid.');
     }
-    if (status === 'expired' && !mutated(context, 'milestone-expired-token-accepted')) {
+    if ((status === 'expired' && !mutated(context, 'milestone-expired-token-accepted')) || (status === 'valid' && refusedEarly(token))) {
       return refuse(reply, 'invalid_token', 'Unauthorized. The access token has expired.');
     }
     // The subscription key is optional here; a wrong one is still refused by the gateway.
@@ -35,6 +39,16 @@ export function milestoneRoutes(app: FastifyInstance, context: SandboxContext): 
     }
   };
 
+  /** The mutations that answer 500 to a leap second, a field of another JSON type, or a field the schema lacks. */
+  const failsOnOddBody = (body: unknown): boolean => {
+    if (!body || typeof body !== 'object') return false;
+    const fields = body as Record<string, unknown>;
+    if (mutated(context, 'milestone-leap-second-500') && /T\d\d:\d\d:60/.test(String(fields.event_time))) return true;
+    if (mutated(context, 'milestone-non-string-500') && Object.values(fields).some((v) => typeof v !== 'string')) return true;
+    const known = ['load_id', 'milestone_type', 'event_time'];
+    return mutated(context, 'milestone-unknown-field-500') && Object.keys(fields).some((name) => !known.includes(name));
+  };
+
   app.post('/v1/load-milestone-events', { onRequest: authenticate }, async (request, reply) => {
     const contentType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (contentType !== 'application/json') {
@@ -42,6 +56,7 @@ export function milestoneRoutes(app: FastifyInstance, context: SandboxContext): 
       return sendApiError(reply, 400, 'invalid_request', 'Content-Type must be application/json.');
     }
     let body = request.body;
+    if (failsOnOddBody(body)) return sendApiError(reply, 500, 'internal_error', 'Internal server error.');
     if (mutated(context, 'milestone-missing-field-accepted') && body && typeof body === 'object') {
       body = { milestone_type: 'UNSPECIFIED', ...body };
     }

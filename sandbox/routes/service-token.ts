@@ -1,6 +1,6 @@
 // POST {base_url}/token: the service token endpoint, client credentials only, answering
 // with the published `expired_in` quirk and a 3600 s lifetime.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { mutated, type SandboxContext } from '../context.ts';
 import { isFormEncoded, refuseHttpBasic, sendApiError, sendOAuthError } from '../replies.ts';
 import { sharedClientId, TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
@@ -9,13 +9,24 @@ import { errorDescription, withoutEmptyValues } from './identity-provider.ts';
 export function serviceTokenRoutes(app: FastifyInstance, context: SandboxContext): void {
   const validator = context.validators.operation('requestServiceToken');
 
+  // The mutation takes a token request as a GET, its form in the query string (RFC 6749 3.2 allows only POST).
+  if (mutated(context, 'service-token-get-accepted'))
+    app.get('/token', async (request, reply) => issue(withoutEmptyValues(request.query), reply));
+
   app.post('/token', async (request, reply) => {
     if (!isFormEncoded(request.headers['content-type'])) {
       return sendOAuthError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
     }
     const body = withoutEmptyValues(request.body);
-    const basic = refuseHttpBasic(request.headers.authorization, body, reply);
+    const basic =
+      mutated(context, 'service-token-basic-with-form-accepted') && body.client_secret !== undefined
+        ? undefined
+        : refuseHttpBasic(request.headers.authorization, body, reply);
     if (basic) return basic;
+    return issue(body, reply);
+  });
+
+  async function issue(body: Record<string, unknown>, reply: FastifyReply) {
     if (body.grant_type !== undefined && body.grant_type !== 'client_credentials') {
       return sendOAuthError(reply, 400, 'unsupported_grant_type', 'grant_type must be client_credentials.');
     }
@@ -51,6 +62,7 @@ export function serviceTokenRoutes(app: FastifyInstance, context: SandboxContext
       response.expires_in = response.expired_in;
       delete response.expired_in;
     }
+    if (mutated(context, 'service-token-cacheable')) return reply.send(response);
     return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(response);
-  });
+  }
 }

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCredentials } from '../../sandbox/config.ts';
 import type { Vehicle } from '../../sandbox/fleet-fixtures.ts';
+import { loadBundles } from '../../spec-core/bundles.ts';
+import { operationsOf } from '../../spec-core/operations.ts';
 import { MUTATIONS, type MutationId } from '../../sandbox/mutations.ts';
 import { SWITCH_PATH, serveSwitchable, type SwitchableSandbox } from '../../sandbox/mutation-switch.ts';
 import { buildSandbox } from '../../sandbox/server.ts';
@@ -184,6 +186,85 @@ const PROBES: Record<MutationId, Probe> = {
     const [first] = await vehicles(origin);
     return (await vehicles(origin, `?licensePlate=${first!.licensePlate}&sort=vehicleNumber%20asc`)).length !== 1;
   },
+  'list-desc-leaks-foreign': async ({ origin }) =>
+    (await vehicles(origin, '?sort=vehicleNumber%20desc')).length > (await vehicles(origin)).length,
+  'list-quote-filter-leaks-foreign': async ({ origin }) => (await vehicles(origin, "?vin=X'")).length > 0,
+  'get-query-leaks-foreign': async ({ origin }) => {
+    const [first] = await vehicles(origin);
+    const answered = (await (await fleetGet(origin, `/vehicles/${first!.vehicleNumber}?x=1`)).json()) as Vehicle;
+    return answered.vehicleNumber !== first!.vehicleNumber;
+  },
+  'milestone-leap-second-500': async ({ origin }) =>
+    (await recordMilestone(origin, await serviceToken(origin), { ...aMilestone, event_time: '2016-12-31T23:59:60Z' })).status >= 500,
+  'service-token-get-accepted': async ({ origin }) => {
+    const query = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: defaults.LP_CLIENT_ID,
+      client_secret: defaults.LP_CLIENT_SECRET,
+    });
+    return (await fetch(`${origin}/svc/token?${query}`)).status === 200;
+  },
+  'idp-code-redirect-uri-omitted-accepted': async ({ origin }) =>
+    (await idpToken(origin, { grant_type: 'authorization_code', code: await authorizationCode(origin) })).status === 200,
+  'service-token-basic-with-form-accepted': async ({ origin }) => {
+    const basic = Buffer.from(`${defaults.LP_CLIENT_ID}:${defaults.LP_CLIENT_SECRET}`).toString('base64');
+    const fields = { grant_type: 'client_credentials', client_id: defaults.LP_CLIENT_ID, client_secret: defaults.LP_CLIENT_SECRET };
+    return (await postForm(`${origin}/svc/token`, fields, { authorization: `Basic ${basic}` })).status === 200;
+  },
+  'idp-repeated-parameter-accepted': async ({ origin }) => {
+    const body = `${new URLSearchParams({ ...ccFields, client_id: defaults.LP_CLIENT_ID, client_secret: defaults.LP_CLIENT_SECRET })}&scope=${defaults.LP_SCOPE}`;
+    const response = await fetch(`${origin}/idp/oauth2/default/v1/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'ocp-apim-subscription-key': defaults.LP_SUBSCRIPTION_KEY },
+      body,
+    });
+    return response.status === 200;
+  },
+  'idp-password-grant-accepted': async ({ origin }) =>
+    (await idpToken(origin, { grant_type: 'password', username: 'anyone', password: 'anything' })).status === 200,
+  'token-refused-early': async ({ origin }) => {
+    const token = await serviceToken(origin);
+    await advanceClock(origin, 5);
+    return (await recordMilestone(origin, token, aMilestone)).status === 401;
+  },
+  'list-empty-filter-500': async ({ origin }) => (await fleetGet(origin, '/vehicles?vin=')).status >= 500,
+  'get-percent-encoded-500': async ({ origin }) => (await fleetGet(origin, '/vehicles/%56-000001')).status >= 500,
+  'list-filter-decoded-twice': async ({ origin }) => {
+    const [first] = await vehicles(origin);
+    const twice = encodeURIComponent(encodeURIComponent(first!.vin).replace(/[A-Z]/g, (c) => `%${c.charCodeAt(0).toString(16)}`));
+    return (await vehicles(origin, `?vin=${twice}`)).length > 0;
+  },
+  'list-over-limit-500': async ({ origin }) =>
+    (await fleetGet(origin, `/vehicles?${Array.from({ length: 101 }, (_, i) => `vin=V${i}`).join('&')}`)).status >= 500,
+  'idp-malformed-form-500': async ({ origin }) => {
+    const response = await fetch(`${origin}/idp/oauth2/default/v1/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'ocp-apim-subscription-key': defaults.LP_SUBSCRIPTION_KEY },
+      body: 'grant_type=client_credentials&scope=%zz',
+    });
+    return response.status >= 500;
+  },
+  'milestone-non-string-500': async ({ origin }) =>
+    (await recordMilestone(origin, await serviceToken(origin), { ...aMilestone, milestone_type: 12345 })).status >= 500,
+  'milestone-unknown-field-500': async ({ origin }) =>
+    (await recordMilestone(origin, await serviceToken(origin), { ...aMilestone, extra: '1' })).status >= 500,
+  'fleet-refusal-echoes-key': async ({ origin }) =>
+    (await (await fleetGet(origin, '/vehicles', `${defaults.LP_FLEET_API_KEY}x`)).text()).includes(defaults.LP_FLEET_API_KEY),
+  'service-token-cacheable': async ({ origin }) => {
+    const response = await postForm(`${origin}/svc/token`, {
+      grant_type: 'client_credentials',
+      client_id: defaults.LP_CLIENT_ID,
+      client_secret: defaults.LP_CLIENT_SECRET,
+    });
+    return !(response.headers.get('cache-control') ?? '').includes('no-store');
+  },
+  'milestone-401-without-challenge': async ({ origin }) =>
+    (await recordMilestone(origin, 'garbage', aMilestone)).headers.get('www-authenticate') === null,
+  'get-case-mismatch-other-vehicle': async ({ origin }) => {
+    const [first] = await vehicles(origin);
+    const response = await fleetGet(origin, `/vehicles/${first!.vehicleNumber.toLowerCase()}`);
+    return response.status === 200 && ((await response.json()) as Vehicle).vehicleNumber !== first!.vehicleNumber;
+  },
 };
 
 describe('--list-mutations', () => {
@@ -200,23 +281,24 @@ describe('--list-mutations', () => {
     expect(listed.length).toBeGreaterThanOrEqual(22);
     expect(new Set(listed.map((m) => m.id)).size).toBe(listed.length);
     for (const mutation of listed)
-      expect(mutation).toEqual({ id: expect.any(String), operation: expect.any(String), description: expect.stringMatching(/\S/) });
+      expect(mutation).toEqual({
+        id: expect.any(String),
+        operation: expect.any(String),
+        description: expect.stringMatching(/\S/),
+        ...('operator' in mutation ? { operator: expect.any(String) } : {}),
+        ...('check' in mutation ? { check: expect.any(String) } : {}),
+      });
   });
 
-  it('covers all six operations and all three auth schemes', () => {
+  it('covers every operation and every security scheme of the bundles', () => {
     const operations = new Set(listed.map((m) => m.operation));
-    for (const name of [
-      'requestServiceToken',
-      'requestIdentityProviderToken',
-      'requestAuthorization',
-      'recordLoadMilestoneEvent',
-      'listVehicles',
-      'getVehicle',
-      'OAuth2',
-      'SubscriptionKey',
-      'FleetApiKey',
-    ])
-      expect(operations).toContain(name);
+    const bundles = loadBundles();
+    const names = Object.values(bundles).flatMap((doc) => [
+      ...operationsOf(doc).map((o) => String(o.op.operationId)),
+      ...Object.keys(doc.components?.securitySchemes ?? {}),
+    ]);
+    expect(names.length).toBeGreaterThan(6);
+    for (const name of new Set(names)) expect(operations).toContain(name);
   });
 
   it('refuses an unknown mutation id with a clear error', () => {
