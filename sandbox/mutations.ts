@@ -357,6 +357,12 @@ export const MUTATIONS = [
     description: 'A milestone refused for its token is answered 401 without a WWW-Authenticate challenge (RFC 6750 3).',
   },
   {
+    id: 'get-plate-differs-from-list',
+    operation: 'getVehicle',
+    check: 'get-one-agrees-with-list',
+    description: 'A vehicle fetched on its own answers another licensePlate than the list shows for it.',
+  },
+  {
     id: 'get-case-mismatch-other-vehicle',
     operation: 'getVehicle',
     check: 'get-one-asked',

@@ -2,10 +2,12 @@
 // long, for which redirect URI, whether a code was redeemed), the credentials configured, the key's own fleet, how far
 // the target's clock was moved. Learned from the exchanges themselves, after each was judged, so that an exchange is
 // judged by what came before it. Each store is bounded.
-import { capabilityOf } from '../send/capabilities.ts';
+import { ROLES } from '../send/operations.ts';
+import { parseJsonLoosely, vehicleListOf } from '../send/vehicle-list.ts';
+import { type Capability, capabilityOf } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { type OwnFleet, ownFleet } from '../send/own-fleet.ts';
-import { SECRET_VARIABLES, target } from '../send/target.ts';
+import { SECRET_VARIABLES, type Target, target } from '../send/target.ts';
 import { clockAdvanceSeconds } from '../send/target-clock.ts';
 import { answerObject, formOf, locationOf, operationIdOf, queryOf, statusClassOf, valuesOf } from './exchange-facts.ts';
 
@@ -36,14 +38,24 @@ function bounded<K, V>(map: Map<K, V>, key: K, value: V): void {
 }
 
 export class RunContext {
+  /** Vehicles as the lists answered them, by vehicle number. */
+  readonly listed = new Map<string, Record<string, unknown>>();
   readonly tokens = new Map<string, IssuedToken>();
   readonly codes = new Map<string, IssuedCode>();
-  readonly capability = capabilityOf(target.name);
-  readonly env = target.env;
+  readonly capability: Capability;
+  readonly env: Target['env'];
+  private readonly fleet: () => Promise<OwnFleet>;
+
+  /** The worker's context; a self-test gives its own capability, settings and fleet. */
+  constructor(given: { capability?: Capability; env?: Target['env']; ownFleet?: () => Promise<OwnFleet> } = {}) {
+    this.capability = given.capability ?? capabilityOf(target.name);
+    this.env = given.env ?? target.env;
+    this.fleet = given.ownFleet ?? ownFleet;
+  }
 
   /** The secrets configured for this run (their values, with the variable that holds each). */
   secrets(): Array<{ name: string; value: string }> {
-    return SECRET_VARIABLES.flatMap((name) => (target.env[name] ? [{ name, value: target.env[name]! }] : []));
+    return SECRET_VARIABLES.flatMap((name) => (this.env[name] ? [{ name, value: this.env[name]! }] : []));
   }
 
   /** How old a token is on the target's clock, in seconds: the time since it came, plus any clock moved ahead. */
@@ -53,20 +65,24 @@ export class RunContext {
 
   /** The key's own fleet (its unfiltered list), asked once. */
   ownFleet(): Promise<OwnFleet> {
-    return ownFleet();
+    return this.fleet();
   }
 
   /** Learns what an exchange issued or used up: a token, a code, a redeemed code. */
   learn(seen: Exchange): void {
     const operationId = operationIdOf(seen);
-    if (statusClassOf(seen) === 2 && (operationId === 'requestServiceToken' || operationId === 'requestIdentityProviderToken'))
+    const tokenEndpoint = operationId !== undefined && ROLES.tokenEndpoints.includes(operationId);
+    if (tokenEndpoint && statusClassOf(seen) === 2) {
       this.learnToken(seen, operationId);
-    if (operationId === 'requestIdentityProviderToken' && statusClassOf(seen) === 2)
       for (const code of valuesOf(formOf(seen), 'code')) {
         const known = this.codes.get(code);
         if (known) known.redeemed = true;
       }
-    if (operationId === 'requestAuthorization') this.learnCode(seen);
+    }
+    if (operationId !== undefined && ROLES.authorization.includes(operationId)) this.learnCode(seen);
+    if (operationId !== undefined && ROLES.listsVehicles.includes(operationId) && statusClassOf(seen) === 2)
+      for (const vehicle of vehicleListOf<Record<string, unknown>>(parseJsonLoosely(seen.bodyText)).vehicles ?? [])
+        if (typeof vehicle?.vehicleNumber === 'string') bounded(this.listed, vehicle.vehicleNumber, vehicle);
   }
 
   private learnToken(seen: Exchange, operationId: string): void {

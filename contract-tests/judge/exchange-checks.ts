@@ -13,6 +13,7 @@ import { credentialEcho } from './checks/credential-echo.ts';
 import { refusalDisclosure } from './checks/disclosure.ts';
 import { documentedAnswer } from './checks/documented-answer.ts';
 import { getOneAsked } from './checks/get-one.ts';
+import { getOneAgrees } from './checks/get-one-agrees.ts';
 import { lesseeIsolation } from './checks/lessee-isolation.ts';
 import { listFilters } from './checks/list-filters.ts';
 import { serverError } from './checks/server-error.ts';
@@ -31,6 +32,7 @@ export const EXCHANGE_CHECKS: readonly ExchangeCheck[] = [
   bearerChallenge,
   tokenLifetime,
   getOneAsked,
+  getOneAgrees,
   listFilters,
   refusalDisclosure,
   wrongCredentials,
@@ -44,4 +46,38 @@ export function applies(check: ExchangeCheck, seen: Exchange, context: RunContex
   if (check.operations === '*') return true;
   const operationId = operationIdOf(seen);
   return operationId !== undefined && check.operations.includes(operationId);
+}
+
+/** The promises the suite owes every exchange (issue 30's list, and the sequences only the context shows): the
+ * self-test holds the registry to it, so a check that goes missing fails it. */
+export const REQUIRED_CHECKS = [
+  'lessee-isolation',
+  'no-server-error',
+  'no-credential-echo',
+  'documented-answer',
+  'rfc6749-token-answer',
+  'rfc6750-bearer-challenge',
+  'get-one-asked',
+  'list-matches-filters',
+  'refusals-disclose-nothing',
+  'credentials-refused',
+  'rfc6749-refusals',
+  'authorize-redirect',
+  'code-bound-to-grant',
+  'token-lifetime',
+  'get-one-agrees-with-list',
+] as const;
+
+/** What the registry lacks: a check the suite owes that is missing, a check without a promise or operations, an
+ * operation it names that the registry does not have. */
+export function exchangeCheckProblems(checks: readonly ExchangeCheck[], operationIds: readonly string[]): string[] {
+  const problems = REQUIRED_CHECKS.filter((id) => !checks.some((c) => c.id === id)).map((id) => `the exchange check "${id}" is missing`);
+  for (const check of checks) {
+    if (!check.promise().trim()) problems.push(`${check.id}: names no promise`);
+    if (check.operations !== '*' && !check.operations.length) problems.push(`${check.id}: applies to no operation`);
+    for (const id of check.operations === '*' ? [] : check.operations)
+      if (!operationIds.includes(id)) problems.push(`${check.id}: ${id} is not an operation of the registry`);
+  }
+  if (new Set(checks.map((c) => c.id)).size !== checks.length) problems.push('two exchange checks share an id');
+  return problems;
 }

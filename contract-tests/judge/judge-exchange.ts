@@ -8,6 +8,7 @@ import { type Exchange, evidenceOfExchange, redactor } from '../send/fetch.ts';
 import type { Finding } from '../send/findings.ts';
 import { record, reportContradictions, reportProblems } from '../send/ledger.ts';
 import { target } from '../send/target.ts';
+import { recordClientEvidence } from './client-evidence.ts';
 import { runContext } from './context.ts';
 import { applies, EXCHANGE_CHECKS } from './exchange-checks.ts';
 
@@ -51,4 +52,5 @@ export async function judgeExchange(seen: Exchange): Promise<void> {
   context.learn(seen);
   seen.findings.push(...findings);
   recordFindings(seen, findings);
+  recordClientEvidence(seen);
 }

@@ -3,10 +3,11 @@
 // error, or else what the published documentation says of the operation the request addressed (its section and title).
 // The violation reports group by this text, so twenty failing requests of one cause are one entry.
 import { seedSections } from '../../spec-core/seed-sections.ts';
-import { operations } from '../send/spec.ts';
+import { type Operation, operations } from '../send/spec.ts';
 
 /** The published documentation's section of an operation: its x-seed-section in the specs. */
-export const sectionOfOperation = (operationId: string | undefined) => operations.find((o) => o.operationId === operationId)?.seedSection;
+export const sectionOfOperation = (operationId: string | undefined, ops: readonly Operation[] = operations) =>
+  ops.find((o) => o.operationId === operationId)?.seedSection;
 
 /** "section 4.6 (Get one vehicle)": a section by its number and its title in openapi/seed-gaps.yaml. */
 const section = (number: string) => `section ${number} (${seedSections()[number]?.title ?? 'not in openapi/seed-gaps.yaml'})`;
@@ -51,7 +52,7 @@ const RULES: Rule[] = [
  * it; the documentation's promise is the section's with the statement, so different broken promises of one
  * operation stay apart.
  */
-export function promiseOf(statement: string, from: 'check' | 'answer', operationId?: string): string {
+export function promiseOf(statement: string, from: 'check' | 'answer', operationId?: string, ops: readonly Operation[] = operations): string {
   // A check's own name first, then its groups' ("OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2) >
   // RFC 6749 5.2: each refusal …" breaks 5.2, not the first section its group lists).
   const own = from === 'check' ? statement.split(' > ').at(-1)! : statement;
@@ -62,5 +63,5 @@ export function promiseOf(statement: string, from: 'check' | 'answer', operation
       if (match) return typeof rule.promise === 'string' ? rule.promise : rule.promise(match);
     }
   }
-  return PROMISES.seed(sectionOfOperation(operationId), statement);
+  return PROMISES.seed(sectionOfOperation(operationId, ops), statement);
 }

@@ -74,3 +74,24 @@ export function applicationsOf(entry: RegistryEntry, inputs: ApplicationInputs, 
   }
   return applications;
 }
+
+/**
+ * What the operators lack against the registry: an operator the suite owes that is missing, or a parameter (or an
+ * operation) that an operator neither applies to nor says why not. `inputsOf` gives each entry's request and values
+ * (the self-test uses stand-ins: the shape of the variants does not depend on the values).
+ */
+export function operatorProblems(
+  registry: readonly RegistryEntry[],
+  inputsOf: (entry: RegistryEntry) => ApplicationInputs,
+  operators: readonly Operator[] = OPERATORS,
+): string[] {
+  const problems = REQUIRED_OPERATORS.filter((id) => !operators.some((o) => o.id === id)).map((id) => `the operator "${id}" is missing`);
+  for (const entry of registry)
+    for (const application of applicationsOf(entry, inputsOf(entry), operators)) {
+      const where = `${entry.operationId}${entry.variant === 'default' ? '' : ` (${entry.variant})`}${application.parameter ? ` ${application.parameter.in} ${application.parameter.name}` : ''}`;
+      const { made } = application;
+      if (Array.isArray(made) ? made.length === 0 : !made.inapplicable.trim())
+        problems.push(`${where}: the operator "${application.operator.id}" neither applies nor says why not`);
+    }
+  return problems;
+}

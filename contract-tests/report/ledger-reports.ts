@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sourceOf, type AssumptionSource } from '../../spec-core/assumptions.ts';
 import type { LedgerEntry, Observed } from '../send/ledger.ts';
-import { operations, specAssumptions } from '../send/spec.ts';
+import { type Operation, operations, specAssumptions } from '../send/spec.ts';
 import { documentedResponseKey } from '../judge/conformance.ts';
 import type { Evidence } from '../send/evidence.ts';
 import { clausesMarkdown, clauseTable } from '../judge/oauth-clauses.ts';
@@ -54,11 +54,11 @@ const DEFAULT_WHY_NOT: Record<string, string> = {
 
 const label = (requirement: Record<string, unknown>) => Object.keys(requirement).sort().join('+') || 'none';
 
-export function coverage(entries: LedgerEntry[]): CoverageRow[] {
+export function coverage(entries: LedgerEntry[], ops: readonly Operation[] = operations): CoverageRow[] {
   const exchanges = entries.filter((e) => e.kind === 'exchange');
   const skips = entries.filter((e) => e.kind === 'skip');
   const rows: CoverageRow[] = [];
-  for (const op of operations) {
+  for (const op of ops) {
     const declared = op.security.length ? op.security.map(label) : ['none'];
     const sortScheme = (s: string) => s.split('+').sort().join('+');
     const observed = exchanges.filter((e) => e.operationId === op.operationId).map((e) => sortScheme(e.scheme));
@@ -208,42 +208,51 @@ export function violationsText(groups: ViolationGroup[], drift?: { new: string[]
   return lines.join('\n');
 }
 
-/** The negative space, per operation: how many requests each dimension sent (refusals judged, for disclosure). */
-export const DIMENSIONS = ['authentication', 'disclosure', 'content types', 'methods', 'unicode', 'combinations'] as const;
+/** The negative space, per operation: the requests each operator sent (operators/), those of the authentication
+ * matrix and of the filter combinations, and the refused answers judged for disclosure. */
+export const DIMENSIONS = ['authentication', 'combinations', 'disclosure'] as const;
 export type DimensionName = (typeof DIMENSIONS)[number];
 export interface DimensionRow {
   operationId: string;
-  requests: Record<DimensionName, number>;
+  /** Requests by operator id, and by the dimensions above. */
+  requests: Record<string, number>;
 }
 
-export function dimensionCoverage(entries: LedgerEntry[]): DimensionRow[] {
-  const rows = new Map<string, DimensionRow>(
-    [...new Set(operations.map((o) => o.operationId))].map((id) => [
-      id,
-      { operationId: id, requests: Object.fromEntries(DIMENSIONS.map((d) => [d, 0])) as Record<DimensionName, number> },
-    ]),
-  );
+export function dimensionCoverage(entries: LedgerEntry[], ops: readonly Operation[] = operations): DimensionRow[] {
+  const rows = new Map<string, DimensionRow>([...new Set(ops.map((o) => o.operationId))].map((id) => [id, { operationId: id, requests: {} }]));
+  const add = (row: DimensionRow, key: string) => {
+    row.requests[key] = (row.requests[key] ?? 0) + 1;
+  };
   for (const entry of entries) {
     if (entry.kind !== 'exchange') continue;
     // "getVehicle (DELETE)": a method the path does not document counts for the path's operation.
     const row = rows.get(entry.operationId.split(' (')[0]!);
     if (!row) continue;
-    if (entry.dimension && (DIMENSIONS as readonly string[]).includes(entry.dimension)) row.requests[entry.dimension as DimensionName]++;
-    // Every refused answer of a documented operation is judged for disclosure (support/disclosure.ts).
-    if (entry.status >= 400 && entry.status < 500 && !entry.operationId.includes(' (')) row.requests.disclosure++;
+    if (entry.operator) add(row, entry.operator);
+    else if (entry.dimension && (DIMENSIONS as readonly string[]).includes(entry.dimension)) add(row, entry.dimension);
+    // Every refused answer of a documented operation is judged for disclosure (judge/checks/disclosure.ts).
+    if (entry.status >= 400 && entry.status < 500 && !entry.operationId.includes(' (')) add(row, 'disclosure');
   }
   return [...rows.values()];
 }
 
+/** The requests each operator sent over all operations (the columns of the table, in the order they were met). */
+export const operatorTotals = (rows: DimensionRow[]): Record<string, number> => {
+  const totals: Record<string, number> = {};
+  for (const row of rows) for (const [key, n] of Object.entries(row.requests)) if (!(DIMENSIONS as readonly string[]).includes(key)) totals[key] = (totals[key] ?? 0) + n;
+  return totals;
+};
+
 export function dimensionsMarkdown(rows: DimensionRow[]): string {
+  const columns = [...Object.keys(operatorTotals(rows)), ...DIMENSIONS];
   return [
-    '## Negative space: requests per operation and dimension',
+    '## Negative space: requests per operation and operator',
     '',
-    'Authentication: the matrix of missing, wrong, near-miss and other-scheme credentials. Disclosure: refused answers checked for success properties and values seen in accepted answers. Content types, methods, Unicode: robustness requests generated from the spec. Combinations: filter pairs and filter × sort. A 0 is a dimension this run did not probe for that operation (skipped checks say why above).',
+    'Each operator of the negative space (contract-tests/operators/) changes one parameter or credential of a valid request, or the request as a whole; authentication is the matrix of no credential and other schemes; combinations the filter pairs and filter × sort; disclosure the refused answers judged for what they disclose. Every answer is judged by every exchange check. A 0 is one this run did not send for that operation (skipped checks say why above).',
     '',
-    `| Operation | ${DIMENSIONS.join(' | ')} |`,
-    `|---|${DIMENSIONS.map(() => '---:').join('|')}|`,
-    ...rows.map((r) => `| ${r.operationId} | ${DIMENSIONS.map((d) => r.requests[d]).join(' | ')} |`),
+    `| Operation | ${columns.join(' | ')} |`,
+    `|---|${columns.map(() => '---:').join('|')}|`,
+    ...rows.map((r) => `| ${r.operationId} | ${columns.map((c) => r.requests[c] ?? 0).join(' | ')} |`),
     '',
   ].join('\n');
 }

@@ -78,6 +78,8 @@ export interface ExchangeMeta {
   dimension?: string;
   /** The operator that made the request, and the parameter it changed (operators/). */
   operator?: { id: string; parameter?: string };
+  /** Sent by the published client (a positive flow), whose refreshes, replays and retries are evidence too. */
+  client?: true;
 }
 
 export interface Exchange {
@@ -258,4 +260,4 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
 
 /** A fetch-compatible function for the typed client and for plain requests. */
 export const contractFetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> =>
-  (await exchange(input, init)).response;
+  (await exchange(input, init, { client: true })).response;

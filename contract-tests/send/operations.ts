@@ -155,3 +155,52 @@ export function registryProblems(registry: RegistryEntry[], sections: Record<str
   }
   return problems;
 }
+
+/** Whether a schema (followed through $refs, arrays and combinators) is or holds the component `name`. */
+function holds(doc: Json, schema: unknown, name: string, depth = 0): boolean {
+  if (!schema || typeof schema !== 'object' || depth > 8) return false;
+  const node = schema as Json;
+  if (node.$ref === `#/components/schemas/${name}`) return true;
+  if (typeof node.$ref === 'string') return holds(doc, resolveInDoc(doc, node), name, depth + 1);
+  return [
+    node.items,
+    ...((node.allOf ?? []) as unknown[]),
+    ...((node.anyOf ?? []) as unknown[]),
+    ...((node.oneOf ?? []) as unknown[]),
+  ].some((part) => holds(doc, part, name, depth + 1));
+}
+
+/** The operations (once each, by id) whose entries meet `predicate`. */
+const idsWhere = (predicate: (entry: RegistryEntry) => boolean, registry = REGISTRY) => [
+  ...new Set(registry.filter(predicate).map((e) => e.operationId)),
+];
+
+/** An operation's success answers hold the schema component `name` (a Vehicle, a list of them). */
+export function answersHold(entry: RegistryEntry, name: string, docs: Partial<Record<ApiName, Json>> = bundles): boolean {
+  const doc = docs[entry.operation.api]!;
+  return Object.entries(entry.operation.responses)
+    .filter(([status]) => status.startsWith('2'))
+    .some(([, response]) => Object.values(response.content ?? {}).some((media) => holds(doc, media.schema, name)));
+}
+
+/** The operations by the role the RFCs and the seed give them, derived from the registry (so a new operation of the
+ * same kind is judged alike): token endpoints take the client password (RFC 6749 2.3.1), bearer-protected ones a
+ * bearer token (RFC 6750), the authorization endpoint answers with a redirect (RFC 6749 3.1), and the fleet's
+ * operations answer vehicles (seed 2.1). */
+export function rolesOf(registry: RegistryEntry[] = REGISTRY, docs: Partial<Record<ApiName, Json>> = bundles) {
+  return {
+    tokenEndpoints: idsWhere((e) => e.credentials.includes('clientSecret'), registry),
+    bearerProtected: idsWhere((e) => e.credentials.includes('bearer'), registry),
+    authorization: idsWhere((e) => Object.keys(e.operation.responses).some((s) => s.startsWith('3')), registry),
+    answersVehicles: idsWhere((e) => answersHold(e, 'Vehicle', docs), registry),
+    /** One vehicle by a path parameter named like the vehicle's own number. */
+    getsOneVehicle: idsWhere(
+      (e) => answersHold(e, 'Vehicle', docs) && e.parameters.some((p) => p.in === 'path' && p.name === 'vehicleNumber'),
+      registry,
+    ),
+    /** A list of vehicles that its query filters. */
+    listsVehicles: idsWhere((e) => answersHold(e, 'VehicleList', docs), registry),
+  };
+}
+
+export const ROLES = rolesOf();

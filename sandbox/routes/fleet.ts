@@ -211,6 +211,10 @@ export function fleetRoutes(app: FastifyInstance, context: SandboxContext): void
       reply.send(withoutVin);
       return;
     }
+    if (mutated(context, 'get-plate-differs-from-list')) {
+      reply.send({ ...fleet.vehicles[id]!, licensePlate: `${fleet.vehicles[id]!.licensePlate}-0` });
+      return;
+    }
     reply.type('application/json; charset=utf-8').send(fleet.json[id]);
   });
 }

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCredentials } from '../../sandbox/config.ts';
 import type { Vehicle } from '../../sandbox/fleet-fixtures.ts';
+import { EXCHANGE_CHECKS } from '../../contract-tests/judge/exchange-checks.ts';
+import { OPERATORS } from '../../contract-tests/operators/operators.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
 import { MUTATIONS, type MutationId } from '../../sandbox/mutations.ts';
@@ -260,12 +262,49 @@ const PROBES: Record<MutationId, Probe> = {
   },
   'milestone-401-without-challenge': async ({ origin }) =>
     (await recordMilestone(origin, 'garbage', aMilestone)).headers.get('www-authenticate') === null,
+  'get-plate-differs-from-list': async ({ origin }) => {
+    const [first] = await vehicles(origin);
+    return ((await (await fleetGet(origin, `/vehicles/${first!.vehicleNumber}`)).json()) as Vehicle).licensePlate !== first!.licensePlate;
+  },
   'get-case-mismatch-other-vehicle': async ({ origin }) => {
     const [first] = await vehicles(origin);
     const response = await fleetGet(origin, `/vehicles/${first!.vehicleNumber.toLowerCase()}`);
     return response.status === 200 && ((await response.json()) as Vehicle).vehicleNumber !== first!.vehicleNumber;
   },
 };
+
+/** The exchange checks and operators that no mutation is made for: each must have one, which contract:mutation proves
+ * its check finds. */
+function uncovered(mutations: ReadonlyArray<{ operator?: string; check?: string }>): string[] {
+  const operators = new Set(mutations.map((m) => m.operator));
+  const checks = new Set(mutations.map((m) => m.check));
+  return [
+    ...OPERATORS.filter((o) => !operators.has(o.id)).map((o) => `operator ${o.id}`),
+    ...EXCHANGE_CHECKS.filter((c) => !checks.has(c.id)).map((c) => `exchange check ${c.id}`),
+  ];
+}
+
+describe('an injected violation for every exchange check and every operator', () => {
+  const annotated = MUTATIONS as ReadonlyArray<{ id: string; operator?: string; check?: string }>;
+
+  it('each exchange check of the suite and each operator has a mutation made for it', () => {
+    expect(uncovered(annotated)).toEqual([]);
+  });
+
+  it('fails when the only mutation of a check or an operator is gone', () => {
+    const withoutEcho = annotated.filter((m) => m.check !== 'no-credential-echo');
+    expect(uncovered(withoutEcho)).toContain('exchange check no-credential-echo');
+    const withoutInjection = annotated.filter((m) => m.operator !== 'injection');
+    expect(uncovered(withoutInjection)).toContain('operator injection');
+  });
+
+  it('names only checks and operators the suite has', () => {
+    for (const m of annotated) {
+      if (m.check) expect(EXCHANGE_CHECKS.map((c) => c.id), m.id).toContain(m.check);
+      if (m.operator) expect(OPERATORS.map((o) => o.id), m.id).toContain(m.operator);
+    }
+  });
+});
 
 describe('--list-mutations', () => {
   // Through npm, as a user runs it: this also proves the npm script passes the flag on.

@@ -5,6 +5,7 @@
 // - a code is issued only to a request with response_type=code (3.1.1) and no parameter sent twice (3.1, 4.1.2.1), and
 //   the redirect carries the state unchanged and once, and at most one code (4.1.2, 3.1);
 // - no redirect carries an access token: the seed supports the client credentials and authorization code grants only.
+import { ROLES } from '../../send/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
 import type { RunContext } from '../context.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
@@ -72,14 +73,14 @@ export const authorizeRedirect: ExchangeCheck = {
   id: 'authorize-redirect',
   promise: () => PROMISES.rfc('6749', '4.1.2.1'),
   source: { rfc: '6749', section: '3.1, 3.1.1, 4.1.2, 4.1.2.1, 10.15' },
-  operations: ['requestAuthorization'],
+  operations: ROLES.authorization,
   statuses: '3xx',
   needs: 'hasDataSemantics',
   judge(seen, context) {
     const location = locationOf(seen);
-    if (seen.operation?.operationId !== 'requestAuthorization' || !location) return [];
+    if (!seen.operation || !location) return [];
     return problemsOf(seen, location, context).map(([section, what]) => ({
-      ...violation(authorizeRedirect, `requestAuthorization answered ${seen.response.status}: ${what} (RFC 6749 ${section})`),
+      ...violation(authorizeRedirect, `${seen.operation!.operationId} answered ${seen.response.status}: ${what} (RFC 6749 ${section})`),
       promise: PROMISES.rfc('6749', section),
     }));
   },

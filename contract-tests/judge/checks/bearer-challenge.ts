@@ -2,6 +2,7 @@
 // token is missing or not one the target issued and still valid carries a WWW-Authenticate with one Bearer challenge,
 // followed by auth-params, each attribute once and in its characters. Judged only where the refusal is the bearer
 // token's: with the configured subscription key in place (a gateway's refusal of a missing key is not RFC 6750's).
+import { ROLES } from '../../send/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
 import type { RunContext } from '../context.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
@@ -40,7 +41,7 @@ export const bearerChallenge: ExchangeCheck = {
   id: 'rfc6750-bearer-challenge',
   promise: () => PROMISES.rfc('6750', '3'),
   source: { rfc: '6750', section: '3' },
-  operations: ['recordLoadMilestoneEvent'],
+  operations: ROLES.bearerProtected,
   statuses: '401',
   needs: 'verifiesCredentials',
   judge(seen, context) {
@@ -48,7 +49,7 @@ export const bearerChallenge: ExchangeCheck = {
     return challengeProblems(seen.response.headers.get('www-authenticate')).map((p) =>
       violation(
         bearerChallenge,
-        `recordLoadMilestoneEvent refused a request ${bearerOf(seen) === undefined ? 'without a token' : 'with a token it did not accept'} (401): RFC 6750 3: ${p}`,
+        `${seen.operation!.operationId} refused a request ${bearerOf(seen) === undefined ? 'without a token' : 'with a token it did not accept'} (401): RFC 6750 3: ${p}`,
       ),
     );
   },

@@ -2,6 +2,7 @@
 // whatever its shape: a token for a code the run obtained requires that the code was not redeemed before (4.1.2: once),
 // that redirect_uri is present and identical to the one of its authorize request (4.1.3), and that the client is the one
 // it was issued to. A code the run never obtained from the authorize endpoint gets no token at all.
+import { ROLES } from '../../send/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
 import type { RunContext } from '../context.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
@@ -34,14 +35,14 @@ export const codeBinding: ExchangeCheck = {
   id: 'code-bound-to-grant',
   promise: () => PROMISES.rfc('6749', '4.1.3'),
   source: { rfc: '6749', section: '4.1.2, 4.1.3' },
-  operations: ['requestIdentityProviderToken'],
+  operations: ROLES.tokenEndpoints,
   statuses: '2xx',
   needs: 'hasDataSemantics',
   judge(seen, context) {
-    if (seen.operation?.operationId !== 'requestIdentityProviderToken' || statusClassOf(seen) !== 2) return [];
+    if (!seen.operation || statusClassOf(seen) !== 2) return [];
     if (typeof answerObject(seen)?.access_token !== 'string') return [];
     return problemsOf(seen, context).map(([section, what]) => ({
-      ...violation(codeBinding, `requestIdentityProviderToken answered ${seen.response.status} (a token): ${what} (RFC 6749 ${section})`),
+      ...violation(codeBinding, `${seen.operation!.operationId} answered ${seen.response.status} (a token): ${what} (RFC 6749 ${section})`),
       promise: PROMISES.rfc('6749', section),
     }));
   },

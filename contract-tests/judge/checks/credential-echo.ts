@@ -5,6 +5,7 @@
 // quarter, which is what is looked for: at least 12 characters each, so that words a secret shares with an error
 // message are not taken for it; a credential shorter than 16 is looked for whole). A token endpoint's answer that
 // issues a token is not an echo of that token.
+import { ROLES } from '../../send/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { operationIdOf, statusClassOf } from '../exchange-facts.ts';
@@ -13,7 +14,6 @@ import { PROMISES } from '../promises.ts';
 const MIN_PART = 12;
 /** Tokens looked for: the latest the run was issued (the ones a client still holds). */
 const LATEST_TOKENS = 20;
-const TOKEN_ENDPOINTS = ['requestServiceToken', 'requestIdentityProviderToken'];
 const TOKEN = 'an access token the run was issued';
 
 /** Every reading of a text a client might decode: as it is, percent-decoded, JSON strings, base64, hex, HTML entities. */
@@ -64,7 +64,7 @@ export const credentialEcho: ExchangeCheck = {
   operations: '*',
   statuses: 'any',
   judge(seen, context) {
-    const issuing = TOKEN_ENDPOINTS.includes(operationIdOf(seen) ?? '') && statusClassOf(seen) === 2;
+    const issuing = ROLES.tokenEndpoints.includes(operationIdOf(seen) ?? '') && statusClassOf(seen) === 2;
     const held = [
       ...context.secrets().filter((s) => s.value.length >= 4),
       ...(issuing ? [] : [...context.tokens.keys()].slice(-LATEST_TOKENS).map((value) => ({ name: TOKEN, value }))),

@@ -4,6 +4,7 @@
 // specs' guess that values match exactly; one that matches some of several filters but not all contradicts the guess
 // that filters combine with AND (the seed says neither); a vehicle that matches none of the filters breaks 4.5. Empty
 // values are not filters (a server may treat them as left out).
+import { ROLES } from '../../send/operations.ts';
 import { FILTERS } from '../../send/fleet-fields.ts';
 import { parseJsonLoosely, vehicleListOf } from '../../send/vehicle-list.ts';
 import { ASSUMPTIONS } from '../assumptions.ts';
@@ -25,11 +26,11 @@ export const listFilters: ExchangeCheck = {
   id: 'list-matches-filters',
   promise: () => PROMISES.seed('4.5', 'a list answers only vehicles that match every filter it was given'),
   source: { seed: '4.5' },
-  operations: ['listVehicles'],
+  operations: ROLES.listsVehicles,
   statuses: '2xx',
   needs: 'hasDataSemantics',
   judge(seen, context) {
-    if (seen.operation?.operationId !== 'listVehicles' || statusClassOf(seen) !== 2 || !context.capability.hasDataSemantics) return [];
+    if (!seen.operation || statusClassOf(seen) !== 2) return [];
     const query = queryOf(seen);
     const filters = FILTERS.map(([param, field]) => ({
       param,

@@ -5,6 +5,7 @@
 // object whose `error` is in the allowed characters, without repeated members (5.2, 3.2), and a 401 to a request that
 // authenticated with HTTP Basic carries a WWW-Authenticate challenge of that scheme (5.2). Which error code names
 // which refusal is the specs' guess (OAuthError's x-assumption), recorded by the checks that provoke each.
+import { REGISTRY, ROLES } from '../../send/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
 import { mediaTypeOf } from '../../send/media-types.ts';
 import type { RunContext } from '../context.ts';
@@ -18,7 +19,8 @@ const directives = (value: string | null) => (value ?? '').split(',').map((d) =>
 /** The refusal came from the authorization server, not from a gateway or a framework in front of it. */
 function fromAuthorizationServer(seen: Exchange, context: RunContext): boolean {
   if (!seen.operation || seen.request.method !== 'POST' || !formOf(seen)) return false;
-  if (seen.operation.operationId !== 'requestIdentityProviderToken') return true;
+  // Behind the gateway (the operation takes the subscription key), only a request with the right key reached it.
+  if (!REGISTRY.some((e) => e.operationId === seen.operation!.operationId && e.credentials.includes('subscriptionKey'))) return true;
   const key = context.env.LP_SUBSCRIPTION_KEY;
   return key === undefined || requestHeader(seen, 'ocp-apim-subscription-key') === key;
 }
@@ -65,7 +67,7 @@ export const tokenAnswer: ExchangeCheck = {
   id: 'rfc6749-token-answer',
   promise: () => PROMISES.rfc('6749', '5.1'),
   source: { rfc: '6749', section: '5.1, 5.2' },
-  operations: ['requestServiceToken', 'requestIdentityProviderToken'],
+  operations: ROLES.tokenEndpoints,
   statuses: '2xx, and 400/401/403 from the authorization server',
   judge(seen, context) {
     if (!seen.operation) return [];

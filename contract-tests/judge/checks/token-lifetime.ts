@@ -3,6 +3,7 @@
 // younger than its lifetime (what its answer declared, at most the seed's 3600 seconds) less a minute's margin for clocks
 // and round trips. Judged on every exchange, so a refusal the published client absorbed (it refreshes the token and
 // replays the call) is still seen: the client's retries are evidence, not a place for the fault to hide.
+import { ROLES } from '../../send/operations.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { bearerOf } from '../exchange-facts.ts';
 import { PROMISES } from '../promises.ts';
@@ -15,7 +16,7 @@ export const tokenLifetime: ExchangeCheck = {
   id: 'token-lifetime',
   promise: () => PROMISES.seed('5.2', 'an access token is valid for one hour (3600 seconds, section 8)'),
   source: { seed: '5.2' },
-  operations: ['recordLoadMilestoneEvent'],
+  operations: ROLES.bearerProtected,
   statuses: '401',
   needs: 'verifiesCredentials',
   judge(seen, context) {
@@ -27,7 +28,7 @@ export const tokenLifetime: ExchangeCheck = {
     return [
       violation(
         tokenLifetime,
-        `recordLoadMilestoneEvent refused (401) a token of ${issued.operationId} ${age.toFixed(1)} s after it was issued, within its lifetime of ${issued.lifetimeSeconds} s`,
+        `${seen.operation.operationId} refused (401) a token of ${issued.operationId} ${age.toFixed(1)} s after it was issued, within its lifetime of ${issued.lifetimeSeconds} s`,
       ),
     ];
   },

@@ -6,12 +6,10 @@
 // out, an empty value counting as left out (3.2): the required fields are the specs' (the registry's body schemas), so
 // the identity provider's required scope (seed 4.2) and a code exchange's redirect_uri (4.1.3) are among them.
 import type { Exchange } from '../../send/fetch.ts';
-import { REGISTRY } from '../../send/operations.ts';
+import { REGISTRY, ROLES } from '../../send/operations.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { answerObject, basicOf, formOf, operationIdOf, repeatedFields, statusClassOf, valuesOf } from '../exchange-facts.ts';
 import { PROMISES, sectionOfOperation } from '../promises.ts';
-
-const TOKEN_ENDPOINTS = ['requestServiceToken', 'requestIdentityProviderToken'];
 
 /** The grant types an endpoint documents, and the fields each requires (from the registry's body schemas). */
 function grantsOf(operationId: string): Map<string, string[]> {
@@ -49,12 +47,12 @@ export const tokenRefusals: ExchangeCheck = {
   id: 'rfc6749-refusals',
   promise: () => PROMISES.rfc('6749', '5.2'),
   source: { rfc: '6749', section: '2.3, 3.2, 5.2' },
-  operations: TOKEN_ENDPOINTS,
+  operations: ROLES.tokenEndpoints,
   statuses: '2xx',
   needs: 'verifiesCredentials',
   judge(seen) {
     const operationId = operationIdOf(seen);
-    if (statusClassOf(seen) !== 2 || !operationId || !TOKEN_ENDPOINTS.includes(operationId)) return [];
+    if (statusClassOf(seen) !== 2 || !operationId) return [];
     if (typeof answerObject(seen)?.access_token !== 'string') return [];
     const required = refusalRequired(seen, operationId);
     if (!required) return [];

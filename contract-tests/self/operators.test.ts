@@ -1,0 +1,45 @@
+// The negative space as operators: every operator the suite owes exists, and every parameter and credential of every
+// operation of the registry meets every parameter operator (every operation every operation operator), each either
+// making variants or saying why it cannot. Shown failing on a removed operator and on one that goes silent. Pure: the
+// values are stand-ins, no request is sent.
+import { describe, expect, it } from 'vitest';
+import { isInapplicable, type Operator, type ParameterOperator } from '../operators/operator.ts';
+import { applicationsOf, OPERATORS, operatorProblems, REQUIRED_OPERATORS } from '../operators/operators.ts';
+import { REGISTRY } from '../send/operations.ts';
+import { standIns } from './stand-ins.ts';
+
+describe('the operators of the negative space', () => {
+  it('every operator the suite owes exists, and meets every parameter and operation of the registry', () => {
+    expect(operatorProblems(REGISTRY, standIns)).toEqual([]);
+    expect(REQUIRED_OPERATORS.length).toBe(17);
+  });
+
+  it('every documented parameter and credential gets variants from most operators', () => {
+    for (const entry of REGISTRY)
+      for (const parameter of entry.parameters) {
+        const applied = applicationsOf(entry, standIns(entry)).filter((a) => a.parameter === parameter && !isInapplicable(a.made));
+        expect(applied.length, `${entry.operationId} ${parameter.name}`).toBeGreaterThanOrEqual(8);
+      }
+  });
+
+  it.for(REQUIRED_OPERATORS)('fails when the operator "%s" is removed', (id) => {
+    const without = OPERATORS.filter((o) => o.id !== id);
+    expect(operatorProblems(REGISTRY, standIns, without)).toContain(`the operator "${id}" is missing`);
+  });
+
+  it('fails when an operator neither applies to a parameter nor says why', () => {
+    const silent: ParameterOperator = { id: 'silent', scope: 'parameter', title: 'silent', variants: () => [] };
+    const problems = operatorProblems(REGISTRY, standIns, [...OPERATORS, silent as Operator]);
+    expect(problems.length).toBe(REGISTRY.reduce((n, e) => n + e.parameters.length, 0));
+    expect(problems[0]).toMatch(/the operator "silent" neither applies nor says why not/);
+  });
+
+  it('credentials are parameters too: every credential of every operation is in the registry with where it travels', () => {
+    for (const entry of REGISTRY)
+      for (const id of [...entry.credentials, ...entry.optional])
+        expect(
+          entry.parameters.some((p) => p.credential === id),
+          `${entry.operationId} ${id}`,
+        ).toBe(true);
+  });
+});
