@@ -10,6 +10,8 @@ export const SEED_GAPS = 'openapi/seed-gaps.yaml';
 
 export interface SeedSection {
   title: string;
+  /** The endpoint the section describes, as the seed writes it ("POST {base_url}/token"). */
+  endpoint?: string;
   /** What the section says is "not shown"; absent when it leaves nothing open. */
   open?: string[];
 }
@@ -19,7 +21,9 @@ export function readSeedGaps(text: string): Record<string, SeedSection> {
   const sections = (parse(text) as { sections?: unknown } | null)?.sections;
   if (!sections || typeof sections !== 'object') throw new Error(`${SEED_GAPS}: no "sections" map`);
   for (const [number, section] of Object.entries(sections as Record<string, unknown>)) {
-    const { title, open } = (section ?? {}) as Record<string, unknown>;
+    const { title, open, endpoint } = (section ?? {}) as Record<string, unknown>;
+    if (endpoint !== undefined && (typeof endpoint !== 'string' || !/^[A-Z]+ \{\w+\}\/\S*$/.test(endpoint)))
+      throw new Error(`${SEED_GAPS}: section ${number}: "endpoint" must read like "POST {base_url}/token"`);
     if (!/^\d+(\.\d+)?$/.test(number)) throw new Error(`${SEED_GAPS}: section "${number}" is not a section number like 4.5`);
     if (typeof title !== 'string' || !title.trim()) throw new Error(`${SEED_GAPS}: section ${number} has no title`);
     if (
