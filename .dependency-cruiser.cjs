@@ -53,6 +53,49 @@ module.exports = {
       '^src/',
       '^(spec-core|config|tools|sandbox|contract-tests|scripts|test)/',
     ),
+    forbid(
+      'suite-send-is-the-bottom',
+      'error',
+      'contract-tests/send/ sends: the target, the transport, the one fetch, the ledger, the model. It hands each exchange ' +
+        'to whoever subscribed (the judge, wired by support/setup.ts) and imports nothing that judges, operates, reports or runs.',
+      '^contract-tests/send/',
+      '^contract-tests/(judge|operators|report|runner|support|self|fixtures|dredd|workflows|token|carriers|fleet|security|property|flows)/',
+    ),
+    forbid(
+      'suite-judge-sits-on-send',
+      'error',
+      'contract-tests/judge/ judges exchanges: it builds on send/ and never imports the operators, the reports or the runner.',
+      '^contract-tests/judge/',
+      '^contract-tests/(operators|report|runner|support|self|fixtures|dredd|workflows|token|carriers|fleet|security|property|flows)/',
+    ),
+    forbid(
+      'suite-operators-beside-judge',
+      'error',
+      'contract-tests/operators/ makes requests from the registry; the judge judges their answers like every other: neither imports the other.',
+      '^contract-tests/operators/',
+      '^contract-tests/(judge|report|runner|support|self|fixtures|dredd|workflows|token|carriers|fleet|security|property|flows)/',
+    ),
+    forbid(
+      'suite-report-below-runner',
+      'error',
+      'contract-tests/report/ builds the run report from the ledger and the verdict; the runner above it uses it, never the reverse.',
+      '^contract-tests/report/',
+      '^contract-tests/(operators|runner|support|self|fixtures|dredd|workflows|token|carriers|fleet|security|property|flows)/',
+    ),
+    forbid(
+      'suite-report-views-read-the-model',
+      'error',
+      'contract-tests/report/views/ render the report model (report/model.ts); they never import a builder of the report.',
+      '^contract-tests/report/views/',
+      '^contract-tests/report/(?!model\\.ts$|views/)',
+    ),
+    {
+      name: 'no-cycle-in-contract-tests',
+      comment: 'The contract suite has no import cycle (type imports and dynamic imports count): its layers point one way.',
+      severity: 'error',
+      from: { path: '^contract-tests/' },
+      to: { path: '^contract-tests/', circular: true },
+    },
     {
       name: 'no-cycle-in-client',
       comment:

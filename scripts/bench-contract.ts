@@ -38,7 +38,7 @@ const runners = async () => {
   const [{ dreddAgainst }, { runSuite }, { readLedger }] = await Promise.all([
     import('../contract-tests/dredd/run-dredd.ts'),
     import('../contract-tests/runner/run-suite.ts'),
-    import('../contract-tests/report/ledger-reports.ts'),
+    import('../contract-tests/report/ledger.ts'),
   ]);
   return { dreddAgainst, runSuite, readLedger };
 };

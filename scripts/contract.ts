@@ -2,15 +2,13 @@
 // `sandbox` (starts the sandbox), or `live` (LP_* variables, also read from .env). Exits non-zero on any contract
 // violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock
 // and the sandbox always are). Ends with one verdict line.
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { strictByDefault } from '../contract-tests/runner/run-suite.ts';
-import { Redactor } from '../contract-tests/send/redact.ts';
-import { SECRET_VARIABLES } from '../contract-tests/send/target.ts';
 import { readTransportSettings, type TransportSettings } from '../contract-tests/send/transport.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
 import { flagVariable, loadDotenv, parseTargetName, readVariable, type TargetName } from '../config/environment.ts';
-import { resolveTarget, TARGET_CLI_OPTIONS, type ResolvedTarget } from '../tools/targets.ts';
+import { TARGET_CLI_OPTIONS } from '../tools/targets.ts';
 
 const CLI = {
   command: 'npm run contract --',
@@ -137,109 +135,14 @@ function options() {
   };
 }
 
-/** The exit code of a run that could not judge (runner/verdict.ts's EXIT_CODES.couldNotJudge), known before it loads. */
+/** The exit code of a run that could not judge (report/verdict.ts's EXIT_CODES.couldNotJudge), known before it loads. */
 const COULD_NOT_JUDGE = 2;
 
 async function main(): Promise<number> {
   const opts = options();
-  // Loaded after the options: they read the bundles (built on demand), which --help and a bad option never need.
-  const [
-    { runSuite },
-    { preflight },
-    { EXIT_CODES, verdictOfRun },
-    { Transport },
-    { githubReport, reportToGithub },
-    { buildRunReport, driftText, readBaseline, retriesText, writeRunReport },
-    { contradictionsText, violationsText },
-    { rewriteJunit },
-  ] = await Promise.all([
-    import('../contract-tests/runner/run-suite.ts'),
-    import('../contract-tests/runner/preflight.ts'),
-    import('../contract-tests/report/verdict.ts'),
-    import('../contract-tests/send/transport.ts'),
-    import('../contract-tests/report/views/github.ts'),
-    import('../contract-tests/report/model.ts'),
-    import('../contract-tests/report/ledger-reports.ts'),
-    import('../contract-tests/report/views/junit.ts'),
-  ]);
-  // Read before the run: the baseline may be the directory this run writes to.
-  let baseline: { dir: string; keys: ReturnType<typeof readBaseline> } | undefined;
-  if (opts.baselineDir) {
-    try {
-      baseline = { dir: opts.baselineDir, keys: readBaseline(opts.baselineDir) };
-    } catch (error) {
-      console.error(`contract: could not judge: ${(error as Error).message}`);
-      return EXIT_CODES.couldNotJudge;
-    }
-  }
-  let server: ResolvedTarget | undefined;
-  const stopServer = async () => {
-    const running = server;
-    server = undefined;
-    await running?.stop();
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopServer().then(() => process.exit(130)));
-
-  try {
-    try {
-      server = await resolveTarget(opts.target, { mutation: opts.mutation, reuseRunningMock: true });
-    } catch (error) {
-      if (opts.target !== 'live') throw error;
-      // Live settings are the user's to fix: one line, exit 2 (could not judge).
-      console.error(`contract: could not judge: ${(error as Error).message}`);
-      return EXIT_CODES.couldNotJudge;
-    }
-    const env: Record<string, string | undefined> = opts.target === 'live' ? {} : server.env;
-    if (opts.target === 'live') {
-      // Does each configured API answer, and accept the partner's own credentials? If not, no check can judge it.
-      const results = await preflight(server.env, new Transport({ ...opts.transport.settings, workers: 1 }));
-      for (const result of results) console.log(`contract: preflight: ${result.line}`);
-      if (results.some((r) => !r.ok)) {
-        console.log(
-          'contract verdict: COULD NOT JUDGE: the target refused the configured credentials or could not be reached (above); no check ran',
-        );
-        return EXIT_CODES.couldNotJudge;
-      }
-    }
-    if (opts.target === 'mock') console.log(`contract: ${server.source}`);
-    console.log(
-      `contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${opts.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`,
-    );
-    const run = await runSuite({
-      target: opts.target,
-      env: { ...env, ...opts.transport.env, ...(opts.verbose ? { LP_CONTRACT_VERBOSE: '1' } : {}) },
-      outputDir: opts.out,
-      runs: opts.runs,
-      echo: true,
-      vitestArgs: opts.vitestArgs,
-      strict: opts.strict,
-    });
-    const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
-    const report = buildRunReport(verdict, { target: opts.target, strict: opts.strict, ...(baseline ? { baseline } : {}) });
-    const secrets = new Redactor(SECRET_VARIABLES.map((name) => (opts.target === 'live' ? process.env[name] : server?.env[name])));
-    const redact = (text: string) => secrets.redact(text);
-    // The three outcomes apart, each in its own section, then what changed since the baseline.
-    const sections = [
-      violationsText(report.violations, report.drift?.violations),
-      contradictionsText(verdict.contradictedRows),
-      verdict.unjudgedText,
-      retriesText(report),
-      report.drift ? driftText(report.drift) : '',
-    ];
-    for (const section of sections) if (section) console.log(`\n${redact(section)}`);
-    if (verdict.transport) console.log(verdict.transport);
-    writeRunReport(opts.out, report, redact);
-    rewriteJunit(join(opts.out, 'junit.xml'), report, verdict.violationsByCheck);
-    console.log(
-      `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (report.html, summary.md, violations.json, assumptions.md, coverage.md, junit.xml)`,
-    );
-    console.log(verdict.line);
-    // In GitHub Actions: annotations (violations, contradicted assumptions at their spec line) and the job summary.
-    reportToGithub(githubReport(report), redact);
-    return verdict.exitCode;
-  } finally {
-    await stopServer();
-  }
+  // Loaded after the options: it reads the bundles (built on demand), which --help and a bad option never need.
+  const { runContract } = await import('../contract-tests/runner/contract-run.ts');
+  return runContract(opts);
 }
 
 process.exitCode = await main().catch((error: unknown) => {

@@ -6,9 +6,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { startMock, startSandbox, type TargetServer } from '../runner/target-server.ts';
-import { Redactor } from '../send/redact.ts';
+import { redactorFromEnvironment } from '../send/redact.ts';
 import type { TargetName } from '../send/target.ts';
-import { SECRET_VARIABLES } from '../send/target.ts';
 import { loadDotenv } from '../../config/environment.ts';
 import { writeDreddOperations } from './dredd-operations.ts';
 import { writeDreddDocuments } from './dredd-documents.ts';
@@ -65,7 +64,7 @@ export function parseResults(output: string, names: string[]): DreddResult[] {
 
 /** Runs every document whose base URL `env` sets against the target those settings describe. */
 export async function dreddAgainst(target: TargetName, env: Record<string, string | undefined>, outDir = DREDD_OUT_DIR): Promise<DreddRun> {
-  const redactor = new Redactor(SECRET_VARIABLES.map((name) => env[name]));
+  const redactor = redactorFromEnvironment(env);
   const plan: DreddPlanItem[] = [];
   const notRun: string[] = [];
   for (const document of writeDreddDocuments(outDir)) {

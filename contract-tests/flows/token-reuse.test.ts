@@ -33,7 +33,9 @@ describe('flows the client could paper over', () => {
       for (let use = 0; use < USES; use++) {
         if (use > 0) await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
         // A refusal for the content (read-only) is expected; what the token did is read from the exchanges below.
-        await callOperation((client as unknown as Record<string, object>)[entry.operation.api]!, operationId, { body }).catch(() => undefined);
+        await callOperation((client as unknown as Record<string, object>)[entry.operation.api]!, operationId, { body }).catch(
+          () => undefined,
+        );
       }
       const exchanges = seenIn.get(currentTest()) ?? [];
       const tokenRequests = exchanges.filter((e) => e.operation && ROLES.tokenEndpoints.includes(e.operation.operationId));

@@ -52,7 +52,12 @@ const RULES: Rule[] = [
  * it; the documentation's promise is the section's with the statement, so different broken promises of one
  * operation stay apart.
  */
-export function promiseOf(statement: string, from: 'check' | 'answer', operationId?: string, ops: readonly Operation[] = operations): string {
+export function promiseOf(
+  statement: string,
+  from: 'check' | 'answer',
+  operationId?: string,
+  ops: readonly Operation[] = operations,
+): string {
   // A check's own name first, then its groups' ("OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2) >
   // RFC 6749 5.2: each refusal …" breaks 5.2, not the first section its group lists).
   const own = from === 'check' ? statement.split(' > ').at(-1)! : statement;

@@ -10,7 +10,7 @@ import { isInapplicable, type Variant } from '../operators/operator.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { CREDENTIALS } from '../send/credentials.ts';
 import { redactor } from '../send/fetch.ts';
-import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, parameterValue, withCredentials } from '../send/model.ts';
+import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, sampleValue, withCredentials } from '../send/model.ts';
 import type { DocumentedParameter } from '../send/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
 import { target } from '../send/target.ts';
@@ -45,10 +45,9 @@ async function baseFor(entry: ModelEntry, parameter: DocumentedParameter | undef
   let parts = await withCredentials(entry);
   if (!parameter) return { parts };
   let value = valueIn(parts, parameter);
-  const sample = value === undefined ? parameterValue(entry, parameter, true) : undefined;
-  if (sample) {
-    value = await sample();
-    parts = place(parts, parameter, value);
+  if (value === undefined) {
+    value = await sampleValue(entry, parameter);
+    if (value !== undefined) parts = place(parts, parameter, value);
   }
   return { parts, ...(value === undefined ? {} : { value }) };
 }

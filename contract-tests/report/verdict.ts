@@ -4,20 +4,21 @@
 // not be judged (unreachable, timed out, throttled past the tries, a write's unknown outcome, the suite's own error)
 // ends with its own exit code, 2, never as a pass.
 import { join } from 'node:path';
+import { type FailedCheck, readFailedChecks } from '../judge/outcomes.ts';
+import type { TransportStats } from '../send/transport.ts';
+import { readJsonFile } from './ledger.ts';
 import {
   type AssumptionReportRow,
   type CheckViolations,
   type CoverageRow,
-  contradictionsText,
   countOutcomes,
-  readJsonFile,
-  transportLine,
+  type RetriedCheck,
+  type SuiteCounts,
+  type VerdictWord,
   type ViolationGroup,
-} from './ledger-reports.ts';
-import type { TransportStats } from '../send/transport.ts';
-import { type FailedCheck, readFailedChecks } from '../judge/outcomes.ts';
-import type { RetriedCheck, VerdictWord } from './model.ts';
-import type { SuiteRun } from '../runner/run-suite.ts';
+} from './model.ts';
+import { transportLine } from './transport.ts';
+import { contradictionsText } from './views/text.ts';
 
 /** The exit codes of a contract run (README, "Exit codes"). */
 export const EXIT_CODES = {
@@ -72,7 +73,7 @@ export interface RunVerdict {
 }
 
 /** The verdict of a run, from the reports it wrote to `outputDir` (read here once: the run's report builds on this). */
-export function verdictOfRun(run: SuiteRun, outputDir: string, gates: Gates = {}): RunVerdict {
+export function verdictOfRun(run: SuiteCounts, outputDir: string, gates: Gates = {}): RunVerdict {
   const read = <T>(name: string): Partial<T> => readJsonFile<Partial<T>>(join(outputDir, name)) ?? {};
   const { assumptions = [] } = read<{ assumptions: AssumptionReportRow[] }>('assumptions.json');
   const { rows = [] } = read<{ rows: CoverageRow[] }>('coverage.json');

@@ -5,9 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { SECRET_VARIABLES } from '../../config/environment.ts';
-import { Redactor } from '../send/redact.ts';
-import { readJsonFile } from '../report/ledger-reports.ts';
+import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
+import { readJsonFile } from '../report/ledger.ts';
 import type { DriftList, RunReport } from '../report/model.ts';
 
 /** Lines of the run's output shown when it wrote no report. */
@@ -340,7 +339,8 @@ export interface ContractIssueRun {
 export async function runContractIssue(run: ContractIssueRun): Promise<{ code: number; line: string }> {
   const token = run.env.GITHUB_TOKEN?.trim() ?? '';
   const repository = run.env.GITHUB_REPOSITORY?.trim() ?? '';
-  const redactor = new Redactor([...SECRET_VARIABLES.map((name) => run.env[name]?.trim()), token]);
+  const redactor = redactorFromEnvironment(Object.fromEntries(Object.entries(run.env).map(([k, v]) => [k, v?.trim()])));
+  redactor.add(token);
   const base = run.label;
   const outcome = readOutcome(run.reportDir, run.exitCode, run.logFile);
   const github = new GitHub(run.env.GITHUB_API_URL?.trim() || 'https://api.github.com', repository, token, redactor);

@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { Redactor } from '../send/redact.ts';
+import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
 import { flagVariable } from '../../config/environment.ts';
-import { SECRET_VARIABLES, type TargetName } from '../send/target.ts';
+import type { TargetName } from '../send/target.ts';
 
 export interface SuiteRun {
   exitCode: number;
@@ -39,7 +39,7 @@ export const strictByDefault = (target: TargetName, env: NodeJS.ProcessEnv = pro
   target !== 'live' || flagVariable('LP_STRICT_ASSUMPTIONS', env);
 
 export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
-  const redactor = new Redactor(SECRET_VARIABLES.map((name) => options.env[name]));
+  const redactor = redactorFromEnvironment(options.env);
   const env = {
     ...process.env,
     ...options.env,

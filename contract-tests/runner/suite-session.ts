@@ -9,8 +9,8 @@ import { configDefaults } from 'vitest/config';
 import type { TestModule, TestSequencer, TestSpecification } from 'vitest/node';
 import { createVitest, type Vitest } from 'vitest/node';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { Redactor } from '../send/redact.ts';
-import { SECRET_VARIABLES, type TargetName } from '../send/target.ts';
+import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
+import type { TargetName } from '../send/target.ts';
 import { type FailureOutcome, outcomeOfErrors } from '../judge/outcomes.ts';
 
 export interface SessionOptions {
@@ -67,7 +67,7 @@ export class SuiteSession {
   ) {}
 
   static async open(options: SessionOptions): Promise<SuiteSession> {
-    const redactor = new Redactor(SECRET_VARIABLES.map((name) => options.env[name]));
+    const redactor = redactorFromEnvironment(options.env);
     // Whatever vitest itself prints (an unhandled error, say) passes the redactor, as `npm run contract`'s output does.
     const redacted = (stream: NodeJS.WriteStream) =>
       new Writable({

@@ -8,7 +8,7 @@ import { repoRoot } from '../../spec-core/apis.ts';
 import { githubReport, reportToGithub } from '../report/views/github.ts';
 import type { RunReport } from '../report/model.ts';
 import { lineOf } from '../report/spec-lines.ts';
-import type { AssumptionReportRow } from '../report/ledger-reports.ts';
+import type { AssumptionReportRow } from '../report/model.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lp-contract-github-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { type AssumptionReportRow, readJsonFile } from '../report/ledger-reports.ts';
+import { readJsonFile } from '../report/ledger.ts';
+import type { AssumptionReportRow } from '../report/model.ts';
 import type { TransportStats } from '../send/transport.ts';
 
 export interface LiveRun {

@@ -9,7 +9,7 @@ import { EXCHANGE_CHECKS } from '../judge/exchange-checks.ts';
 import { promiseOf } from '../judge/promises.ts';
 import { isInapplicable } from '../operators/operator.ts';
 import { applicationsOf, operatorProblems } from '../operators/operators.ts';
-import { coverage, dimensionCoverage } from '../report/ledger-reports.ts';
+import { coverage, dimensionCoverage } from '../report/coverage.ts';
 import { matrixCases, matrixProblems } from '../security/auth-matrix.ts';
 import { modelEntryOf, modelProblems, validParts } from '../send/model.ts';
 import { registryOf, registryProblems, rolesOf } from '../send/operations.ts';

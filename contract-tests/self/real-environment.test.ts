@@ -14,7 +14,7 @@ import { type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixture
 import type { RunReport } from '../report/model.ts';
 import { startSandbox, type TargetServer } from '../runner/target-server.ts';
 import { EXIT_CODES } from '../report/verdict.ts';
-import type { ViolationGroup } from '../report/ledger-reports.ts';
+import type { ViolationGroup } from '../report/model.ts';
 import { skipIf } from '../support/skips.ts';
 import { target } from '../send/target.ts';
 import { contractLive, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from './live-runs.ts';

@@ -10,7 +10,23 @@ import { type DocumentedParameter, REGISTRY, type RegistryEntry } from './operat
 import { bodyOf, type Change, copyParts, type RequestParts, unchanged, urlOf } from './parts.ts';
 import type { Operation } from './spec.ts';
 import { type LpVariable, reasonIfUnset, required, target } from './target.ts';
-import { type ValidRequest, type Value, validRequestOf } from './valid-requests.ts';
+import { type ValidRequest, type Value, type ValueSources, validRequestOf } from './valid-requests.ts';
+
+let sources: ValueSources | undefined;
+/** Wires what the table's values need from above the model (support/setup.ts does, once per worker). */
+export function provideValueSources(given: ValueSources): void {
+  sources = given;
+}
+const valueSources = (): ValueSources => {
+  if (!sources) throw new Error('the model has no value sources: support/setup.ts wires them (provideValueSources)');
+  return sources;
+};
+/** The sources, asked for only when a value uses one (most values are constants or LP_* variables). */
+const lazySources: ValueSources = {
+  freshCode: () => valueSources().freshCode(),
+  ownVehicles: () => valueSources().ownVehicles(),
+  unattendedApproval: () => valueSources().unattendedApproval(),
+};
 
 export { CREDENTIALS, type Credential, type CredentialId } from './credentials.ts';
 export { entryLabel } from './operations.ts';
@@ -50,8 +66,7 @@ export async function reasonIfCannotSend(entry: ModelEntry): Promise<string | un
   if (entry.table.writes && !target.writesAllowed)
     return 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted a wrong request would record it';
   if (entry.table.needsCode) {
-    const { unattendedApproval } = await import('./authorization.ts');
-    const why = reasonIfCannot(target.name, 'hasDataSemantics') ?? (await unattendedApproval());
+    const why = reasonIfCannot(target.name, 'hasDataSemantics') ?? (await valueSources().unattendedApproval());
     if (why) return `needs an authorization code: ${why}`;
   }
   return undefined;
@@ -83,6 +98,12 @@ export function parameterValue(entry: ModelEntry, parameter: DocumentedParameter
   if (table) return table;
   const example = parameter.required || sample ? exampleOf(entry, parameter) : undefined;
   return example === undefined ? undefined : () => example;
+}
+
+/** The value a parameter holds in a valid request, or else the table's sample (undefined when there is neither). */
+export async function sampleValue(entry: ModelEntry, parameter: DocumentedParameter): Promise<string | undefined> {
+  const value = parameterValue(entry, parameter, true);
+  return value ? await value(lazySources) : undefined;
 }
 
 /** The parts with one parameter holding `value` (a form or query parameter once; a header replaced in any case). */
@@ -122,7 +143,7 @@ export async function validParts(entry: ModelEntry, values: Record<string, strin
     if (parameter.credential) continue;
     const given = values[parameter.name];
     const value = given !== undefined ? () => given : parameterValue(entry, parameter);
-    if (value) parts = place(parts, parameter, await value());
+    if (value) parts = place(parts, parameter, await value(lazySources));
   }
   return parts;
 }

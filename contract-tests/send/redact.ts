@@ -6,6 +6,10 @@ import { SECRET_VARIABLES, type Target } from './target.ts';
 
 export { Redactor, REDACTED } from '../../src/redact.ts';
 
-export function redactorFor(target: Target): Redactor {
-  return new Redactor(SECRET_VARIABLES.map((name) => target.env[name]));
+/** The one redactor of a run, built from its environment: every configured secret (the LP_* secret variables), in
+ * every spelling the kit's redactor knows. The suite's fetch, the runner, its reports and dredd's output all use it. */
+export function redactorFromEnvironment(env: Readonly<Record<string, string | undefined>>): Redactor {
+  return new Redactor(SECRET_VARIABLES.map((name) => env[name]));
 }
+
+export const redactorFor = (target: Target): Redactor => redactorFromEnvironment(target.env);

@@ -6,8 +6,17 @@
 // unless a real target would refuse those.
 import { type LpVariable, required, target } from './target.ts';
 
+/** What some values need from above the model: a fresh authorization code, the key's own fleet (both sent through
+ * the model). The suite's setup gives them (support/setup.ts), so the model imports nothing that imports it. */
+export interface ValueSources {
+  freshCode(): Promise<string>;
+  ownVehicles(): Promise<Array<Record<string, unknown>>>;
+  /** Undefined when the identity provider approves unattended, else why a code cannot be had. */
+  unattendedApproval(): Promise<string | undefined>;
+}
+
 /** A value of a parameter, computed when a request is built. */
-export type Value = () => string | Promise<string>;
+export type Value = (sources: ValueSources) => string | Promise<string>;
 
 export interface ValidRequest {
   /** Values of the parameters a valid request carries, by name (credentials apart: the model adds those). */
@@ -41,9 +50,8 @@ export async function pkcePair(): Promise<{ verifier: string; challenge: string 
 }
 
 /** A vehicle's field of the key's own fleet (the first vehicle that has one), or the spec's example. */
-const ownField = (field: string, fallback: string) => async () => {
-  const { ownVehicles } = await import('./own-fleet.ts');
-  const value = (await ownVehicles()).find((v) => typeof v[field] === 'string' && v[field] !== '')?.[field];
+const ownField = (field: string, fallback: string) => async (sources: ValueSources) => {
+  const value = (await sources.ownVehicles()).find((v) => typeof v[field] === 'string' && v[field] !== '')?.[field];
   return typeof value === 'string' ? value : fallback;
 };
 
@@ -57,7 +65,7 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
   },
   'requestIdentityProviderToken authorization_code': {
     values: {
-      code: async () => (await import('./authorization.ts')).freshCode(),
+      code: (sources) => sources.freshCode(),
       redirect_uri: variable('LP_REDIRECT_URI'),
     },
     samples: { code_verifier: async () => (await pkcePair()).verifier },

@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { ledgerDir, outputDir } from '../send/ledger.ts';
 import { redactorFor } from '../send/redact.ts';
-import { writeReports } from '../report/ledger-reports.ts';
+import { writeReports } from '../report/write.ts';
 import { readTarget } from '../send/target.ts';
 
 export function setup(): void {

@@ -6,12 +6,17 @@
 import { afterAll, afterEach, expect } from 'vitest';
 import { judgeExchange } from '../judge/judge-exchange.ts';
 import { promiseOf } from '../judge/promises.ts';
+import { freshCode, unattendedApproval } from '../send/authorization.ts';
 import { forgetExchanges, onExchange, takeExample } from '../send/fetch.ts';
+import { provideValueSources } from '../send/model.ts';
+import { ownVehicles } from '../send/own-fleet.ts';
 import { record, reportContradictions, reportProblems, strictAssumptions, takeProblems } from '../send/ledger.ts';
 import { type LpVariable, target } from '../send/target.ts';
 
 // Every exchange of every check is judged against every promise (judge/exchange-checks.ts).
 onExchange(judgeExchange);
+// What the model's valid requests need from above it: a fresh code, the key's own fleet.
+provideValueSources({ freshCode: () => freshCode(), ownVehicles, unattendedApproval });
 
 /** Another lessee's vehicle and customer: an accepted answer showing one is what breaks lessee isolation. */
 const FOREIGN: LpVariable[] = ['LP_FLEET_FOREIGN_VEHICLE_NUMBER', 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'];

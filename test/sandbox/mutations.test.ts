@@ -300,8 +300,16 @@ describe('an injected violation for every exchange check and every operator', ()
 
   it('names only checks and operators the suite has', () => {
     for (const m of annotated) {
-      if (m.check) expect(EXCHANGE_CHECKS.map((c) => c.id), m.id).toContain(m.check);
-      if (m.operator) expect(OPERATORS.map((o) => o.id), m.id).toContain(m.operator);
+      if (m.check)
+        expect(
+          EXCHANGE_CHECKS.map((c) => c.id),
+          m.id,
+        ).toContain(m.check);
+      if (m.operator)
+        expect(
+          OPERATORS.map((o) => o.id),
+          m.id,
+        ).toContain(m.operator);
     }
   });
 });

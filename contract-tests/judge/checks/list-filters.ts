@@ -29,7 +29,7 @@ export const listFilters: ExchangeCheck = {
   operations: ROLES.listsVehicles,
   statuses: '2xx',
   needs: 'hasDataSemantics',
-  judge(seen, context) {
+  judge(seen) {
     if (!seen.operation || statusClassOf(seen) !== 2) return [];
     const query = queryOf(seen);
     const filters = FILTERS.map(([param, field]) => ({

@@ -8,7 +8,7 @@
 // a template tag that escapes each value unless it is markup this module made.
 import { createHash } from 'node:crypto';
 import type { Evidence } from '../../send/evidence.ts';
-import type { CoverageRow, ViolationGroup } from '../ledger-reports.ts';
+import type { CoverageRow, ViolationGroup } from '../model.ts';
 import { operations } from '../../send/spec.ts';
 import type { FailedCheck } from '../../judge/outcomes.ts';
 import type { ContradictedRow, Drift, DriftList, RetriedCheck, RunReport, VerdictWord } from '../model.ts';

@@ -1,0 +1,74 @@
+// The coverage of a run, from its ledger: operation × documented status × security scheme, exercised or not and why
+// not; and the negative space, the requests per operation and operator.
+import { documentedResponseKey } from '../judge/conformance.ts';
+import type { LedgerEntry } from '../send/ledger.ts';
+import { type Operation, operations } from '../send/spec.ts';
+import { type CoverageRow, DIMENSIONS, type DimensionRow } from './model.ts';
+
+// Why a documented status is usually not provoked by a contract run; a recorded skip reason wins over these.
+const DEFAULT_WHY_NOT: Record<string, string> = {
+  '403': 'needs credentials that are valid but not approved for the product; no LP_* variable provides them',
+  '404': 'answered only for a wrong base URL or an unknown resource that this operation does not address',
+  '429': 'rate limiting is not provoked: a contract run must not flood the target',
+  '500': 'a server failure cannot be provoked on purpose (and any 5xx fails the run)',
+  '3XX': 'a redirect status other than 302: the range covers servers that pick another one',
+  '4XX': 'a client error other than those listed: the range covers servers that pick another code',
+};
+
+const label = (requirement: Record<string, unknown>) => Object.keys(requirement).sort().join('+') || 'none';
+
+export function coverage(entries: LedgerEntry[], ops: readonly Operation[] = operations): CoverageRow[] {
+  const exchanges = entries.filter((e) => e.kind === 'exchange');
+  const skips = entries.filter((e) => e.kind === 'skip');
+  const rows: CoverageRow[] = [];
+  for (const op of ops) {
+    const declared = op.security.length ? op.security.map(label) : ['none'];
+    const sortScheme = (s: string) => s.split('+').sort().join('+');
+    const observed = exchanges.filter((e) => e.operationId === op.operationId).map((e) => sortScheme(e.scheme));
+    const schemes = [...new Set([...declared, ...observed])];
+    for (const status of Object.keys(op.responses)) {
+      for (const scheme of schemes) {
+        const hits = exchanges.filter(
+          (e) => e.operationId === op.operationId && sortScheme(e.scheme) === scheme && documentedResponseKey(op, e.status) === status,
+        ).length;
+        // Only declared schemes get a "not exercised" row; an undeclared one (a negative request) appears when seen.
+        if (!hits && !declared.includes(scheme)) continue;
+        const skip = skips.find((s) => s.operationIds.includes(op.operationId));
+        rows.push({
+          operationId: op.operationId,
+          status,
+          scheme,
+          exercised: hits,
+          ...(hits
+            ? {}
+            : {
+                whyNot:
+                  DEFAULT_WHY_NOT[status] ??
+                  (skip ? `a check of this operation was skipped (${skip.reason})` : 'no check of this run provoked this status'),
+              }),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+export function dimensionCoverage(entries: LedgerEntry[], ops: readonly Operation[] = operations): DimensionRow[] {
+  const rows = new Map<string, DimensionRow>(
+    [...new Set(ops.map((o) => o.operationId))].map((id) => [id, { operationId: id, requests: {} }]),
+  );
+  const add = (row: DimensionRow, key: string) => {
+    row.requests[key] = (row.requests[key] ?? 0) + 1;
+  };
+  for (const entry of entries) {
+    if (entry.kind !== 'exchange') continue;
+    // "getVehicle (DELETE)": a method the path does not document counts for the path's operation.
+    const row = rows.get(entry.operationId.split(' (')[0]!);
+    if (!row) continue;
+    if (entry.operator) add(row, entry.operator);
+    else if (entry.dimension && (DIMENSIONS as readonly string[]).includes(entry.dimension)) add(row, entry.dimension);
+    // Every refused answer of a documented operation is judged for disclosure (judge/checks/disclosure.ts).
+    if (entry.status >= 400 && entry.status < 500 && !entry.operationId.includes(' (')) add(row, 'disclosure');
+  }
+  return [...rows.values()];
+}

@@ -1,0 +1,63 @@
+// The Markdown reports a run writes beside its data: coverage.md (coverage, the negative space, notes) and
+// assumptions.md. Views of the report model (report/model.ts).
+import type { LedgerEntry } from '../../send/ledger.ts';
+import { type AssumptionReportRow, type CoverageRow, countOutcomes, DIMENSIONS, type DimensionRow, operatorTotals } from '../model.ts';
+import { contradictionsText, describeObserved } from './text.ts';
+
+export function dimensionsMarkdown(rows: DimensionRow[]): string {
+  const columns = [...Object.keys(operatorTotals(rows)), ...DIMENSIONS];
+  return [
+    '## Negative space: requests per operation and operator',
+    '',
+    'Each operator of the negative space (contract-tests/operators/) changes one parameter or credential of a valid request, or the request as a whole; authentication is the matrix of no credential and other schemes; combinations the filter pairs and filter × sort; disclosure the refused answers judged for what they disclose. Every answer is judged by every exchange check. A 0 is one this run did not send for that operation (skipped checks say why above).',
+    '',
+    `| Operation | ${columns.join(' | ')} |`,
+    `|---|${columns.map(() => '---:').join('|')}|`,
+    ...rows.map((r) => `| ${r.operationId} | ${columns.map((c) => r.requests[c] ?? 0).join(' | ')} |`),
+    '',
+  ].join('\n');
+}
+
+/** Notes of the run (e.g. a credential accepted in a place the spec does not document), grouped. */
+export function notesMarkdown(entries: LedgerEntry[]): string {
+  const notes = [...new Set(entries.flatMap((e) => (e.kind === 'note' ? [e.text] : [])))].sort();
+  if (!notes.length) return '';
+  return ['## Noted, not judged', '', ...notes.map((n) => `- ${n}`), ''].join('\n');
+}
+
+export function coverageMarkdown(rows: CoverageRow[], targetName: string): string {
+  const done = rows.filter((r) => r.exercised).length;
+  return [
+    `# Contract coverage (target: ${targetName})`,
+    '',
+    `${done} of ${rows.length} operation × status × scheme combinations exercised. A scheme of "none" or one not declared by the operation is a negative request.`,
+    '',
+    '| Operation | Status | Security scheme | Exercised | Why not |',
+    '|---|---|---|---|---|',
+    ...rows.map(
+      (r) => `| ${r.operationId} | ${r.status} | ${r.scheme} | ${r.exercised ? `yes (${r.exercised})` : 'no'} | ${r.whyNot ?? ''} |`,
+    ),
+    '',
+  ].join('\n');
+}
+
+export function assumptionsMarkdown(rows: AssumptionReportRow[], targetName: string): string {
+  const count = countOutcomes(rows);
+  const cell = (t: string) => t.replace(/\|/g, '\\|');
+  return [
+    `# x-assumption outcomes (target: ${targetName})`,
+    '',
+    `${count.confirmed} confirmed, ${count.contradicted} contradicted, ${count['not exercised']} not exercised, ${count['not testable']} not testable.` +
+      (targetName === 'mock' ? ' The mock answers from the spec itself, so it confirms nothing.' : ''),
+    '',
+    '| Outcome | API | Where | Seed § | Assumption | Evidence |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => {
+      const evidence =
+        r.outcome === 'not testable' ? (r.untestable ?? '') : [...r.evidence, ...r.observed.map(describeObserved)].join('; ');
+      return `| ${r.outcome} | ${r.apis.join(', ')} | \`${r.pointer}\` | ${r.seed} | ${cell(r.what)} | ${cell(evidence)} |`;
+    }),
+    '',
+    contradictionsText(rows, 'markdown'),
+  ].join('\n');
+}

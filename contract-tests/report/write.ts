@@ -1,0 +1,96 @@
+// What the suite's global teardown writes from the run's ledger into the report directory: transport.json,
+// violations.json, coverage.{json,md}, assumptions.{json,md}, strict-failures.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { clausesMarkdown, clauseTable } from '../judge/oauth-clauses.ts';
+import { assumptionReport } from './assumptions.ts';
+import { coverage, dimensionCoverage } from './coverage.ts';
+import { readJsonFile, readLedger } from './ledger.ts';
+import {
+  type AssumptionReportRow,
+  type CoverageRow,
+  contradictedKey,
+  type RunReport,
+  type UnjudgedRequest,
+  type ViolationGroup,
+} from './model.ts';
+import { htmlReport } from './views/html.ts';
+import { summaryMarkdown } from './views/summary.ts';
+import { retriedChecks, transportSummary } from './transport.ts';
+import { violationGroups, violationsByCheck } from './violations.ts';
+import { assumptionsMarkdown, coverageMarkdown, dimensionsMarkdown, notesMarkdown } from './views/markdown.ts';
+
+export function writeReports(dir: string, ledgerDir: string, targetName: string): { coverageRows: CoverageRow[]; md: string } {
+  const entries = readLedger(ledgerDir);
+  const unjudged: UnjudgedRequest[] = entries.flatMap((e) =>
+    e.kind === 'unjudged' ? [{ request: e.request, reason: e.reason, message: e.message, test: e.test }] : [],
+  );
+
+  const coverageRows = coverage(entries);
+  const assumptions = assumptionReport(entries);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'transport.json'),
+    `${JSON.stringify({ target: targetName, stats: transportSummary(entries), unjudged, retriedChecks: retriedChecks(entries) }, null, 2)}\n`,
+  );
+  writeFileSync(
+    join(dir, 'violations.json'),
+    `${JSON.stringify({ target: targetName, violations: violationGroups(entries), byCheck: violationsByCheck(entries) }, null, 2)}\n`,
+  );
+  const dimensions = dimensionCoverage(entries);
+  const clauses = clauseTable();
+  writeFileSync(
+    join(dir, 'coverage.json'),
+    `${JSON.stringify({ target: targetName, rows: coverageRows, dimensions, clauses, notes: entries.filter((e) => e.kind === 'note') }, null, 2)}\n`,
+  );
+  const md = [coverageMarkdown(coverageRows, targetName), dimensionsMarkdown(dimensions), notesMarkdown(entries)]
+    .filter(Boolean)
+    .join('\n');
+  const byCoverage = (state: string) => clauses.filter((c) => c.coverage === state).length;
+  const clauseSection = [
+    '## OAuth clauses (RFC 6749, RFC 6750, RFC 7636) and what covers each',
+    '',
+    `${clauses.length} clauses that bear on the flows of the published documentation: ${byCoverage('checked')} checked, ${byCoverage('untestable')} untestable, ${byCoverage('not applicable')} not applicable (contract-tests/support/oauth-clauses.ts).`,
+    '',
+    clausesMarkdown(clauses),
+  ].join('\n');
+  writeFileSync(join(dir, 'coverage.md'), [md, clauseSection].join('\n'));
+  writeFileSync(join(dir, 'assumptions.json'), `${JSON.stringify({ target: targetName, assumptions }, null, 2)}\n`);
+  writeFileSync(join(dir, 'assumptions.md'), assumptionsMarkdown(assumptions, targetName));
+  // Checks that failed only for a contradicted assumption (strict runs): the verdict line does not count them as violations.
+  const strictFailures = [...new Set(entries.flatMap((e) => (e.kind === 'strict-failure' ? [e.test] : [])))];
+  writeFileSync(join(dir, 'strict-failures.json'), `${JSON.stringify({ target: targetName, strictFailures }, null, 2)}\n`);
+  return { coverageRows, md };
+}
+
+/**
+ * Writes the run's own reports into `outputDir`: report.json, summary.md, report.html, and the drift (when a baseline was given)
+ * into violations.json and assumptions.json as well, so every report says what is new. `redact` is the last line of
+ * defence: what is written was built from redacted data.
+ */
+export function writeRunReport(outputDir: string, report: RunReport, redact: (text: string) => string): void {
+  mkdirSync(outputDir, { recursive: true });
+  writeFileSync(join(outputDir, 'report.json'), redact(`${JSON.stringify(report, null, 2)}\n`));
+  writeFileSync(join(outputDir, 'summary.md'), redact(`${summaryMarkdown(report)}\n`));
+  writeFileSync(join(outputDir, 'report.html'), redact(htmlReport(report)));
+  if (!report.drift) return;
+  const { drift } = report;
+  const patch = (file: string, change: (data: Record<string, unknown>) => void) => {
+    const data = readJsonFile<Record<string, unknown>>(join(outputDir, file));
+    if (!data) return;
+    change(data);
+    writeFileSync(join(outputDir, file), redact(`${JSON.stringify(data, null, 2)}\n`));
+  };
+  patch('violations.json', (data) => {
+    for (const group of (data.violations as Array<ViolationGroup & { sinceBaseline?: string }>) ?? [])
+      group.sinceBaseline = drift.violations.new.includes(group.promise) ? 'new' : 'still seen';
+    data.noLongerSeen = drift.violations.gone;
+    data.baseline = drift.baseline;
+  });
+  patch('assumptions.json', (data) => {
+    for (const row of (data.assumptions as Array<AssumptionReportRow & { sinceBaseline?: string }>) ?? [])
+      if (row.outcome === 'contradicted') row.sinceBaseline = drift.contradicted.new.includes(contradictedKey(row)) ? 'new' : 'still seen';
+    data.contradictedNoLongerSeen = drift.contradicted.gone;
+    data.baseline = drift.baseline;
+  });
+}

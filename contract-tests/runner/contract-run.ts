@@ -1,0 +1,115 @@
+// One run of the contract suite against one target, end to end: the baseline read first, the target started (or
+// read from LP_* and .env), the live preflight, the suite, the verdict, and every report of the run (the console's
+// sections, report.json, summary.md, report.html, junit.xml rewritten, GitHub's annotations). `npm run contract*`
+// (scripts/contract.ts) parses the options and calls it.
+import { join } from 'node:path';
+import type { TargetName } from '../../config/environment.ts';
+import { resolveTarget, type ResolvedTarget } from '../../tools/targets.ts';
+import { buildRunReport, readBaseline } from '../report/build.ts';
+import { EXIT_CODES, verdictOfRun } from '../report/verdict.ts';
+import { githubReport, reportToGithub } from '../report/views/github.ts';
+import { rewriteJunit } from '../report/views/junit.ts';
+import { contradictionsText, driftText, retriesText, violationsText } from '../report/views/text.ts';
+import { writeRunReport } from '../report/write.ts';
+import { redactorFromEnvironment } from '../send/redact.ts';
+import { Transport, type TransportSettings } from '../send/transport.ts';
+import { preflight } from './preflight.ts';
+import { runSuite } from './run-suite.ts';
+
+export interface ContractRunOptions {
+  target: TargetName;
+  mutation: string | undefined;
+  /** A previous run's report directory, to report the drift since. */
+  baselineDir: string | undefined;
+  verbose: boolean;
+  /** The transport options as LP_CONTRACT_* variables for the workers, and as settings for the preflight. */
+  transport: { env: Record<string, string>; settings: TransportSettings };
+  runs: number | undefined;
+  out: string;
+  vitestArgs: string[];
+  strict: boolean;
+  failOnSkip: boolean;
+  minCoverage: number | undefined;
+}
+
+/** Runs the suite against the target and reports; answers the run's exit code. */
+export async function runContract(opts: ContractRunOptions): Promise<number> {
+  // Read before the run: the baseline may be the directory this run writes to.
+  let baseline: { dir: string; keys: ReturnType<typeof readBaseline> } | undefined;
+  if (opts.baselineDir) {
+    try {
+      baseline = { dir: opts.baselineDir, keys: readBaseline(opts.baselineDir) };
+    } catch (error) {
+      console.error(`contract: could not judge: ${(error as Error).message}`);
+      return EXIT_CODES.couldNotJudge;
+    }
+  }
+  let server: ResolvedTarget | undefined;
+  const stopServer = async () => {
+    const running = server;
+    server = undefined;
+    await running?.stop();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopServer().then(() => process.exit(130)));
+
+  try {
+    try {
+      server = await resolveTarget(opts.target, { mutation: opts.mutation, reuseRunningMock: true });
+    } catch (error) {
+      if (opts.target !== 'live') throw error;
+      // Live settings are the user's to fix: one line, exit 2 (could not judge).
+      console.error(`contract: could not judge: ${(error as Error).message}`);
+      return EXIT_CODES.couldNotJudge;
+    }
+    const env: Record<string, string | undefined> = opts.target === 'live' ? {} : server.env;
+    if (opts.target === 'live') {
+      // Does each configured API answer, and accept the partner's own credentials? If not, no check can judge it.
+      const results = await preflight(server.env, new Transport({ ...opts.transport.settings, workers: 1 }));
+      for (const result of results) console.log(`contract: preflight: ${result.line}`);
+      if (results.some((r) => !r.ok)) {
+        console.log(
+          'contract verdict: COULD NOT JUDGE: the target refused the configured credentials or could not be reached (above); no check ran',
+        );
+        return EXIT_CODES.couldNotJudge;
+      }
+    }
+    if (opts.target === 'mock') console.log(`contract: ${server.source}`);
+    console.log(
+      `contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${opts.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`,
+    );
+    const run = await runSuite({
+      target: opts.target,
+      env: { ...env, ...opts.transport.env, ...(opts.verbose ? { LP_CONTRACT_VERBOSE: '1' } : {}) },
+      outputDir: opts.out,
+      runs: opts.runs,
+      echo: true,
+      vitestArgs: opts.vitestArgs,
+      strict: opts.strict,
+    });
+    const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
+    const report = buildRunReport(verdict, { target: opts.target, strict: opts.strict, ...(baseline ? { baseline } : {}) });
+    const secrets = redactorFromEnvironment(opts.target === 'live' ? process.env : server.env);
+    const redact = (text: string) => secrets.redact(text);
+    // The three outcomes apart, each in its own section, then what changed since the baseline.
+    const sections = [
+      violationsText(report.violations, report.drift?.violations),
+      contradictionsText(verdict.contradictedRows),
+      verdict.unjudgedText,
+      retriesText(report),
+      report.drift ? driftText(report.drift) : '',
+    ];
+    for (const section of sections) if (section) console.log(`\n${redact(section)}`);
+    if (verdict.transport) console.log(verdict.transport);
+    writeRunReport(opts.out, report, redact);
+    rewriteJunit(join(opts.out, 'junit.xml'), report, verdict.violationsByCheck);
+    console.log(
+      `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (report.html, summary.md, violations.json, assumptions.md, coverage.md, junit.xml)`,
+    );
+    console.log(verdict.line);
+    // In GitHub Actions: annotations (violations, contradicted assumptions at their spec line) and the job summary.
+    reportToGithub(githubReport(report), redact);
+    return verdict.exitCode;
+  } finally {
+    await stopServer();
+  }
+}
