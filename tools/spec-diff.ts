@@ -66,13 +66,15 @@ const RULES: Rule[] = [
 /**
  * api-smart-diff leaves some changes "unclassified" (vendor extensions such as x-codeSamples, keywords it has no rule
  * for) and marks others "deprecated"; the README defines only three classes, so those are settled here. An `x-`
- * extension is documentation (a patch, as the README's versioning says); anything else no rule can judge fails
+ * extension and an example are documentation (a patch, as the README's versioning says); anything else no rule can judge fails
  * closed as breaking, for a person to review; a deprecation breaks no one yet.
  */
 function settleUnclassified(type: string, path: string[]): { severity: Severity; rule: string } | undefined {
   if (type === 'deprecated') return { severity: 'non-breaking', rule: 'a deprecation breaks no client yet' };
   if (type !== 'unclassified') return undefined;
   if (path.some((key) => key.startsWith('x-'))) return { severity: 'annotation', rule: 'a vendor extension (x-) is documentation' };
+  if (path.at(-1) === 'example' || path.at(-2) === 'examples')
+    return { severity: 'annotation', rule: 'an example is documentation (OpenAPI 3.1: it does not validate)' };
   return { severity: 'breaking', rule: 'no rule classifies this change: review it; treated as breaking until then' };
 }
 

@@ -99,6 +99,17 @@ describe('compareSpecs', () => {
     expect(changes.map((c) => c.severity)).toEqual(['annotation']);
   });
 
+  it("marks a changed example of a response header's schema as an annotation, not breaking", () => {
+    const withExample = (example: string) => {
+      const doc = baseDoc();
+      doc.paths['/things'].get.responses['404'].headers = { 'WWW-Authenticate': { schema: { type: 'string', example } } };
+      return doc;
+    };
+    const changes = compareSpecs(withExample('Bearer'), withExample('Bearer realm="things"'));
+    expect(changes.length).toBeGreaterThan(0);
+    expect(changes.map((c) => c.severity)).toEqual(changes.map(() => 'annotation'));
+  });
+
   it("uses only the README's three classes: an x- extension is an annotation, a deprecation non-breaking", () => {
     const changes = changesAfter((doc) => {
       doc.paths['/things'].get['x-codeSamples'] = [{ lang: 'curl', source: 'curl /things' }];
