@@ -183,21 +183,9 @@ const malformedEncoding: ParameterOperator = {
         label: `${parameter.name} without "="`,
         change: (parts) => {
           const next = putValues(parts, parameter, ['x'], true);
-          return parameter.in === 'query'
-            ? {
-                ...next,
-                raw: {
-                  ...next.raw,
-                  query: next.raw?.query?.replace(`${encodeURIComponent(parameter.name)}=x`, encodeURIComponent(parameter.name)),
-                },
-              }
-            : {
-                ...next,
-                raw: {
-                  ...next.raw,
-                  body: next.raw?.body?.replace(`${encodeURIComponent(parameter.name)}=x`, encodeURIComponent(parameter.name)),
-                },
-              };
+          const where = parameter.in === 'query' ? 'query' : 'body';
+          const name = encodeURIComponent(parameter.name);
+          return { ...next, raw: { ...next.raw, [where]: next.raw?.[where]?.replace(`${name}=x`, name) } };
         },
         values: [],
       });

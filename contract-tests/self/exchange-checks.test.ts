@@ -79,6 +79,16 @@ const SUBSCRIPTION = { 'ocp-apim-subscription-key': env.LP_SUBSCRIPTION_KEY! };
 const SERVICE_FORM = `grant_type=client_credentials&client_id=${env.LP_CLIENT_ID}&client_secret=${env.LP_CLIENT_SECRET}`;
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 const TOKEN = { access_token: 'tok-0123456789abcdef', token_type: 'Bearer', expired_in: 3600 };
+/** The token service's answer as RFC 6749 5.1 has it: a token by POST, not to be cached. */
+const GOOD_TOKEN_ANSWER: Made = {
+  method: 'POST',
+  url: 'http://svc.test/token',
+  headers: FORM,
+  body: SERVICE_FORM,
+  status: 200,
+  answer: TOKEN,
+  answerHeaders: NO_STORE,
+};
 
 /** For each check: an exchange that breaks its promise, one that keeps it, and what the context knew before. */
 const CASES: Record<(typeof REQUIRED_CHECKS)[number], { breaks: Made; keeps: Made; before?: (context: RunContext) => void }> = {
@@ -110,27 +120,11 @@ const CASES: Record<(typeof REQUIRED_CHECKS)[number], { breaks: Made; keeps: Mad
   },
   'rfc6749-token-answer': {
     breaks: { method: 'POST', url: 'http://svc.test/token', headers: FORM, body: SERVICE_FORM, status: 200, answer: TOKEN },
-    keeps: {
-      method: 'POST',
-      url: 'http://svc.test/token',
-      headers: FORM,
-      body: SERVICE_FORM,
-      status: 200,
-      answer: TOKEN,
-      answerHeaders: NO_STORE,
-    },
+    keeps: GOOD_TOKEN_ANSWER,
   },
   'rfc6749-refusals': {
     breaks: { method: 'GET', url: `http://svc.test/token?${SERVICE_FORM}`, status: 200, answer: TOKEN, answerHeaders: NO_STORE },
-    keeps: {
-      method: 'POST',
-      url: 'http://svc.test/token',
-      headers: FORM,
-      body: SERVICE_FORM,
-      status: 200,
-      answer: TOKEN,
-      answerHeaders: NO_STORE,
-    },
+    keeps: GOOD_TOKEN_ANSWER,
   },
   'rfc6750-bearer-challenge': {
     breaks: {
