@@ -28,12 +28,13 @@ describe('length limits (maxLength in the specs)', () => {
     expect((await message(response)).error_description).toMatch(/client_secret/);
   });
 
-  it('redirects an over-long state with invalid_request and does not echo it', async () => {
-    const response = await authorize(shared.sandbox.origin, { state: 's'.repeat(1025) });
+  it('redirects an over-long state with invalid_request, echoing it exactly (RFC 6749 4.1.2.1)', async () => {
+    const state = 's'.repeat(1025);
+    const response = await authorize(shared.sandbox.origin, { state });
     expect(response.status).toBe(302);
     const back = new URL(response.headers.get('location')!).searchParams;
     expect(back.get('error')).toBe('invalid_request');
-    expect(back.get('state')).toBeNull();
+    expect(back.get('state')).toBe(state);
   });
 
   it('refuses an over-long vehicle number and more than 100 filter values with 400', async () => {
