@@ -20,7 +20,7 @@ export default defineProject({
     setupFiles: ['contract-tests/support/setup.ts'],
     globalSetup: ['contract-tests/support/global-setup.ts'],
     // Targets are remote servers: give slow staging environments room, but never hang forever. Every request has its
-    // own deadline and bounded tries (support/transport.ts); a live check may also sit out a gateway's Retry-After.
+    // own deadline and bounded tries (send/transport.ts); a live check may also sit out a gateway's Retry-After.
     testTimeout: live ? 600_000 : 30_000,
     // The mock and the sandbox: one file at a time, since the expiry checks move the sandbox's clock, which must not
     // expire another file's tokens.

@@ -2,7 +2,7 @@
 // on exactly one wrong behaviour at one place in the request path (`--mutation ID`). `operation` names the operation or
 // security scheme it breaks; `check` the exchange check of the suite that must find it (contract:mutation requires a
 // finding of that check in the run that catches it), and `operator` the operator of the negative space whose requests
-// show it (contract-tests/operators/): every check and every operator has at least one (self/mutations.test.ts).
+// show it (contract-tests/operators/): every check and every operator has at least one (test/sandbox/mutations.test.ts).
 export const MUTATIONS = [
   // Service token endpoint (POST {base_url}/token)
   {

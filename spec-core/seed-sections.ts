@@ -1,6 +1,6 @@
 // The seed document's sections as the project records them, openapi/seed-gaps.yaml: each section's number, title in
 // the project's words and the points it leaves open ("not shown"). The specs cite these numbers in x-assumption.seed;
-// the contract suite names a violated section by its title (contract-tests/support/promises.ts).
+// the contract suite names a violated section by its title (contract-tests/judge/promises.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';

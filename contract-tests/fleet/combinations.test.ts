@@ -11,7 +11,7 @@
 //   takes is the spec's guess (ASSUMPTIONS.sortForm): a sort refused with a 4xx is recorded, and that request is not
 //   judged further. Ascending by vehicleNumber is judged as vehicles.test.ts judges it (seed 4.5 shows "<attribute>
 //   asc"); the order of every other sort is recorded.
-// Every request goes through the model (support/model.ts), so the credential is placed as for any valid request.
+// Every request goes through the model (send/model.ts), so the credential is placed as for any valid request.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';

@@ -52,11 +52,11 @@ async function baseFor(entry: ModelEntry, parameter: DocumentedParameter | undef
   return { parts, ...(value === undefined ? {} : { value }) };
 }
 
-/** Every parameter's value as a valid request (or a sample) gives it. */
-async function valuesOf(entry: ModelEntry): Promise<Record<string, string>> {
+/** Every parameter's value in one valid request (or a sample): one request's worth, so one fresh code at most. */
+async function valuesOf(entry: ModelEntry, parts: RequestParts): Promise<Record<string, string>> {
   const values: Record<string, string> = {};
   for (const parameter of entry.parameters) {
-    const { value } = await baseFor(entry, parameter);
+    const value = valueIn(parts, parameter) ?? (await sampleValue(entry, parameter));
     if (value !== undefined) values[parameter.name] = value;
   }
   return values;
@@ -99,11 +99,10 @@ export function operatorChecks(api: ApiName): void {
           reasonIfCannot(target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
           await reasonIfCannotSend(entry),
         );
-        const applications = applicationsOf(
-          entry,
-          { parts: await withCredentials(entry), values: await valuesOf(entry), protect: entry.table.protect },
-          [operator],
-        );
+        const parts = await withCredentials(entry);
+        const applications = applicationsOf(entry, { parts, values: await valuesOf(entry, parts), protect: entry.table.protect }, [
+          operator,
+        ]);
         const sendable = applications.filter((a) => !isInapplicable(a.made));
         skipIf(
           ctx,
@@ -112,8 +111,10 @@ export function operatorChecks(api: ApiName): void {
             ? undefined
             : `not applicable: ${applications.map((a) => (isInapplicable(a.made) ? a.made.inapplicable : '')).join('; ')}`,
         );
+        // The valid requests the variants change, made side by side (none kept where each variant needs a fresh code).
         const cache = new Map<string, Base>();
-        for (const a of sendable) if (!entry.table.needsCode) cache.set(a.parameter?.name ?? '', await baseFor(entry, a.parameter));
+        if (!entry.table.needsCode)
+          await mapConcurrently(sendable, async (a) => cache.set(a.parameter?.name ?? '', await baseFor(entry, a.parameter)));
         const jobs = sendable.flatMap((a) => (a.made as Variant[]).map((_, index) => [a, index] as const));
         const sent = await mapConcurrently(jobs, ([a, index]) => sendVariant(entry, a, index, cache.get(a.parameter?.name ?? '')));
         expect(sent.length, 'variants sent').toBe(jobs.length);

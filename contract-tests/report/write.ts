@@ -50,7 +50,7 @@ export function writeReports(dir: string, ledgerDir: string, targetName: string)
   const clauseSection = [
     '## OAuth clauses (RFC 6749, RFC 6750, RFC 7636) and what covers each',
     '',
-    `${clauses.length} clauses that bear on the flows of the published documentation: ${byCoverage('checked')} checked, ${byCoverage('untestable')} untestable, ${byCoverage('not applicable')} not applicable (contract-tests/support/oauth-clauses.ts).`,
+    `${clauses.length} clauses that bear on the flows of the published documentation: ${byCoverage('checked')} checked, ${byCoverage('untestable')} untestable, ${byCoverage('not applicable')} not applicable (contract-tests/judge/oauth-clauses.ts).`,
     '',
     clausesMarkdown(clauses),
   ].join('\n');

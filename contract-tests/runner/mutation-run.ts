@@ -174,7 +174,7 @@ export async function runMutants(
     return check;
   };
 
-  // Caught only by a violation: a check the suite could not judge (runner/outcomes.ts) proves nothing about the suite.
+  // Caught only by a violation: a check the suite could not judge (judge/outcomes.ts) proves nothing about the suite.
   // A mutation made for an exchange check counts only when the run recorded a violation of that check.
   const checksOf = (lane: Lane) =>
     new Set(readLedger(join(lane.outputDir, '.ledger')).flatMap((e) => (e.kind === 'violation' && e.check ? [e.check] : [])));

@@ -31,7 +31,7 @@ export interface SessionFailure {
   file: string;
   /** The first line of the first error, redacted. */
   message: string;
-  /** A violation, or a check the suite could not judge (runner/outcomes.ts): only a violation catches a mutation. */
+  /** A violation, or a check the suite could not judge (judge/outcomes.ts): only a violation catches a mutation. */
   outcome: FailureOutcome;
 }
 

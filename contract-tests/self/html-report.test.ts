@@ -1,4 +1,4 @@
-// report.html (runner/html-report.ts): every text escaped (a hostile answer injects no markup), nothing fetched from
+// report.html (report/views/html.ts): every text escaped (a hostile answer injects no markup), nothing fetched from
 // elsewhere, the sections in a partner's reading order with a reproduction per violation and a coverage grid of one
 // row per operation, no configured credential in any spelling; and in Chromium, the verdict on the first screen.
 // The structure is checked on the report of a real run: fixtures/leak-run-report.json is the report of

@@ -1,4 +1,4 @@
-// The model of the operations (support/model.ts) against the bundles, and the authentication matrix generated from it
+// The model of the operations (send/model.ts) against the bundles, and the authentication matrix generated from it
 // (security/auth-matrix.ts): every operation has an entry, every security scheme of an operation is carried by an
 // entry and exercised by its matrix. Each rule is also shown failing on a broken copy.
 import { describe, expect, it } from 'vitest';

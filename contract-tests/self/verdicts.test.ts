@@ -53,7 +53,7 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
     gateway = await startRealEnvironmentProxy(proxy.origin, {
       ...PRESETS.throttled,
       ...PRESETS.flaky,
-      // Waited out at once: the run proves the retries, not the waiting (support/transport's own tests time that).
+      // Waited out at once: the run proves the retries, not the waiting (send/transport's own tests time that).
       transient503RetryAfterSeconds: 0,
     });
     const [lenient, strict] = await Promise.all([run('default', []), run('strict', ['--strict-assumptions', '--verbose'], 'gateway')]);

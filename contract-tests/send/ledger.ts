@@ -62,7 +62,7 @@ export type LedgerEntry =
   | {
       kind: 'violation';
       test: string;
-      /** The promise broken, in a partner's words (support/promises.ts): the reports group by it. */
+      /** The promise broken, in a partner's words (judge/promises.ts): the reports group by it. */
       promise: string;
       /** Who stated it: a failed check's assertion, or an exchange check on an answer. */
       from?: 'check' | 'answer';

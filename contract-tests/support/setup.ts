@@ -30,7 +30,7 @@ afterEach((context) => {
   const found = takeProblems();
   const name = expect.getState().currentTestName ?? context.task.name;
   // A check's own assertion failed (not a request that could not be judged): the broken promise is the check, shown
-  // by the exchange that broke it where the failure tells which (support/contract-fetch.ts, takeExample).
+  // by the exchange that broke it where the failure tells which (send/fetch.ts, takeExample).
   // The evidence is built only then: a passing check's exchanges are just forgotten.
   const stated = context.task.result?.errors?.find((e) => e.name === 'AssertionError' || e.name === 'CheckFailure');
   if (context.task.result?.state !== 'fail' || !stated) forgetExchanges(name);

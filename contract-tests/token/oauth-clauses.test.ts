@@ -1,5 +1,5 @@
 // Checks of the OAuth clauses (RFC 6749, RFC 6750, RFC 7636) that no other file asserts, one test per clause or small
-// group, each named in contract-tests/support/oauth-clauses.ts. Failures name the clause, never a credential, code or
+// group, each named in contract-tests/judge/oauth-clauses.ts. Failures name the clause, never a credential, code or
 // token. An RFC rule that the seed's flows rely on is asserted (a violation when broken); where the specs guess the
 // detail in an x-assumption (whether authorize redirects its errors, the error codes of an OAuth error body, the
 // identity provider's token_type) the answer is recorded against that assumption.

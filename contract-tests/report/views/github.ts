@@ -1,6 +1,6 @@
 // Where GitHub users look (GITHUB_ACTIONS=true): an `::error` annotation per violation, a `::warning` per contradicted
 // assumption pointing at the spec line to change (`file=` and `line=`), and a job summary ($GITHUB_STEP_SUMMARY): the
-// run's summary.md (runner/run-report.ts's summaryMarkdown). Everything passes through the run's redactor before it is
+// run's summary.md (report/views/summary.ts). Everything passes through the run's redactor before it is
 // printed or written.
 import { appendFileSync } from 'node:fs';
 import { type RunReport, ungroupedViolations } from '../model.ts';
