@@ -167,7 +167,7 @@ function sourceProblems(document: Json): Array<{ at: Path; message: string }> {
       ? []
       : [
           {
-            at: ['sourceDescriptions', index],
+            at: ['sourceDescriptions', index, 'url'],
             message: `source "${source.name}" must be type openapi with url ../${source.name}/openapi.yaml`,
           },
         ],
