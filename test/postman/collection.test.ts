@@ -1,12 +1,11 @@
 // The generated Postman collection as a partner meets it: the files as written, and newman (Postman's runner) running
 // them against a real sandbox, green with the sandbox environment and red where a credential is wrong.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { type LoopbackServer, startLoopbackServer } from '../client/loopback-server.ts';
+import { startRecordingProxy } from '../client/loopback-server.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
 import {
@@ -197,28 +196,6 @@ const runAgainstSandbox = (overrides: Record<string, string> = {}, iterationCoun
     iterationCount,
   });
 
-/** A loopback proxy in front of the sandbox that records every request it passes on: what reached the server. */
-function startRecorder(upstream: string): Promise<LoopbackServer> {
-  const target = new URL(upstream);
-  return startLoopbackServer(
-    (recorded, outgoing) =>
-      new Promise<void>((resolve) => {
-        const forwarded = request(
-          { host: target.hostname, port: target.port, method: recorded.method, path: recorded.url, headers: recorded.headers },
-          (answer) => {
-            outgoing.writeHead(answer.statusCode!, answer.headers);
-            answer.pipe(outgoing).on('finish', resolve);
-          },
-        );
-        forwarded.on('error', () => {
-          outgoing.destroy();
-          resolve();
-        });
-        forwarded.end(recorded.body);
-      }),
-  );
-}
-
 const failedRequests = (summary: NewmanSummary) => [...new Set(summary.run.failures.map((failure) => failure.source?.name))].sort();
 
 describe('newman against the sandbox', () => {
@@ -252,7 +229,7 @@ describe('newman against the sandbox', () => {
   });
 
   it("fails each request that needs a bearer token with the token endpoint's answer when the token fetch fails, and sends none of them", async () => {
-    const recorder = await startRecorder(sandboxOrigin());
+    const recorder = await startRecordingProxy(sandboxOrigin());
     const wrongSecret = 'wrong-client-secret-7f3a';
     let summary: NewmanSummary;
     try {
