@@ -5,6 +5,7 @@
 // verdict line; outputs (Respect's JSON logs and HARs, all redacted) go to dist/contract/workflows/.
 import { resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
+import { loadWorkflows } from '../spec-core/workflows.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
 import { parseTargetName, type TargetName } from '../config/environment.ts';
 import { freePort } from '../tools/free-port.ts';
@@ -40,6 +41,9 @@ function options() {
     usageError(CLI, (error as Error).message);
   }
   if (values.mutation && target !== 'sandbox') usageError(CLI, '--mutation needs --target sandbox');
+  const ids = loadWorkflows().map((workflow) => workflow.workflowId);
+  const unknown = (values.workflow ?? []).filter((id) => !ids.includes(id));
+  if (unknown.length > 0) usageError(CLI, `no workflow ${unknown.join(', ')}; the workflows are ${ids.join(', ')}`);
   return {
     target,
     mutation: values.mutation,
