@@ -74,12 +74,14 @@ export function respectArgs(options: RespectOptions, jsonFile: string, harFile: 
   ];
 }
 
+/** How long a Respect process may live: it stops itself at --execution-timeout; this is the backstop should it hang. */
+export const respectDeadlineMs = (requestTimeoutMs: number) => requestTimeoutMs * 10 + 30_000;
+
 /** Runs Respect once; never rejects: a run that failed to produce a log says so in `log: undefined` and its output. */
 export function runRespect(options: RespectOptions): Promise<RespectRun> {
   const jsonFile = join(options.rawDir, 'respect.json');
   const harFile = join(options.rawDir, 'respect.har');
-  // Respect stops itself at --execution-timeout; this is the backstop should it hang on its own.
-  const timeout = options.requestTimeoutMs * 10 + 30_000;
+  const timeout = respectDeadlineMs(options.requestTimeoutMs);
   return new Promise((resolve) => {
     execFile(
       process.execPath,

@@ -17,7 +17,7 @@ import { stepRequests, type StepRequest } from '../../tools/workflows/step-reque
 import { harFromLog } from './har.ts';
 import { type Approval, loopbackRedirectUri, probeApproval, type RedirectReceiver, startRedirectReceiver } from './redirect-receiver.ts';
 import { harvestCredentials, workflowRedactor } from './redaction.ts';
-import { type RespectLog, runRespect } from './respect.ts';
+import { type RespectLog, respectDeadlineMs, runRespect } from './respect.ts';
 import { allSteps, type StepContext, type StepResult, workflowSteps } from './results.ts';
 import { summarize, type WorkflowOutcome, type WorkflowResult, type WorkflowsRun } from './verdict.ts';
 
@@ -117,7 +117,45 @@ function writeOutputs(workflow: Workflow, dir: string, outputs: { log?: unknown;
   return { log: name('log'), ...(outputs.log ? { json: name('json') } : {}), ...(outputs.har ? { har: name('har') } : {}) };
 }
 
-/** One workflow: Respect in a private directory, its outputs redacted into the output directory, its steps judged. */
+interface Prepared {
+  file: string;
+  requests: StepRequest[];
+  /** The step that answers with a redirect to the partner's redirect URI, if the workflow has one. */
+  redirecting: StepRequest | undefined;
+  state: string;
+  /** The codes the redirect receiver got, to redact. */
+  codes: string[];
+  receiver: RedirectReceiver | undefined;
+}
+
+/** Respect on one workflow in a private directory; its outputs redacted into the output directory; its steps judged. */
+async function respectRun(workflow: Workflow, context: RunContext, prepared: Prepared) {
+  const { file, requests, redirecting, state, codes, receiver } = prepared;
+  const rawDir = mkdtempSync(join(tmpdir(), 'lp-workflow-'));
+  try {
+    const inputs = { eventTime: context.eventTime, state };
+    const run = await runRespect({ file, rawDir, env: context.env, inputs, har: !redirecting, requestTimeoutMs: context.timeoutMs });
+    const har = run.harFile ? (JSON.parse(readFileSync(run.harFile, 'utf8')) as unknown) : undefined;
+    const redactor = workflowRedactor(context.env, [...codes, ...harvestCredentials(run.log), ...harvestCredentials(har)]);
+    const log = run.log ? redactor.redactValue(run.log) : undefined;
+    // Respect's own HAR, or for the redirecting workflow (which runs without it) one built from its log.
+    const harOut = har
+      ? redactor.redactValue(har)
+      : log && redirecting
+        ? redactor.redactValue(harFromLog(log, HAR_NOTE, new Date()))
+        : undefined;
+    const files = writeOutputs(workflow, context.outputDir, { log, har: harOut, console: redactor.redact(run.output) });
+    const contexts: StepContext[] = requests.map((request) => ({ env: context.env, request, notes: receiver?.notes ?? [] }));
+    const steps = log
+      ? workflowSteps(workflow, stepsOf(log), contexts)
+      : allSteps(workflow, 'unjudged', respectFailure(run, context.timeoutMs, redactor.redact(run.output)));
+    return { files, ...(redirecting && harOut ? { harNote: HAR_NOTE } : {}), outcome: outcomeOf(steps), steps };
+  } finally {
+    rmSync(rawDir, { recursive: true, force: true });
+  }
+}
+
+/** One workflow: skipped when the settings cannot run it; else the redirect receiver (if it needs one) and Respect. */
 async function runOne(workflow: Workflow, context: RunContext): Promise<Omit<WorkflowResult, 'seconds'>> {
   const file = publishedWorkflowPath(workflow.name);
   const base = { workflowId: workflow.workflowId, title: workflow.title, file: relative(repoRoot, file), files: {} };
@@ -132,26 +170,12 @@ async function runOne(workflow: Workflow, context: RunContext): Promise<Omit<Wor
     const outcome = receiving.stop.unjudged ? 'unjudged' : 'skipped';
     return { ...base, outcome, reason: receiving.stop.reason, steps: allSteps(workflow, outcome, receiving.stop.reason) };
   }
-  const rawDir = mkdtempSync(join(tmpdir(), 'lp-workflow-'));
   try {
-    const inputs = { eventTime: context.eventTime, state };
-    const run = await runRespect({ file, rawDir, env: context.env, inputs, har: !redirecting, requestTimeoutMs: context.timeoutMs });
-    const har = run.harFile ? (JSON.parse(readFileSync(run.harFile, 'utf8')) as unknown) : undefined;
-    const redactor = workflowRedactor(context.env, [...codes, ...harvestCredentials(run.log), ...harvestCredentials(har)]);
-    const log = run.log ? redactor.redactValue(run.log) : undefined;
-    const harOut = har
-      ? redactor.redactValue(har)
-      : log && redirecting
-        ? redactor.redactValue(harFromLog(log, HAR_NOTE, new Date()))
-        : undefined;
-    const files = writeOutputs(workflow, context.outputDir, { log, har: harOut, console: redactor.redact(run.output) });
-    const contexts: StepContext[] = requests.map((request) => ({ env: context.env, request, notes: receiving.receiver?.notes ?? [] }));
-    const steps = log
-      ? workflowSteps(workflow, stepsOf(log), contexts)
-      : allSteps(workflow, 'unjudged', respectFailure(run, context.timeoutMs, redactor.redact(run.output)));
-    return { ...base, files, ...(redirecting && harOut ? { harNote: HAR_NOTE } : {}), outcome: outcomeOf(steps), steps };
+    return {
+      ...base,
+      ...(await respectRun(workflow, context, { file, requests, redirecting, state, codes, receiver: receiving.receiver })),
+    };
   } finally {
-    rmSync(rawDir, { recursive: true, force: true });
     await receiving.receiver?.close();
   }
 }
@@ -160,7 +184,7 @@ const stepsOf = (log: RespectLog) => Object.values(log.files).flatMap((f) => f.e
 
 /** Why Respect left no log: stopped, or its last words. */
 function respectFailure(run: { timedOut: boolean; code: number | null }, timeoutMs: number, output: string): string {
-  if (run.timedOut) return `Respect did not finish within ${(timeoutMs * 10 + 30_000) / 1000} s`;
+  if (run.timedOut) return `Respect did not finish within ${respectDeadlineMs(timeoutMs) / 1000} s`;
   const last = output.trim().split('\n').filter(Boolean).at(-1) ?? '';
   return `Respect ended without a result (exit code ${run.code})${last ? `: ${last.trim().slice(0, 300)}` : ''}`;
 }
