@@ -8,7 +8,8 @@ import { parseCommandLine } from '../config/cli.ts';
 
 const { values } = parseCommandLine({
   command: 'npm run docs --',
-  summary: 'Builds the partner docs (landing page, one Redoc page per API, spec downloads, 404 page) into a folder, fully offline.',
+  summary:
+    'Builds the partner docs (landing page, one Redoc page per API, the flows page of the Arazzo workflows, spec and workflow downloads, 404 page) into a folder, fully offline.',
   options: {
     config: {
       type: 'string',

@@ -55,6 +55,9 @@ const STEPS: Step[] = [
   // The sandbox's tests include dredd against it (test/sandbox/dredd.test.ts, what dredd:sandbox runs).
   { name: 'test:sandbox', reads: [BUNDLES] },
   { name: 'test:docs', reads: [BUNDLES] },
+  // The Arazzo workflows: their catalog, and their runs by Redocly Respect against a sandbox, the mock and broken targets
+  // (test/workflows/, about 30 s wall time and 20 CPU-seconds; its sandbox takes a redirect URI on a free port).
+  { name: 'test:workflows', reads: [BUNDLES] },
   // typecheck and test:client read no bundle, but wait for generate:check like the rest: started at once, they took two
   // of the three slots while the bundles were built and held back the longest steps (measured 122 s against 1xx s).
   { name: 'typecheck', reads: [BUNDLES] },

@@ -1,12 +1,14 @@
-// Loading the bundled specs. The bundles (dist/openapi/<api>.{json,yaml}) are the artifact every runtime reader loads:
-// they are built from openapi/ by `npm run bundle`, and on demand by the first load in a process that finds them missing
-// or older than openapi/ (a fresh clone, an edited spec), under a lock that several processes loading at once share.
+// Loading the bundled specs. The bundles (dist/openapi/<api>.{json,yaml}, with the published Arazzo workflows beside
+// them) are the artifact every runtime reader loads: they are built from openapi/ by `npm run bundle`, and on demand by
+// the first load in a process that finds them missing or older than openapi/ (a fresh clone, an edited spec), under a
+// lock that several processes loading at once share.
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { API_NAMES, bundleDir, bundlePath, repoRoot, type ApiName } from './apis.ts';
 import { runRedoclySync } from './redocly.ts';
+import { writePublishedWorkflows } from './workflows.ts';
 
 /** A bundled OpenAPI document, as parsed JSON: the readers inspect it by key. */
 export type Bundle = Record<string, any>;
@@ -226,6 +228,8 @@ function writeBundles(): string[] {
     writeFileSync(bundlePath(api, 'json'), `${JSON.stringify(readBundle(api, 'yaml'), null, 2)}\n`);
     return [bundlePath(api, 'yaml'), bundlePath(api, 'json')];
   });
+  // The Arazzo workflows ship beside the bundles they name (openapi/workflows/ names the sources under openapi/).
+  written.push(...writePublishedWorkflows(bundleDir));
   // Last, so that bundles cut short by a failure are never taken for fresh.
   writeFileSync(DIGEST_FILE, `${digest}\n`);
   ensuredInThisProcess = true;
@@ -234,7 +238,8 @@ function writeBundles(): string[] {
 
 /**
  * Bundles each API under openapi/ into dist/openapi/<api>.yaml (redocly.yaml names each API's output file; one CLI
- * call bundles all three) and writes the same document as <api>.json, holding the lock (waiting for a build another
+ * call bundles all three), writes the same document as <api>.json and the published copy of each Arazzo workflow
+ * (spec-core/workflows.ts), holding the lock (waiting for a build another
  * process is running). Returns the files written; prints nothing on stdout, because the mock's stdout is a dotenv block.
  */
 export function buildBundles(): string[] {

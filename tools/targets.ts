@@ -48,6 +48,11 @@ export interface TargetOptions {
   switchable?: boolean;
   /** Sandbox only: extra command-line arguments, e.g. --vehicles N or --log-level warn. */
   sandboxArgs?: string[];
+  /**
+   * Sandbox only: settings it reads from LP_* variables instead of its defaults, e.g. an LP_REDIRECT_URI on a free port
+   * for a run that receives the redirect itself (contract:workflows), so that two such runs never share a port.
+   */
+  sandboxEnv?: Record<string, string>;
   /** Mock only: extra command-line arguments, e.g. --dynamic. */
   mockArgs?: string[];
   /** Mock only: reuse a mock already answering at LP_BASE_URL instead of starting one (npm run contract). */
@@ -75,7 +80,7 @@ export async function startMock(options: Pick<TargetOptions, 'mockArgs' | 'ready
  * masks credentials that came from the environment), kept in a private temp dir that is removed on stop.
  */
 export function startSandbox(
-  options: Pick<TargetOptions, 'mutation' | 'switchable' | 'sandboxArgs' | 'readyTimeoutMs'> = {},
+  options: Pick<TargetOptions, 'mutation' | 'switchable' | 'sandboxArgs' | 'sandboxEnv' | 'readyTimeoutMs'> = {},
 ): Promise<TargetServer> {
   const dir = mkdtempSync(join(tmpdir(), 'lp-sandbox-'));
   const envFile = join(dir, 'sandbox.env');
@@ -91,6 +96,7 @@ export function startSandbox(
     args,
     ready: 'sandbox ready',
     readyTimeoutMs: options.readyTimeoutMs,
+    ...(options.sandboxEnv ? { env: options.sandboxEnv } : {}),
     onStopped: removeDir,
   }).then(
     (server) => {

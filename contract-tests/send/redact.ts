@@ -2,7 +2,8 @@
 // the target issues during the run (the contract fetch registers those as it sees them).
 // The redactor is the client's own (src/redact.ts), so the suite and the client hide the same spellings.
 import { Redactor } from '../../src/redact.ts';
-import { SECRET_VARIABLES, type Target } from './target.ts';
+import { SECRET_VARIABLES } from '../../config/environment.ts';
+import type { Target } from './target.ts';
 
 export { Redactor, REDACTED } from '../../src/redact.ts';
 

@@ -1,5 +1,6 @@
-// A node:http server on 127.0.0.1 (port 0) that records every request and answers with a per-test handler.
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+// A node:http server on 127.0.0.1 (port 0) that records every request and answers with a per-test handler, and a
+// recording proxy built on it (what reached a server, and what it answered).
+import { createServer, type IncomingHttpHeaders, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -43,6 +44,47 @@ export async function startLoopbackServer(handler: Handler): Promise<LoopbackSer
         server.close(() => resolve());
       }),
   };
+}
+
+/** An answer a recording proxy passed back: status, headers and body as text. */
+export interface RecordedAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface RecordingProxy extends LoopbackServer {
+  /** The answers, in the order of `requests` (an entry is missing while its answer is still on its way). */
+  answers: RecordedAnswer[];
+}
+
+/** A loopback proxy in front of `upstream` that records every request it passes on and every answer it passes back. */
+export async function startRecordingProxy(upstream: string): Promise<RecordingProxy> {
+  const target = new URL(upstream);
+  const answers: RecordedAnswer[] = [];
+  const server = await startLoopbackServer(
+    (recorded, outgoing, index) =>
+      new Promise<void>((resolve) => {
+        const forwarded = request(
+          { host: target.hostname, port: target.port, method: recorded.method, path: recorded.url, headers: recorded.headers },
+          (answer) => {
+            const chunks: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+            answer.on('end', () => {
+              answers[index] = { status: answer.statusCode!, headers: answer.headers, body: Buffer.concat(chunks).toString('utf8') };
+            });
+            outgoing.writeHead(answer.statusCode!, answer.headers);
+            answer.pipe(outgoing).on('finish', resolve);
+          },
+        );
+        forwarded.on('error', () => {
+          outgoing.destroy();
+          resolve();
+        });
+        forwarded.end(recorded.body);
+      }),
+  );
+  return { ...server, answers };
 }
 
 export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

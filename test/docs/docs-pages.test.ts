@@ -4,8 +4,9 @@
 // and the site works under a base path. Every page logs no console error and fetches nothing from another host.
 // On a laptop (1440 x 900 and 1280 x 900): an API's title takes one or two lines, paths break only after a `/`, each
 // operation's parameters are on its first screen, no control covers a sample, the servers panel names the partner's
-// base URL first, and every page has an icon. Screenshots go to dist/docs-screenshots/ (each API page's first screen
-// as <api>-<width>x<height>.png), outside the site that is published.
+// base URL first, and every page has an icon. The flows page shows each workflow as numbered steps, each linked to its
+// operation with a curl that runs as written against a sandbox. Screenshots go to dist/docs-screenshots/ (each API page's
+// first screen as <api>-<width>x<height>.png, the flows page's as workflows-1280x900.png), outside the published site.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -14,7 +15,7 @@ import { startSandbox } from '../../tools/targets.ts';
 import { buildLessees, buildVehicles, DEFAULT_VEHICLE_COUNT } from '../../sandbox/fleet-fixtures.ts';
 import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import { collectAssumptions } from '../../spec-core/assumptions.ts';
-import { loadBundle } from '../../spec-core/bundles.ts';
+import { loadBundle, loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
 import { operationAnchor } from '../../tools/docs/enrich.ts';
 import { NOT_CONFIRMED, placeAssumptions } from '../../tools/docs/partner-language.ts';
@@ -23,6 +24,11 @@ import { startDocsServer } from '../../tools/docs/serve.ts';
 import { startDocsServerProcess, type DocsServerProcess } from './docs-server-process.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissingReason, openGuardedPage, type GuardedPage } from './guarded-page.ts';
 import { controlsOnCode, firstParameterBox, LAPTOP_SIZES, lineCount, pathBreaksInsideWords, sizeName } from './laptop.ts';
+import { nodeAt } from '../../spec-core/pointer.ts';
+import { findOperation, loadWorkflows, type Workflow } from '../../spec-core/workflows.ts';
+import { stepAnchor, workflowDownload } from '../../tools/docs/workflows-page.ts';
+import { curlOf } from '../../tools/workflows/curl.ts';
+import { stepRequests } from '../../tools/workflows/step-request.ts';
 import { runShellSample, runTypeScriptSample } from './run-sample.ts';
 
 const docsDir = `${repoRoot}/dist/docs`;
@@ -140,6 +146,61 @@ async function expectLaptopScreen(page: Page, label: string, sectionId: string, 
 async function onFirstScreen(page: Page, text: string): Promise<boolean> {
   const box = await page.locator('a', { hasText: text }).first().boundingBox();
   return box !== null && box.y >= 0 && box.y + box.height <= VIEWPORT_HEIGHT;
+}
+
+/** A workflow's section of the flows page: its title, one numbered item per step, each linked to its operation with its curl, and its file. */
+async function expectWorkflowSection(page: Page, workflow: Workflow, bundles: ReturnType<typeof loadBundles>): Promise<void> {
+  const section = page.locator(`section[id="${workflow.workflowId}"]`);
+  await expect(section.locator('h2').innerText()).resolves.toBe(workflow.title);
+  const items = section.locator('ol.steps > li');
+  await expect(items.count()).resolves.toBe(workflow.steps.length);
+  const requests = stepRequests(workflow, bundles);
+  for (const [index, step] of workflow.steps.entries()) {
+    const item = items.nth(index);
+    const { op } = findOperation(bundles, step.operation)!;
+    await expect(item.getAttribute('id')).resolves.toBe(stepAnchor(workflow, step.stepId));
+    await expect(item.locator('h3 a').getAttribute('href')).resolves.toBe(`${step.operation.api}.html${operationAnchor(op)}`);
+    await expect(item.locator('pre code').innerText()).resolves.toBe(curlOf(requests[index]!));
+  }
+  await section.scrollIntoViewIfNeeded();
+  expect(await controlsOnCode(page), `${workflow.workflowId}: controls on a sample`).toEqual([]);
+  // The workflow file downloads beside the specs it names.
+  await expect(section.locator(`a[href="${workflowDownload(workflow)}"]`).isVisible()).resolves.toBe(true);
+  const file = await page.request.get(new URL(workflowDownload(workflow), page.url()).href);
+  expect(file.status(), workflowDownload(workflow)).toBe(200);
+  const text = await file.text();
+  expect(text).toContain(`workflowId: ${workflow.workflowId}`);
+  for (const api of API_NAMES) {
+    expect(text).toContain(`url: ${api}.yaml`);
+    expect((await page.request.get(new URL(`specs/${api}.yaml`, page.url()).href)).status()).toBe(200);
+  }
+}
+
+/**
+ * Runs the curls of one workflow from the flows page in a shell, in order, each with the settings and what the steps
+ * before it kept (a redirect's code from the address curl prints, a field from a JSON answer). Returns the answers.
+ */
+function runWorkflowCurls(workflow: Workflow, samples: Map<string, string>, settings: Record<string, string>): any[] {
+  const kept: Record<string, string> = { EVENT_TIME: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), STATE: `state-${Date.now()}` };
+  const requests = stepRequests(workflow);
+  return workflow.steps.map((step, index) => {
+    const sample = samples.get(stepAnchor(workflow, step.stepId));
+    expect(sample, `${workflow.workflowId} ${step.stepId} on the page`).toBeDefined();
+    const run = runShellSample(sample!, { ...settings, ...kept });
+    expect(run.stderr, `${workflow.workflowId} ${step.stepId}`).toBe('');
+    const request = requests[index]!;
+    if (request.redirects) {
+      const [status, location] = run.stdout.trim().split(' ');
+      expect(status, `${step.stepId}: ${run.stdout}`).toMatch(/^3\d\d$/);
+      expect(new URL(location!).searchParams.get('state')).toBe(kept.STATE);
+      for (const keep of request.keeps) kept[keep.variable] = new URL(location!).searchParams.get('code')!;
+      return location;
+    }
+    const answer = JSON.parse(run.stdout);
+    expect(answer, `${workflow.workflowId} ${step.stepId}`).not.toHaveProperty('error');
+    for (const keep of request.keeps) kept[keep.variable] = String(nodeAt(answer, keep.pointer));
+    return answer;
+  });
 }
 
 describe('partner docs in headless Chromium', () => {
@@ -286,6 +347,52 @@ describe('partner docs in headless Chromium', () => {
       });
     });
   }
+
+  it('the flows page shows each workflow as numbered steps linked to their operations, each with its curl, on a laptop (1280 x 900)', async (ctx) => {
+    if (chromiumMissingReason) ctx.skip(chromiumMissingReason);
+    const bundles = loadBundles();
+    await visit(`${server!.url}workflows.html`, async ({ page }) => {
+      const [laptop] = LAPTOP_SIZES;
+      await page.setViewportSize(laptop);
+      for (const workflow of loadWorkflows()) await expectWorkflowSection(page, workflow, bundles);
+      expect(await clippedSamples(page), 'clipped samples').toEqual([]);
+      expect(await pathBreaksInsideWords(page, ALL_PATHS), 'paths break only after a /').toEqual([]);
+      expect(await page.locator('body').innerText()).not.toMatch(INTERNAL);
+      await expectIcon(page);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `${screenshotsDir}/workflows-${sizeName(laptop)}.png` });
+      await page.screenshot({ path: `${screenshotsDir}/workflows-full.png`, fullPage: true });
+      // A step's link opens its operation on its API's page.
+      const [workflow] = loadWorkflows();
+      const step = workflow!.steps[0]!;
+      const { op } = findOperation(bundles, step.operation)!;
+      await page.locator(`[id="${stepAnchor(workflow!, step.stepId)}"] h3 a`).click();
+      await page.waitForURL(`${server!.url}${step.operation.api}.html${operationAnchor(op)}`);
+      const heading = page.locator('h1, h2').filter({ hasText: new RegExp(`^${escapeRegExp(op.summary)}$`) });
+      await heading.first().waitFor({ state: 'visible', timeout: RENDER_TIMEOUT_MS });
+    });
+  });
+
+  it("the flows page's curls run as written, step after step, against a sandbox (ports substituted by its settings)", async (ctx) => {
+    if (chromiumMissingReason) ctx.skip(chromiumMissingReason);
+    const samples = new Map<string, string>();
+    await visit(`${server!.url}workflows.html`, async ({ page }) => {
+      for (const code of await page.locator('section.workflow pre code[data-sample]').all())
+        samples.set((await code.getAttribute('data-sample'))!, await code.innerText());
+    });
+    const sandbox = await startSandbox();
+    try {
+      for (const workflow of loadWorkflows()) {
+        const answers = runWorkflowCurls(workflow, samples, { ...sandbox.env } as Record<string, string>);
+        expect(answers.length, workflow.workflowId).toBe(workflow.steps.length);
+        const last = answers.at(-1)!;
+        if (workflow.steps.at(-1)!.operation.operationId === 'getVehicle') expect(last.vehicleNumber).toBe(answers[0]![0].vehicleNumber);
+        else expect(last).toEqual({ message: expect.any(String) });
+      }
+    } finally {
+      await sandbox.stop();
+    }
+  });
 
   it('the site works under a base path, as GitHub Pages serves it, and answers a missing page with 404.html', async (ctx) => {
     if (chromiumMissingReason) ctx.skip(chromiumMissingReason);

@@ -25,12 +25,14 @@ describe('landing page', () => {
     expect(html).toContain('<code data-sample="typescript">import { createFleetClient }');
   });
 
-  it('links every API page, its spec downloads, the Postman collection and its environments', () => {
+  it('links every API page, its spec downloads, the flows page, the Postman collection and its environments', () => {
     const html = page();
     for (const api of API_NAMES) {
       for (const href of [`${api}.html`, `specs/${api}.yaml`, `specs/${api}.json`]) expect(html).toContain(`href="${href}"`);
     }
     for (const { href } of POSTMAN_DOWNLOADS) expect(html).toContain(`href="${href}" download`);
+    // The flows page, from the navigation and from the APIs.
+    expect(html.match(/href="workflows\.html"/g)).toHaveLength(2);
   });
 
   it('summarises the assumptions as not confirmed, one item each, without internal words', () => {

@@ -10,6 +10,7 @@ import {
   typescriptBlocks,
 } from '../../tools/release/package-contents.ts';
 import { PACKAGE_README } from '../../tools/release/package-stage.ts';
+import { WORKFLOW_FILES } from '../../spec-core/workflows.ts';
 
 const NAME = '@logistics-partner/api';
 const readme = readFileSync(`${repoRoot}/${PACKAGE_README}`, 'utf8');
@@ -21,6 +22,11 @@ describe('the package README', () => {
     expect(markdownLinks(readme)).toEqual(
       expect.arrayContaining(['CHANGELOG.md', 'LICENSE', 'https://logistics-partner.github.io/api-kit/']),
     );
+  });
+
+  it('names every Arazzo workflow the package ships, and how to run one with Respect', () => {
+    for (const name of WORKFLOW_FILES) expect(readme).toContain(`\`${name}\``);
+    expect(readme).toMatch(/npx @redocly\/cli respect node_modules\/@logistics-partner\/api\/dist\/openapi\/[a-z-]+\.arazzo\.yaml/);
   });
 
   it('has a TypeScript sample for configuration, each API, errors and the authorization code flow', () => {
@@ -82,6 +88,15 @@ describe('the package README', () => {
 });
 
 describe('the tarball', () => {
+  it('requires every Arazzo workflow beside the specs, and names one that is missing', () => {
+    expect(FILES.filter((file) => file.endsWith('.arazzo.yaml'))).toEqual(WORKFLOW_FILES.map((name) => `dist/openapi/${name}`));
+    const [first] = WORKFLOW_FILES;
+    expect(checkTarballFiles(FILES.filter((file) => !file.endsWith(first)))).toEqual([`missing from the tarball: dist/openapi/${first}`]);
+    expect(checkTarballFiles([...FILES, 'openapi/workflows/look-up-vehicle-from-list.arazzo.yaml'])).toEqual([
+      'unexpected file in the tarball: openapi/workflows/look-up-vehicle-from-list.arazzo.yaml',
+    ]);
+  });
+
   it('accepts the required files and refuses anything else, naming it', () => {
     expect(checkTarballFiles(FILES)).toEqual([]);
     expect(checkTarballFiles([...FILES.filter((f) => f !== 'LICENSE'), 'dist/client/src/index.js.map', 'src/index.ts'])).toEqual([

@@ -1,12 +1,10 @@
 // The generated Postman collection as a partner meets it: the files as written, and newman (Postman's runner) running
 // them against a real sandbox, green with the sandbox environment and red where a credential is wrong.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../spec-core/apis.ts';
-import { type LoopbackServer, startLoopbackServer } from '../client/loopback-server.ts';
+import { startRecordingProxy } from '../client/loopback-server.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
 import {
@@ -20,6 +18,10 @@ import {
   writePostmanCollection,
 } from '../../tools/postman/build-collection.ts';
 import { runCollection, type NewmanSummary } from '../../tools/postman/newman.ts';
+import { FLOWS_FOLDER, STEP_BEFORE_TEST } from '../../tools/postman/workflow-folders.ts';
+import { criteriaTests } from '../../tools/postman/criteria.ts';
+import { loadWorkflows } from '../../spec-core/workflows.ts';
+import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import {
   TOKEN_EXPIRY_VARIABLE,
   TOKEN_FAILURE_TEST,
@@ -35,6 +37,11 @@ const read = (name: string) => JSON.parse(readFileSync(join(outDir, name), 'utf8
 const envValue = (environment: { values: { key: string; value: string }[] }, key: string) =>
   environment.values.find((v) => v.key === key)?.value;
 const operationCount = Object.values(loadBundles()).reduce((sum, bundle) => sum + operationsOf(bundle).length, 0);
+const workflows = loadWorkflows();
+const stepCount = workflows.reduce((sum, workflow) => sum + workflow.steps.length, 0);
+/** The collection's folders: one per API, then the Flows folder. */
+const apiItems = () => requestsOf(read(COLLECTION_FILE).item.slice(0, API_NAMES.length));
+const flowsFolderOf = () => read(COLLECTION_FILE).item.at(-1);
 
 let files: string[] = [];
 let sandbox: RunningServer;
@@ -61,8 +68,27 @@ describe('the files', () => {
     for (const name of Object.values(ENVIRONMENT_FILES)) expect(read(name)._postman_variable_scope).toBe('environment');
   });
 
-  it('have one request per operation', () => {
-    expect(requestsOf(read(COLLECTION_FILE).item)).toHaveLength(operationCount);
+  it('have one request per operation in the folders of the APIs', () => {
+    expect(apiItems()).toHaveLength(operationCount);
+  });
+
+  it('have a Flows folder last, with one folder per Arazzo workflow in the order of the docs and one numbered request per step', () => {
+    const flows = flowsFolderOf();
+    expect(flows.name).toBe(FLOWS_FOLDER);
+    expect(flows.item.map((folder: { name: string }) => folder.name)).toEqual(workflows.map((w) => w.title));
+    for (const [index, workflow] of workflows.entries()) {
+      const names = flows.item[index].item.map((item: { name: string }) => item.name);
+      expect(
+        names.map((name: string) => Number(name.split('.')[0])),
+        workflow.workflowId,
+      ).toEqual(workflow.steps.map((_step, i) => i + 1));
+      expect(flows.item[index].item.map((item: { request: { description: string } }) => item.request.description)).toEqual(
+        workflow.steps.map((step) => step.description),
+      );
+    }
+    // What a step keeps for the next is the collection's own variable, never an environment's.
+    expect(read(COLLECTION_FILE).variable.map((v: { key: string }) => v.key)).toContain('wf_access_token');
+    expect(variablesUsed(read(COLLECTION_FILE)).filter((name) => name.startsWith('wf_'))).toEqual([]);
   });
 
   it('define every variable the collection uses in both environments, and no other (the sandbox: its origin too)', () => {
@@ -197,28 +223,6 @@ const runAgainstSandbox = (overrides: Record<string, string> = {}, iterationCoun
     iterationCount,
   });
 
-/** A loopback proxy in front of the sandbox that records every request it passes on: what reached the server. */
-function startRecorder(upstream: string): Promise<LoopbackServer> {
-  const target = new URL(upstream);
-  return startLoopbackServer(
-    (recorded, outgoing) =>
-      new Promise<void>((resolve) => {
-        const forwarded = request(
-          { host: target.hostname, port: target.port, method: recorded.method, path: recorded.url, headers: recorded.headers },
-          (answer) => {
-            outgoing.writeHead(answer.statusCode!, answer.headers);
-            answer.pipe(outgoing).on('finish', resolve);
-          },
-        );
-        forwarded.on('error', () => {
-          outgoing.destroy();
-          resolve();
-        });
-        forwarded.end(recorded.body);
-      }),
-  );
-}
-
 const failedRequests = (summary: NewmanSummary) => [...new Set(summary.run.failures.map((failure) => failure.source?.name))].sort();
 
 describe('newman against the sandbox', () => {
@@ -228,9 +232,10 @@ describe('newman against the sandbox', () => {
     const summary = await runAgainstSandbox({}, 2);
     expect(failedRequests(summary)).toEqual([]);
     expect(summary.run.stats.assertions.failed).toBe(0);
-    expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(2 * 2 * operationCount);
-    // Every request of both iterations, plus one token fetch: the second iteration used the cached token.
-    expect(summary.run.stats.requests.total).toBe(2 * operationCount + 1);
+    expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(2 * 2 * (operationCount + stepCount));
+    // Every request of both iterations (the flows' steps too), plus one token fetch: the second iteration used the
+    // cached token, and the flows get theirs in their own first step.
+    expect(summary.run.stats.requests.total).toBe(2 * (operationCount + stepCount) + 1);
     // The cache lasts the service's expired_in (3600 s) less the renewal margin, from the moment of the fetch.
     const endedAt = Date.now();
     const expiresAt = Number(summary.environment.values.one(TOKEN_EXPIRY_VARIABLE)?.value);
@@ -245,14 +250,15 @@ describe('newman against the sandbox', () => {
       subscription_key: 'wrong-key',
       fleet_api_key: 'wrong-fleet-key',
     });
-    const all = requestsOf(read(COLLECTION_FILE).item).map((r) => r.name);
-    // Only the authorize redirect takes none of these credentials.
-    expect(failedRequests(summary)).toEqual(all.filter((name) => name !== 'Start the authorization code grant').sort());
+    const all = [...new Set(requestsOf(read(COLLECTION_FILE).item).map((r) => r.name))];
+    // Only the authorize redirect takes none of these credentials (in its API's folder and as a flow's first step); a
+    // flow's later steps fail unsent, their step before having kept nothing.
+    expect(failedRequests(summary)).toEqual(all.filter((name) => !name.endsWith('Start the authorization code grant')).sort());
     expect(summary.run.failures.map((failure) => failure.error?.test)).toContain('status is the documented success (200)');
   });
 
   it("fails each request that needs a bearer token with the token endpoint's answer when the token fetch fails, and sends none of them", async () => {
-    const recorder = await startRecorder(sandboxOrigin());
+    const recorder = await startRecordingProxy(sandboxOrigin());
     const wrongSecret = 'wrong-client-secret-7f3a';
     let summary: NewmanSummary;
     try {
@@ -261,7 +267,11 @@ describe('newman against the sandbox', () => {
       await recorder.close();
     }
     const tokenUrl = `${recorder.origin}/svc/token`;
-    const bearerItems = requestsOf(read(COLLECTION_FILE).item).filter((item) => item.request.auth?.type === 'bearer');
+    const bearerItems = apiItems().filter((item) => item.request.auth?.type === 'bearer');
+    // The flows' steps that send the token their first step was to get: not sent either.
+    const flowSteps = requestsOf(flowsFolderOf().item);
+    const tokenSteps = flowSteps.filter((item) => JSON.stringify(item.request).includes('{{wf_access_token}}'));
+    expect(tokenSteps.length).toBe(3);
     expect(bearerItems.length).toBeGreaterThan(0);
     // Each of them failed on the token, with the endpoint's status and the start of its body; besides them only the
     // requests that send the client secret themselves (the two token requests) failed, on their status.
@@ -269,7 +279,17 @@ describe('newman against the sandbox', () => {
       JSON.stringify(item.request).includes('{{client_secret}}'),
     );
     expect(sendingTheSecret.length).toBeGreaterThan(0);
-    expect(failedRequests(summary)).toEqual([...bearerItems, ...sendingTheSecret].map((item) => item.name).sort());
+    expect(failedRequests(summary)).toEqual(
+      [...new Set([...bearerItems, ...sendingTheSecret, ...tokenSteps].map((item) => item.name))].sort(),
+    );
+    for (const item of tokenSteps) {
+      const failures = summary.run.failures.filter((failure) => failure.source?.id === item.id);
+      expect(
+        failures.map((failure) => failure.error?.test),
+        item.name,
+      ).toEqual([STEP_BEFORE_TEST]);
+      expect(failures[0]!.error!.message).toBe('not sent: no wf_access_token from the step before it');
+    }
     for (const item of bearerItems) {
       const failures = summary.run.failures.filter((failure) => failure.source?.name === item.name);
       expect(
@@ -291,6 +311,38 @@ describe('newman against the sandbox', () => {
     expect(sent.length).toBeGreaterThan(bearerItems.length); // the requests that need no token went out
     expect(recorder.requests.filter((r) => r.headers.authorization !== undefined && /^Bearer\s*$/i.test(r.headers.authorization))).toEqual(
       [],
+    );
+  });
+});
+
+describe('the flows folders', () => {
+  it("test each step's success criteria: a sandbox whose service token names expires_in fails the service token flow on them", async () => {
+    const mutated = await start(
+      'sandbox/main.ts',
+      ['--port', '0', '--log-level', 'silent', '--mutation', 'service-token-expires-in'],
+      'sandbox ready',
+    );
+    let summary: NewmanSummary;
+    try {
+      summary = await runAgainstSandbox({}, 1, new URL(mutated.env.LP_BASE_URL!).origin);
+    } finally {
+      await mutated.stop();
+    }
+    const [serviceTokenFlow] = flowsFolderOf().item;
+    const [tokenStep, milestoneStep] = serviceTokenFlow.item;
+    const testsFailed = (id: string) =>
+      summary.run.failures.filter((failure) => failure.source?.id === id).map((failure) => failure.error?.test);
+    expect(testsFailed(tokenStep.id)).toEqual(['$response.body#/expired_in == 3600', '$[?!@.expires_in]']);
+    // The token itself came back, so the milestone was recorded with it.
+    expect(testsFailed(milestoneStep.id)).toEqual([]);
+  });
+
+  it('refuse a criterion of a shape they cannot test, naming it', () => {
+    expect(() => criteriaTests([{ context: '$response.body', type: 'jsonpath', condition: '$[?@.expired_in > 60]' }])).toThrow(
+      'no Postman test for the JSONPath condition "$[?@.expired_in > 60]"',
+    );
+    expect(() => criteriaTests([{ condition: '$response.header.Location != null' }])).toThrow(
+      'no Postman test for the operand "$response.header.Location"',
     );
   });
 });

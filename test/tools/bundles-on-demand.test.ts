@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
+import { WORKFLOW_FILES } from '../../spec-core/workflows.ts';
 
 /** Two loaders and a Redocly run on a busy 2-core machine: about 1 s alone, far less than this. */
 const TIMEOUT_MS = 60_000;
@@ -78,7 +79,9 @@ describe('loadBundle in a tree without bundles', () => {
     }
     expect(both.flatMap(({ stderr }) => stderr.match(/^spec-core: bundles missing, bundling$/gm) ?? [])).toHaveLength(1);
     // Built whole, and nothing of the lock left behind: no lock, no draft, nothing moved aside.
-    expect(readdirSync(join(root, 'dist', 'openapi')).sort()).toEqual(API_NAMES.flatMap((api) => [`${api}.json`, `${api}.yaml`]).sort());
+    expect(readdirSync(join(root, 'dist', 'openapi')).sort()).toEqual(
+      [...API_NAMES.flatMap((api) => [`${api}.json`, `${api}.yaml`]), ...WORKFLOW_FILES].sort(),
+    );
     expect(readdirSync(join(root, 'dist')).sort()).toEqual(['.openapi-sources.sha256', 'openapi']);
   });
 

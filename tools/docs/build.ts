@@ -1,5 +1,6 @@
 // Builds the partner docs into dist/docs/: the landing page, one Redoc page per API (fully offline, --inlineBundle),
-// the specs to download, the Postman collection, and a 404 page. `npm run docs` (scripts/docs.ts) calls buildDocs(); the tests call the parts.
+// the flows page (the Arazzo workflows as numbered steps), the specs and workflows to download, the Postman
+// collection, and a 404 page. `npm run docs` (scripts/docs.ts) calls buildDocs(); the tests call the parts.
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { API_NAMES, bundlePath, repoRoot, type ApiName } from '../../spec-core/apis.ts';
@@ -10,6 +11,8 @@ import { writePostmanCollection } from '../postman/build-collection.ts';
 import { faviconHref, landingPage, notFoundPage } from './landing.ts';
 import { checkOffline, inlineCdnAssets } from './offline-check.ts';
 import { DEFAULT_DOCS_CONFIG, readSupportContact } from './support.ts';
+import { workflowsPage } from './workflows-page.ts';
+import { publishedWorkflowPath, WORKFLOW_FILES } from '../../spec-core/workflows.ts';
 
 type Json = Record<string, any>;
 
@@ -90,6 +93,8 @@ export async function buildDocs({ outDir = docsDir, configFile = DEFAULT_DOCS_CO
   mkdirSync(`${outDir}/specs`, { recursive: true });
   for (const api of API_NAMES)
     for (const ext of ['yaml', 'json'] as const) copyFileSync(bundlePath(api, ext), `${outDir}/specs/${api}.${ext}`);
+  // The Arazzo workflows as published beside the bundles: they name the specs beside them (`url: token.yaml`).
+  for (const name of WORKFLOW_FILES) copyFileSync(publishedWorkflowPath(name), `${outDir}/specs/${name}`);
   const [reference] = await Promise.all([
     Promise.all(API_NAMES.map((api) => buildReferencePage(api, enrichForDocs(api, bundles[api], { support }), outDir, workDir))),
     // The Postman collection and its environments, generated from the same bundles and linked from the landing page.
@@ -100,8 +105,9 @@ export async function buildDocs({ outDir = docsDir, configFile = DEFAULT_DOCS_CO
   const builtFrom = `from ${API_NAMES.map((api) => `${api} ${bundles[api].info.version}`).join(', ')} by npm run docs`;
   writeFileSync(`${outDir}/index.html`, landingPage(bundles, { builtFrom, support }));
   writeFileSync(`${outDir}/404.html`, notFoundPage(support));
+  writeFileSync(`${outDir}/workflows.html`, workflowsPage(bundles, { builtFrom, support }));
 
-  const own = [`${outDir}/index.html`, `${outDir}/404.html`];
+  const own = [`${outDir}/index.html`, `${outDir}/workflows.html`, `${outDir}/404.html`];
   for (const page of own) checkOffline(page, { redoc: false });
   for (const page of reference) checkOffline(page, { redoc: true });
   return [...own, ...reference];

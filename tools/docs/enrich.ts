@@ -211,7 +211,7 @@ export function enrichForDocs(api: ApiName, bundle: Json, { support }: EnrichOpt
   const placedCount = new Set([...byOperation.values()].flat()).size;
   const downloads = specDownloads(api);
   doc.info.description = [
-    `[← All Logistics Partner APIs](index.html) · ${links} · Spec: [YAML](${downloads.yaml}) · [JSON](${downloads.json})`,
+    `[← All Logistics Partner APIs](index.html) · ${links} · [Flows](workflows.html) · Spec: [YAML](${downloads.yaml}) · [JSON](${downloads.json})`,
     '',
     '| Operation | Authentication |',
     '|---|---|',

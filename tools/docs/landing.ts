@@ -44,7 +44,7 @@ export const QUICK_START = {
 
 export const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** The texts shown here use only `code` and **bold** of markdown. */
-const inlineMarkdown = (text: string) =>
+export const inlineMarkdown = (text: string) =>
   escapeHtml(oneLine(text))
     .replace(/`([^`]+)`/g, '<code>$1</code>')
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
@@ -58,7 +58,8 @@ export function supportHtml(support: SupportContact): string {
   return `<p><strong>${escapeHtml(support.name)}</strong>: ${ways.join(' or ')}.</p>${support.note ? `\n    <p>${escapeHtml(support.note)}</p>` : ''}`;
 }
 
-const style = () => readFileSync(`${repoRoot}/docs/style.css`, 'utf8');
+/** The docs' own pages' style (docs/style.css), inlined into each of them. */
+export const style = () => readFileSync(`${repoRoot}/docs/style.css`, 'utf8');
 
 /**
  * The docs' icon (docs/favicon.svg) as a data: URL, linked from every page: the browser fetches nothing for it (so no
@@ -67,7 +68,7 @@ const style = () => readFileSync(`${repoRoot}/docs/style.css`, 'utf8');
 export const faviconHref = () => `data:image/svg+xml,${encodeURIComponent(readFileSync(`${repoRoot}/docs/favicon.svg`, 'utf8').trim())}`;
 
 /** Fills the {{slots}} of a template; a slot without a value is an error, so the template and the code stay in step. */
-function fill(template: string, file: string, slots: Record<string, string>): string {
+export function fill(template: string, file: string, slots: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (slot, name: string) => {
     if (!(name in slots)) throw new Error(`${file} has an unknown slot ${slot}`);
     return slots[name]!;

@@ -6,9 +6,10 @@
 //   pre-request script fetches (client credentials) and caches, reading the service's `expired_in`;
 // - credentials and identifiers are environment variables, no optional query parameter (filter) is switched on;
 // - every request tests that its status is documented and is the documented success.
+// After the three APIs' folders, a Flows folder with one folder per Arazzo workflow (tools/postman/workflow-folders.ts).
 // Written with two environments, sandbox (works as is against `npm run sandbox`; its origin is one variable that the
 // three base URLs are built from) and live (to fill in).
-import { createHash } from 'node:crypto';
+import { stableId } from './stable-id.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SANDBOX_DEFAULTS, OTHER_LESSEE_API_KEY, dotenvLines, readCredentials } from '../../sandbox/config.ts';
@@ -27,6 +28,7 @@ import {
   tokenPreRequestScript,
   type StatusExpectation,
 } from './scripts.ts';
+import { FLOWS_FOLDER, flowsFolder } from './workflow-folders.ts';
 
 export const COLLECTION_FILE = 'logistics-partner-api.postman_collection.json';
 export const ENVIRONMENT_FILES = { sandbox: 'sandbox.postman_environment.json', live: 'live.postman_environment.json' } as const;
@@ -93,12 +95,6 @@ function chosenRequirement(bundle: Bundle, op: Bundle): Record<string, string[]>
   const requirements: Record<string, string[]>[] = op.security ?? bundle.security ?? [];
   return [...requirements].sort((a, b) => Object.keys(b).length - Object.keys(a).length)[0] ?? {};
 }
-
-/** A stable id (Postman wants a UUID), so that the same specs give the same files. */
-const stableId = (text: string) => {
-  const hex = createHash('sha256').update(text).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-};
 
 /** `{base_url}` (a server URL template) as the Postman variable `{{base_url}}`. */
 const postmanTemplate = (serverUrl: string) => serverUrl.replace(/\{(\w+)\}/g, '{{$1}}');
@@ -295,6 +291,9 @@ export async function buildPostmanCollection(
 ): Promise<PostmanBuild> {
   const folders = [];
   for (const api of API_NAMES) folders.push(await folderOf(api, bundles[api]));
+  // Then the flows: one folder per Arazzo workflow, in the docs' order.
+  const flows = flowsFolder(bundles, postmanVariableOf);
+  folders.push(flows.folder);
   const collection = {
     info: {
       _postman_id: stableId('logistics-partner-api collection'),
@@ -312,10 +311,16 @@ export async function buildPostmanCollection(
         `token request fails, the request is not sent: it fails with the test "${TOKEN_FAILURE_TEST}", whose message`,
         "is the token endpoint's answer (status and the start of its body; your credentials are masked).",
         'Fleet filters are switched off: tick the ones you want (values of one filter are alternatives, different filters combine).',
+        '',
+        `The folder "${FLOWS_FOLDER}" runs the flows of the published documentation, one folder per Arazzo workflow and`,
+        'one request per step: each step keeps what the next needs in a collection variable (wf_...), and a step whose',
+        'step before did not keep it fails without being sent.',
       ].join('\n'),
       schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
     },
     item: folders,
+    // What the flows' steps keep for the steps after them: the collection's own, not the environment's.
+    variable: flows.variables,
   };
   return {
     collection,
@@ -326,13 +331,21 @@ export async function buildPostmanCollection(
   };
 }
 
-/** Every `{{name}}` the collection refers to, Postman's dynamic variables (`{{$...}}`) aside. */
+/** Every `{{name}}` the collection refers to, Postman's dynamic variables (`{{$...}}`) and its own variables aside. */
 export function variablesUsed(collection: PostmanCollectionJson): string[] {
   const text = JSON.stringify(collection);
   const names = new Set([...text.matchAll(/\{\{([^{}$][^{}]*)\}\}/g)].map((m) => m[1]!));
   // Scripts read variables by name too.
   for (const m of text.matchAll(/pm\.(?:variables|environment)\.(?:get|set)\('([^']+)'/g)) names.add(m[1]!);
+  for (const own of (collection.variable ?? []) as Array<{ key: string }>) names.delete(own.key);
   return [...names].sort();
+}
+
+/** The collection's variable that stands for an LP_* variable (`LP_CLIENT_ID` -> `client_id`). */
+export function postmanVariableOf(lp: string): string {
+  const variable = VARIABLES.find((v) => v.lp === lp);
+  if (!variable) throw new Error(`${lp} has no Postman variable in tools/postman/build-collection.ts`);
+  return variable.key;
 }
 
 /** Writes the collection and the environments into `outDir`; returns the files written. */

@@ -7,7 +7,7 @@ import type { PostmanEnvironment } from './build-collection.ts';
 export type NewmanSummary = {
   run: {
     stats: Record<'requests' | 'assertions', { total: number; failed: number }>;
-    failures: { source?: { name?: string }; error?: { test?: string; message?: string } }[];
+    failures: { source?: { id?: string; name?: string }; error?: { test?: string; message?: string } }[];
   };
   environment: { values: { one(key: string): { value: unknown } | undefined } };
 };

@@ -1,9 +1,12 @@
 // What the published package may and must contain, and the rules for the README it ships (pack:check enforces both).
+import { WORKFLOW_FILES } from '../../spec-core/workflows.ts';
 
 /** Every file of the tarball matches one of these. */
 export const ALLOWED_FILES = [
   /^dist\/client\/.+\.(js|d\.ts)$/,
   /^dist\/openapi\/(token|carriers|fleet)\.(yaml|json)$/,
+  // The Arazzo workflows of the documented flows, beside the specs they name (spec-core/workflows.ts).
+  /^dist\/openapi\/[a-z][a-z-]*\.arazzo\.yaml$/,
   /^(README\.md|LICENSE|CHANGELOG\.md|package\.json)$/,
 ];
 export const REQUIRED_FILES = [
@@ -15,6 +18,7 @@ export const REQUIRED_FILES = [
   'dist/client/src/index.d.ts',
   'dist/client/src/fleet.d.ts',
   'dist/openapi/fleet.yaml',
+  ...WORKFLOW_FILES.map((name) => `dist/openapi/${name}`),
 ];
 
 export function checkTarballFiles(files: string[]): string[] {

@@ -1,15 +1,20 @@
-// The versioning policy as code: the package and the specs share one version number, and a spec change that spec:diff
-// classifies as breaking needs a major release, declared by a major changeset (.changeset/*.md) or already made in
-// package.json. `npm run release:check -- <base-ref>` applies it in CI; `npm run release:version` writes the package
-// version into the specs after `changeset version`.
+// The versioning policy as code: the package and the specs (and the Arazzo workflows beside them) share one version
+// number, and a spec change that spec:diff classifies as breaking needs a major release, declared by a major changeset
+// (.changeset/*.md) or already made in package.json. `npm run release:check -- <base-ref>` applies it in CI; `npm run
+// release:version` writes the package version into the specs and workflows after `changeset version`.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { API_NAMES } from '../../spec-core/apis.ts';
+import { WORKFLOW_FILES } from '../../spec-core/workflows.ts';
 import type { Change } from '../spec-diff.ts';
 
 export type Bump = 'major' | 'minor' | 'patch';
-export const SPEC_FILES = API_NAMES.map((api) => join('openapi', api, 'openapi.yaml'));
+/** The files whose info.version is the package version: the specs, and the Arazzo workflows that ship beside them. */
+export const SPEC_FILES = [
+  ...API_NAMES.map((api) => join('openapi', api, 'openapi.yaml')),
+  ...WORKFLOW_FILES.map((name) => join('openapi', 'workflows', name)),
+];
 
 /** The bumps the pending changesets ask for `packageName` (each file's front matter maps package names to a bump). */
 export function pendingBumps(changesetDir: string, packageName: string): Array<{ file: string; bump: Bump }> {
