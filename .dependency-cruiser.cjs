@@ -78,9 +78,17 @@ module.exports = {
     forbid(
       'suite-report-below-runner',
       'error',
-      'contract-tests/report/ builds the run report from the ledger and the verdict; the runner above it uses it, never the reverse.',
+      "contract-tests/report/ builds the run report from the ledger, the verdict and the workflows' results; the runner above it uses it, never the reverse.",
       '^contract-tests/report/',
-      '^contract-tests/(operators|runner|support|self|fixtures|dredd|workflows|token|carriers|fleet|security|property|flows)/',
+      '^contract-tests/(operators|runner|support|self|fixtures|dredd|token|carriers|fleet|security|property|flows)/',
+    ),
+    forbid(
+      'suite-workflows-beside-the-suite',
+      'error',
+      "contract-tests/workflows/ runs the Arazzo workflows with Redocly Respect: it uses the run's redactor (send/) and " +
+        'nothing that judges, operates, reports or runs the suite; the report and the runner read its results.',
+      '^contract-tests/workflows/',
+      '^contract-tests/(judge|operators|report|runner|support|self|fixtures|dredd|token|carriers|fleet|security|property|flows)/',
     ),
     forbid(
       'suite-report-views-read-the-model',

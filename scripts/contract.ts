@@ -1,7 +1,8 @@
 // Runs the contract suite against one target: `mock` (starts Prism unless LP_BASE_URL points at a running one),
 // `sandbox` (starts the sandbox), or `live` (LP_* variables, also read from .env). Exits non-zero on any contract
 // violation; contradicted assumptions of the specs are listed at the end and fail the run only when strict (the mock
-// and the sandbox always are). Ends with one verdict line.
+// and the sandbox always are). A live run then runs the documented flows as Arazzo workflows (--no-workflows leaves them
+// out). Ends with one verdict line (two with the workflows).
 import { resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import { strictByDefault } from '../contract-tests/runner/run-suite.ts';
@@ -60,6 +61,11 @@ const CLI = {
     verbose: {
       type: 'boolean',
       description: "Keep vitest's assertion diffs and code frames of failed checks in the console (or LP_CONTRACT_VERBOSE=1).",
+    },
+    'no-workflows': {
+      type: 'boolean',
+      description:
+        'Live runs: leave out the documented flows as Arazzo workflows, which otherwise run after the suite (npm run contract:workflows runs them alone, on any target).',
     },
     'max-wait': {
       type: 'string',
@@ -132,6 +138,7 @@ function options() {
     strict: values['strict-assumptions'] === true || strictByDefault(target),
     failOnSkip: values['fail-on-skip'] === true || flagVariable('LP_FAIL_ON_SKIP'),
     minCoverage,
+    workflows: target === 'live' && values['no-workflows'] !== true,
   };
 }
 

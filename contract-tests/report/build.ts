@@ -17,6 +17,7 @@ import {
 } from './model.ts';
 import { lineOf } from './spec-lines.ts';
 import type { RunVerdict } from './verdict.ts';
+import type { WorkflowsRun } from '../workflows/verdict.ts';
 
 const keysOf = (
   report: Pick<RunReport, 'violations' | 'contradicted' | 'unjudged'> & { verdict?: { word: VerdictWord } },
@@ -72,7 +73,7 @@ export function driftOf(report: Pick<RunReport, 'violations' | 'contradicted' | 
 /** The run's report, from its verdict (which read the files the run wrote). */
 export function buildRunReport(
   verdict: RunVerdict,
-  options: { target: string; strict: boolean; baseline?: { dir: string; keys: OutcomeKeys } },
+  options: { target: string; strict: boolean; baseline?: { dir: string; keys: OutcomeKeys }; workflows?: WorkflowsRun },
 ): RunReport {
   const failedNames = new Set(verdict.failedChecks.map((c) => c.name));
   const passedAfterRetries = verdict.retriedChecks.filter((c) => !failedNames.has(c.check));
@@ -104,5 +105,6 @@ export function buildRunReport(
     gateFailures: verdict.gateFailures,
   };
   if (options.baseline) report.drift = driftOf(report, options.baseline.keys, options.baseline.dir);
+  if (options.workflows) report.workflows = options.workflows;
   return report;
 }

@@ -1,6 +1,7 @@
 // The report model: what every report of a run shows, as data (report.json is it, written as it is), and the rows its
 // parts are made of. The builders (build.ts, verdict.ts, coverage.ts, ...) fill it; the views (views/) render it and
 // import nothing of the report but this file (and each other).
+import type { WorkflowsRun } from '../workflows/verdict.ts';
 import type { AssumptionSource } from '../../spec-core/assumptions.ts';
 import type { FailedCheck } from '../judge/outcomes.ts';
 import type { Evidence } from '../send/evidence.ts';
@@ -132,6 +133,8 @@ export interface RunReport {
   transport: string;
   gateFailures: string[];
   drift?: Drift;
+  /** The documented flows as Arazzo workflows, run after the suite (contract:live): their own verdict and steps. */
+  workflows?: WorkflowsRun;
 }
 
 /** A contradicted assumption as drift compares and the reports tag it: what the spec guessed. */

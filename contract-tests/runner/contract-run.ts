@@ -13,6 +13,9 @@ import { contradictionsText, driftText, retriesText, violationsText } from '../r
 import { writeRunReport } from '../report/write.ts';
 import { redactorFromEnvironment } from '../send/redact.ts';
 import { Transport, type TransportSettings } from '../send/transport.ts';
+import { runWorkflows } from '../workflows/run-workflows.ts';
+import { workflowLine, workflowsText } from '../workflows/report-text.ts';
+import { summarize, type WorkflowsRun } from '../workflows/verdict.ts';
 import { preflight } from './preflight.ts';
 import { runSuite } from './run-suite.ts';
 
@@ -30,6 +33,31 @@ export interface ContractRunOptions {
   strict: boolean;
   failOnSkip: boolean;
   minCoverage: number | undefined;
+  /** Run the documented flows as Arazzo workflows after the suite (contract:live does unless --no-workflows). */
+  workflows: boolean;
+}
+
+/** The run's exit code from the suite's and the workflows': a violation in either fails it, then could not judge. */
+export function combinedExitCode(...codes: number[]): number {
+  if (codes.includes(EXIT_CODES.fail)) return EXIT_CODES.fail;
+  return codes.find((code) => code !== EXIT_CODES.pass) ?? EXIT_CODES.pass;
+}
+
+/** The documented flows as Arazzo workflows, by Redocly Respect, against the same target; outputs in <out>/workflows. */
+async function runDocumentedFlows(opts: ContractRunOptions, env: ResolvedTarget['env']): Promise<WorkflowsRun> {
+  console.log('\ncontract: the documented flows as Arazzo workflows (Redocly Respect)');
+  try {
+    return await runWorkflows({
+      target: opts.target,
+      env,
+      outputDir: join(opts.out, 'workflows'),
+      onWorkflow: (result) => console.log(workflowLine(result)),
+    });
+  } catch (error) {
+    // Respect itself failed to run: nobody's verdict on the target, and never a pass.
+    const line = `workflows verdict: COULD NOT JUDGE: the workflows could not run: ${(error as Error).message}`;
+    return { ...summarize(opts.target, [], 0), exitCode: EXIT_CODES.couldNotJudge, line };
+  }
 }
 
 /** Runs the suite against the target and reports; answers the run's exit code. */
@@ -87,7 +115,13 @@ export async function runContract(opts: ContractRunOptions): Promise<number> {
       strict: opts.strict,
     });
     const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
-    const report = buildRunReport(verdict, { target: opts.target, strict: opts.strict, ...(baseline ? { baseline } : {}) });
+    const workflows = opts.workflows ? await runDocumentedFlows(opts, server.env) : undefined;
+    const report = buildRunReport(verdict, {
+      target: opts.target,
+      strict: opts.strict,
+      ...(baseline ? { baseline } : {}),
+      ...(workflows ? { workflows } : {}),
+    });
     const secrets = redactorFromEnvironment(opts.target === 'live' ? process.env : server.env);
     const redact = (text: string) => secrets.redact(text);
     // The three outcomes apart, each in its own section, then what changed since the baseline.
@@ -99,6 +133,10 @@ export async function runContract(opts: ContractRunOptions): Promise<number> {
       report.drift ? driftText(report.drift) : '',
     ];
     for (const section of sections) if (section) console.log(`\n${redact(section)}`);
+    if (workflows) {
+      const text = workflowsText(workflows);
+      if (text) console.log(`\n${redact(text)}`);
+    }
     if (verdict.transport) console.log(verdict.transport);
     writeRunReport(opts.out, report, redact);
     rewriteJunit(join(opts.out, 'junit.xml'), report, verdict.violationsByCheck);
@@ -106,9 +144,10 @@ export async function runContract(opts: ContractRunOptions): Promise<number> {
       `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (report.html, summary.md, violations.json, assumptions.md, coverage.md, junit.xml)`,
     );
     console.log(verdict.line);
+    if (workflows) console.log(workflows.line);
     // In GitHub Actions: annotations (violations, contradicted assumptions at their spec line) and the job summary.
     reportToGithub(githubReport(report), redact);
-    return verdict.exitCode;
+    return combinedExitCode(verdict.exitCode, workflows?.exitCode ?? EXIT_CODES.pass);
   } finally {
     await stopServer();
   }

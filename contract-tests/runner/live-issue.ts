@@ -93,7 +93,10 @@ function exitCodeText(outcome: Outcome): string {
 function verdictParagraph(outcome: Outcome, runUrl: string | undefined, environment: string): string {
   const run = runUrl ? `[The run](${runUrl})` : 'The run';
   const { report } = outcome;
-  if (report) return `**${WORD[outcome.kind]}**: ${run} against ${environment} ${exitCodeText(outcome)}.\n\n${code(report.verdict.line)}`;
+  if (report) {
+    const lines = [report.verdict.line, ...(report.workflows ? [report.workflows.line] : [])].map(code).join('\n\n');
+    return `**${WORD[outcome.kind]}**: ${run} against ${environment} ${exitCodeText(outcome)}.\n\n${lines}`;
+  }
   const why =
     outcome.exitCode === ''
       ? 'The workflow ended before the suite gave a verdict (a failed install or checkout, or a timeout).'

@@ -104,6 +104,55 @@ const hostile: RunReport = {
     contradicted: { new: [], gone: [EVIL], still: 1 },
     unjudged: { new: [`list > sorts ${EVIL}`], gone: [], still: 0 },
   },
+  workflows: {
+    version: 1,
+    target: 'live',
+    seconds: 4.2,
+    exitCode: 1,
+    line: `workflows verdict: FAIL: 1 workflow passed (2 steps), 1 failed (1 step broke a promise) ${EVIL}`,
+    counts: {
+      workflows: { passed: 1, failed: 1, unjudged: 0, skipped: 1 },
+      steps: { passed: 3, failed: 1, unjudged: 0, skipped: 2 },
+    },
+    workflows: [
+      {
+        workflowId: 'recordMilestoneWithServiceToken',
+        title: `A service token, then a milestone ${EVIL}`,
+        file: 'openapi/workflows/milestones.arazzo.yaml',
+        outcome: 'failed',
+        seconds: 1.1,
+        files: {},
+        steps: [
+          { stepId: 'requestServiceToken', operationId: 'requestServiceToken', outcome: 'passed' },
+          {
+            stepId: 'recordMilestone',
+            operationId: 'recordLoadMilestoneEvent',
+            outcome: 'failed',
+            promise: `Published documentation, section 4.4: the event is confirmed ${EVIL}`,
+            broken: [`$statusCode == 200, got 500 ${EVIL}`],
+            request: {
+              method: 'POST',
+              url: '$LP_BASE_URL/v1/load-milestone-events',
+              headers: { authorization: 'Bearer $TOKEN' },
+              body: EVIL,
+            },
+            answer: { status: 500, contentType: 'text/html', body: EVIL_BODY },
+            curl: `curl -sS -i -X POST "\${LP_BASE_URL}/v1/load-milestone-events" ${BIDI}`,
+          },
+        ],
+      },
+      {
+        workflowId: 'recordMilestoneWithAuthorizationCode',
+        title: 'The authorization code grant, then a milestone',
+        file: 'openapi/workflows/milestones.arazzo.yaml',
+        outcome: 'skipped',
+        reason: `the target does not approve without a person ${EVIL}`,
+        seconds: 0.1,
+        files: {},
+        steps: [],
+      },
+    ],
+  },
 };
 
 /** The markup this module writes; anything else in the page came from a text. */
@@ -154,6 +203,24 @@ describe('report.html', () => {
     // Control characters and direction overrides are shown, never obeyed.
     expect(page).toContain('curl &lt;U+202E&gt;evil&lt;U+202C&gt; \u2407\u241b[31m');
     for (const hidden of ['\u202e', '\u202c', '\u0007', '\u001b']) expect(page).not.toContain(hidden);
+  });
+
+  it("a live run's workflows in their own section: each workflow's outcome, a failed step with its promise, request, answer and curl, a skipped one with why", () => {
+    const page = htmlReport(hostile);
+    expect(page.indexOf('id="workflows"')).toBeGreaterThan(page.indexOf('id="drift"'));
+    expect(page.indexOf('id="workflows"')).toBeLessThan(page.indexOf('id="coverage"'));
+    expect(page).toContain('<a href="#workflows">Workflows (2)</a>');
+    const section = between(page, 'id="workflows"', '</section>');
+    expect(section).toContain(escapeHtml(`Published documentation, section 4.4: the event is confirmed ${EVIL}`));
+    expect(section).toContain(escapeHtml(`$statusCode == 200, got 500 ${EVIL}`));
+    expect(section).toContain(escapeHtml(EVIL_BODY));
+    expect(section).toContain('curl -sS -i -X POST');
+    expect(section).toContain(escapeHtml(`the target does not approve without a person ${EVIL}`));
+    expect(section).toMatch(
+      /recordMilestoneWithServiceToken<\/b>.*<td>broke a promise<\/td><td>requestServiceToken: passed, recordMilestone: broke a promise/s,
+    );
+    // A run without workflows (mock, sandbox, --no-workflows) has no such section.
+    expect(htmlReport(leak)).not.toContain('id="workflows"');
   });
 
   it('asks for nothing from elsewhere: no src, no link, no url(), and a policy that allows only its own style and script', () => {

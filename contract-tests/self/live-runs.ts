@@ -18,12 +18,15 @@ export interface LiveRun {
 
 export const LIVE_RUN_TIMEOUT_MS = 90_000;
 
-/** Runs the live suite on `files` (or all) with `settings` as its only LP_* variables; reports go to `dir`. */
+/** Runs the live suite on `files` (or all) with `settings` as its only LP_* variables; reports go to `dir`. The
+ * documented flows as workflows are left out (--no-workflows) unless `workflows` is set: the suite's self-tests judge
+ * the suite, and test/workflows/ the workflows of a live run. */
 export function contractLive(
   settings: Record<string, string | undefined>,
   dir: string,
   args: string[],
   files: string[] = [],
+  { workflows = false }: { workflows?: boolean } = {},
 ): Promise<LiveRun> {
   const env: Record<string, string | undefined> = {};
   // Nor the outer run's GitHub Actions settings: a self-test's seeded violations must not annotate the CI run itself.
@@ -32,7 +35,10 @@ export function contractLive(
   Object.assign(env, { LP_CONTRACT_WORKERS: '1' }, settings);
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/contract.ts', '--target', 'live', '--out', dir, ...args, ...(files.length ? ['--', ...files] : [])],
+    [
+      ...['--import', 'tsx', 'scripts/contract.ts', '--target', 'live', '--out', dir, ...(workflows ? [] : ['--no-workflows'])],
+      ...[...args, ...(files.length ? ['--', ...files] : [])],
+    ],
     { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

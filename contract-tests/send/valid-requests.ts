@@ -38,6 +38,10 @@ export interface ValidRequest {
 /** A value read from an LP_* variable (the variable is named, so other readers, such as dredd's hooks, know it). */
 export type VariableValue = Value & { variable: LpVariable };
 const variable = (name: LpVariable): VariableValue => Object.assign(() => required(target, name), { variable: name });
+/** A value an earlier request of another operation gives (a code from the authorize redirect, a vehicle from the list):
+ * the operation is named, so the documented flows (openapi/workflows/) can be held to the same order. */
+export type EarlierValue = Value & { from: string };
+const earlier = (operationId: string, value: Value): EarlierValue => Object.assign(value, { from: operationId });
 const randomState = () => `contract-${crypto.randomUUID().slice(0, 8)}`;
 /** The current time as the seed's milestone example writes it: UTC, seconds precision. */
 export const nowUtc = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -65,7 +69,7 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
   },
   'requestIdentityProviderToken authorization_code': {
     values: {
-      code: (sources) => sources.freshCode(),
+      code: earlier('requestAuthorization', (sources) => sources.freshCode()),
       redirect_uri: variable('LP_REDIRECT_URI'),
     },
     samples: { code_verifier: async () => (await pkcePair()).verifier },
@@ -100,7 +104,7 @@ export const VALID_REQUESTS: Record<string, ValidRequest> = {
     },
     malformed: { sort: 'unknownField asc' },
   },
-  getVehicle: { values: { vehicleNumber: ownField('vehicleNumber', 'V-CONTRACT-PROBE') } },
+  getVehicle: { values: { vehicleNumber: earlier('listVehicles', ownField('vehicleNumber', 'V-CONTRACT-PROBE')) } },
 };
 
 /** The table's entry of an operation's variant (empty when it has none: the spec's examples then give the values). */

@@ -116,20 +116,12 @@ describe('contract-live.yml', () => {
     expect(restore.with?.key?.startsWith(restore.with?.['restore-keys'] ?? '?')).toBe(true);
   });
 
-  it('runs the Arazzo workflows after the suite, against the same target with the same settings, into the uploaded reports', () => {
-    const names = contract.steps!.map((step) => step.id ?? step.name);
-    const workflows = contract.steps!.find((step) => step.id === 'workflows')!;
-    expect(workflows.run).toContain('npm run contract:workflows -- --target live --out dist/contract/workflows');
-    expect(names.indexOf('workflows')).toBeGreaterThan(names.indexOf('run'));
-    expect(names.indexOf('workflows')).toBeLessThan(names.indexOf('Upload the reports'));
-    // Every target setting the suite gets, and no run setting but the time per request.
-    for (const name of LP_VARIABLES) expect(workflows.env?.[name], name).toBe(suite.env?.[name]);
-    expect(Object.keys(workflows.env ?? {}).filter((name) => !(LP_VARIABLES as readonly string[]).includes(name))).toEqual([
-      'LP_CONTRACT_TIMEOUT_MS',
-    ]);
-    // The job's verdict is the suite's, and when that passed, the workflows'.
+  it('runs the Arazzo workflows within contract:live (no step of their own), and fails on the exit code of the run', () => {
+    expect(suite.run).not.toContain('--no-workflows');
+    expect(contract.steps!.filter((step) => step.run?.includes('contract:workflows'))).toEqual([]);
     const verdict = contract.steps!.find((step) => step.name?.startsWith('The verdict'))!;
-    expect(verdict.env).toMatchObject({ WORKFLOWS_EXIT_CODE: expr('steps.workflows.outputs.exit-code') });
+    expect(verdict.env).toEqual({ EXIT_CODE: expr('steps.run.outputs.exit-code') });
+    expect(verdict.run).toMatch(/^exit "\$\{EXIT_CODE:-2\}"$/);
   });
 
   it('writes the issue from a job of its own, the only write permission of the workflow', () => {

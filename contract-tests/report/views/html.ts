@@ -1,61 +1,20 @@
 // report.html: one run's report (RunReport, run-report.ts) as a page a partner opens from disk. The verdict first, then
 // the three outcomes apart: the violations with a request, its answer and a curl each, the contradicted assumptions
 // with the spec line to change, the checks that could not be judged; then the checks that passed only after retries,
-// the drift since a baseline run, and the coverage as an operation × status × scheme grid.
+// the drift since a baseline run, the documented flows as workflows (a live run), and the coverage as an operation × status × scheme grid.
 // Self-contained and offline: inline CSS, no font, image or script from elsewhere, and a Content-Security-Policy that
 // allows nothing else (the one inline script, which adds copy buttons, and the style sheet are allowed by their hash).
 // Every text comes from a server or from the suite's reading of one, so every text is escaped: the page is built with
-// a template tag that escapes each value unless it is markup this module made.
+// a template tag that escapes each value unless it is markup this module made (html-markup.ts).
+export { escapeHtml } from './html-markup.ts';
 import { createHash } from 'node:crypto';
+import { escapeHtml, Html, html } from './html-markup.ts';
+import { workflowsSection } from './workflows-html.ts';
 import type { Evidence } from '../../send/evidence.ts';
 import type { CoverageRow, ViolationGroup } from '../model.ts';
 import { operations } from '../../send/spec.ts';
 import type { FailedCheck } from '../../judge/outcomes.ts';
 import type { ContradictedRow, Drift, DriftList, RetriedCheck, RunReport, VerdictWord } from '../model.ts';
-
-/** Markup this module made: the template tag passes it through, and escapes everything else. */
-class Html {
-  constructor(readonly text: string) {}
-}
-
-type Part = Html | string | number | undefined | null | false | Part[];
-
-/** Control characters shown as their Unicode pictures, direction overrides named: nothing in a text hides or reorders it. */
-function visible(text: string): string {
-  let out = '';
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if ((code < 0x20 && char !== '\n' && char !== '\t') || code === 0x7f)
-      out += String.fromCodePoint(code === 0x7f ? 0x2421 : 0x2400 + code);
-    else if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) || code === 0x200e || code === 0x200f)
-      out += `<U+${code.toString(16).toUpperCase()}>`;
-    else out += char;
-  }
-  return out;
-}
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text as HTML text or attribute value. */
-export function escapeHtml(text: string): string {
-  return visible(text).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
-}
-
-function render(part: Part): string {
-  if (part instanceof Html) return part.text;
-  if (Array.isArray(part)) return part.map(render).join('');
-  if (part === undefined || part === null || part === false) return '';
-  return escapeHtml(String(part));
-}
-
-/** The template tag: every value is escaped, unless it is Html. */
-function html(strings: TemplateStringsArray, ...values: Part[]): Html {
-  let out = strings[0]!;
-  values.forEach((value, index) => {
-    out += render(value) + strings[index + 1]!;
-  });
-  return new Html(out);
-}
 
 /** Text whose `code spans` (the specs write them in Markdown) become <code>, the rest escaped. */
 const withCode = (text: string): Html =>
@@ -265,6 +224,7 @@ function navigation(report: RunReport): Html {
     link('unjudged', `Could not judge (${report.unjudged.length})`),
     link('retries', `Passed after retries (${report.passedAfterRetries.length})`),
     report.drift ? link('drift', 'Since the last run') : '',
+    report.workflows ? link('workflows', `Workflows (${report.workflows.workflows.length})`) : '',
     link('coverage', 'Coverage'),
   ]}</nav>`;
 }
@@ -498,6 +458,7 @@ ${contradictedSection(report)}
 ${unjudgedSection(report)}
 ${retriesSection(report)}
 ${report.drift ? driftSection(report.drift) : ''}
+${report.workflows ? workflowsSection(report.workflows) : ''}
 ${coverageSection(report)}
 <footer><p><code>${report.verdict.line}</code></p><p>Written by the contract suite (<code>contract-tests/</code>) on ${report.generatedAt}; the same data is in <code>report.json</code> beside this page.</p></footer>
 </main>

@@ -1,7 +1,8 @@
 // The run as Markdown: summary.md in the report directory, and the GitHub job summary. The verdict line first, then
 // each outcome in its own section with its count (violations with a reproduction each, could not judge, contradicted
 // assumptions with the spec line to change), the checks that passed only after retries, what changed since the
-// baseline run, and the coverage.
+// baseline run, the coverage, and the documented flows as workflows (a live run).
+import { workflowsMarkdown } from '../../workflows/report-text.ts';
 import { contradictedKey, type DriftList, type RunReport, ungroupedViolations } from '../model.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -101,5 +102,6 @@ export function summaryMarkdown(report: RunReport): string {
     '',
     `${report.coverage.exercised} of ${report.coverage.total} operation × status × scheme combinations exercised (coverage.md has the table, the negative-space dimensions and the OAuth clauses; report.html shows the grid).`,
     '',
+    ...(report.workflows ? [workflowsMarkdown(report.workflows), ''] : []),
   ].join('\n');
 }
