@@ -102,7 +102,7 @@ function conflicts(step: Step, running: Step): boolean {
   return touches(step.writes, running.writes) || touches(step.writes, running.reads) || touches(step.reads, running.writes);
 }
 
-type Outcome = { step: Step; seconds: number; status: 'ok' | 'FAILED' | 'stopped' };
+type Outcome = { step: Step; seconds: number; cpu: number | undefined; status: 'ok' | 'FAILED' | 'stopped' };
 
 const SCRIPTS = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
@@ -117,27 +117,31 @@ function runStep(
   step: Step,
   live: boolean,
   started: (child: ChildProcess) => void,
-): Promise<{ code: number; output: string; seconds: number }> {
+): Promise<{ code: number; output: string; seconds: number; cpu: number | undefined }> {
   const begin = performance.now();
   // The step's npm script, run as `npm run` would run it (sh, with node_modules/.bin on the PATH) but without starting
   // npm itself for each step (half a CPU-second each). Own process group, so a failure elsewhere can stop the step with
   // everything it started.
-  const child = spawn('sh', ['-c', scriptOf(step.name)], {
+  // Then the shell's `times` on a pipe of its own: the CPU time of everything the step started and waited for.
+  const child = spawn('sh', ['-c', `{ ${scriptOf(step.name)}\n}; status=$?; times >&3; exit $status`], {
     env: { ...process.env, ...step.env, PATH: `${join(repoRoot, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}` },
     cwd: repoRoot,
-    stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    stdio: live ? ['inherit', 'inherit', 'inherit', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'],
     detached: !live,
   });
   started(child);
   let output = '';
+  let times = '';
   const collect = (chunk: Buffer) => {
     output += chunk.toString();
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
+  (child.stdio[3] as NodeJS.ReadableStream | null)?.on('data', (chunk: Buffer) => (times += chunk.toString()));
   return new Promise((resolve) => {
     let seconds: number | undefined;
-    const finish = (code: number) => resolve({ code, output, seconds: seconds ?? (performance.now() - begin) / 1000 });
+    const finish = (code: number) =>
+      resolve({ code, output, seconds: seconds ?? (performance.now() - begin) / 1000, cpu: cpuSecondsOf(times) });
     child.once('error', (error) => {
       output += `\nnpm test: could not start "npm run ${step.name}": ${error.message}\n`;
       finish(1);
@@ -160,9 +164,23 @@ function runStep(
   });
 }
 
+/** User and system CPU-seconds of the children from the shell's `times` (its second line: "1m2.5s 0m3.25s"). */
+function cpuSecondsOf(times: string): number | undefined {
+  const line = times.trim().split('\n')[1];
+  const parts = line?.match(/(\d+)m([\d.]+)s/g);
+  if (!parts || parts.length !== 2) return undefined;
+  return parts.reduce((total, part) => {
+    const [, minutes, seconds] = /(\d+)m([\d.]+)s/.exec(part)!;
+    return total + Number(minutes) * 60 + Number(seconds);
+  }, 0);
+}
+
+const cpuText = (cpu: number | undefined) => (cpu === undefined ? '-' : cpu.toFixed(1)).padStart(7);
+
 function table(outcomes: Outcome[], notRun: Step[]): string {
-  const rows = outcomes.map((o) => `${o.step.name.padEnd(22)} ${o.seconds.toFixed(1).padStart(7)} s  ${o.status}`);
-  for (const step of notRun) rows.push(`${step.name.padEnd(22)} ${'-'.padStart(7)}    not run`);
+  const rows = [`${'step'.padEnd(22)} ${'wall'.padStart(7)}   ${'CPU'.padStart(7)}`];
+  for (const o of outcomes) rows.push(`${o.step.name.padEnd(22)} ${o.seconds.toFixed(1).padStart(7)} s ${cpuText(o.cpu)} s  ${o.status}`);
+  for (const step of notRun) rows.push(`${step.name.padEnd(22)} ${'-'.padStart(7)}   ${'-'.padStart(7)}    not run`);
   return rows.join('\n');
 }
 
@@ -206,10 +224,10 @@ async function main(): Promise<number> {
           .map(([name, value]) => `${name}=${value} `)
           .join('')}npm run ${current.name}`;
         console.log(live ? `\n=== ${command}` : `started  ${command}`);
-        void runStep(current, live, (child) => running.set(current, child)).then(({ code, output, seconds }) => {
+        void runStep(current, live, (child) => running.set(current, child)).then(({ code, output, seconds, cpu }) => {
           running.delete(current);
           const stopped = failed !== undefined && code !== 0;
-          outcomes.push({ step: current, seconds, status: code === 0 ? 'ok' : stopped ? 'stopped' : 'FAILED' });
+          outcomes.push({ step: current, seconds, cpu, status: code === 0 ? 'ok' : stopped ? 'stopped' : 'FAILED' });
           if (!live && !stopped)
             console.log(`\n----- ${command}: ${code === 0 ? 'ok' : 'FAILED'}, ${seconds.toFixed(1)} s -----\n${output.trimEnd()}\n`);
           if (code === 0) done.add(current.name);
@@ -228,7 +246,8 @@ async function main(): Promise<number> {
 
   const wall = ((performance.now() - begin) / 1000).toFixed(1);
   const sum = outcomes.reduce((total, o) => total + o.seconds, 0).toFixed(1);
-  const summary = `\n${table(outcomes, pending)}\n\nwall ${wall} s (${limit} at a time; steps add up to ${sum} s)`;
+  const cpu = outcomes.reduce((total, o) => total + (o.cpu ?? 0), 0).toFixed(1);
+  const summary = `\n${table(outcomes, pending)}\n\nwall ${wall} s (${limit} at a time; steps add up to ${sum} s, ${cpu} CPU-seconds)`;
   if (!failed && pending.length > 0) {
     console.error(`${summary}\n\nnpm test: no rule lets ${pending.map((s) => s.name).join(', ')} start; fix STEPS in scripts/test.ts`);
     return 1;
