@@ -168,7 +168,7 @@ function runStep(
 function cpuSecondsOf(times: string): number | undefined {
   const line = times.trim().split('\n')[1];
   const parts = line?.match(/(\d+)m([\d.]+)s/g);
-  if (!parts || parts.length !== 2) return undefined;
+  if (parts?.length !== 2) return undefined;
   return parts.reduce((total, part) => {
     const [, minutes, seconds] = /(\d+)m([\d.]+)s/.exec(part)!;
     return total + Number(minutes) * 60 + Number(seconds);
