@@ -4,7 +4,7 @@
 // are the fixture's, not a target's, so the suite's contract checks do not apply to them.
 import { createServer, type IncomingMessage, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PRESETS, type ProxyStats, type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
