@@ -2,12 +2,14 @@
 // A target that refuses them, or that cannot be reached, has told us nothing about the contract: the run ends as
 // "could not judge" (exit 2) with one line per API naming the LP_* variable to check, instead of a green run full of
 // skips or a red one full of refusals. Calls go through the published client (what partners use) over the suite's
-// transport (timeouts, retries, throttling), outside vitest.
+// transport (timeouts, retries, throttling, the proxy HTTPS_PROXY names), outside vitest. Their round trip decides how
+// many test files the run takes on at once, unless the partner said (LP_CONTRACT_WORKERS, --workers).
+import { readVariable } from '../../config/environment.ts';
 import { ApiError, createFleetClient, createTokenProvider } from '../../src/index.ts';
 import type { TargetEnv } from '../../tools/targets.ts';
 import { Redactor } from '../support/redact.ts';
 import { SECRET_VARIABLES } from '../support/target.ts';
-import { couldNotJudgeOf, type Transport } from '../support/transport.ts';
+import { couldNotJudgeOf, type Transport, workersFor } from '../support/transport.ts';
 
 export interface PreflightResult {
   api: string;
@@ -84,8 +86,11 @@ function verdictOfRefusal(probe: Probe, error: ApiError): string | undefined {
   return undefined;
 }
 
-/** Probes each API the LP_* settings configure; APIs without a base URL are left out (their checks skip). */
-export async function preflight(env: TargetEnv, transport: Transport): Promise<PreflightResult[]> {
+/**
+ * Probes each API the LP_* settings configure; APIs without a base URL are left out (their checks skip). `runEnv`: the
+ * LP_CONTRACT_* settings the suite will run with; unless it names the workers, they are set from the round trip met.
+ */
+export async function preflight(env: TargetEnv, transport: Transport, runEnv?: Record<string, string>): Promise<PreflightResult[]> {
   const redactor = new Redactor(SECRET_VARIABLES.map((name) => env[name]));
   const fetch = (async (input: Request | string | URL, init?: RequestInit) =>
     (await transport.send(new Request(input, init))).response) as typeof globalThis.fetch;
@@ -93,7 +98,8 @@ export async function preflight(env: TargetEnv, transport: Transport): Promise<P
   for (const probe of PROBES) {
     const base = env[probe.base];
     if (!base) continue;
-    const where = `${probe.api} at ${probe.base}=${base}`;
+    const proxy = URL.canParse(base) ? transport.proxyOf(base) : undefined;
+    const where = `${probe.api} at ${probe.base}=${base}${proxy ? ` (through the proxy ${proxy})` : ''}`;
     if (!probe.credentials.every((name) => env[name])) {
       results.push({
         api: probe.api,
@@ -108,7 +114,7 @@ export async function preflight(env: TargetEnv, transport: Transport): Promise<P
     } catch (error) {
       const unjudged = couldNotJudgeOf(error);
       const why = unjudged
-        ? `${unjudged.kind === 'throttled' ? 'stayed throttled' : 'could not be reached'}: ${unjudged.message}`
+        ? `${unjudged.kind === 'throttled' ? 'stayed throttled' : unjudged.kind === 'tls' ? 'could not be reached over TLS' : 'could not be reached'}: ${unjudged.message}`
         : error instanceof ApiError
           ? verdictOfRefusal(probe, error)
           : `the probe failed: ${(error as Error).message}`;
@@ -118,6 +124,12 @@ export async function preflight(env: TargetEnv, transport: Transport): Promise<P
           : { api: probe.api, ok: false, line: redactor.redact(`${where} ${why}`) },
       );
     }
+  }
+  const least = transport.gate.leastRoundTrip;
+  if (runEnv && !runEnv.LP_CONTRACT_WORKERS && readVariable('LP_CONTRACT_WORKERS') === undefined && Number.isFinite(least)) {
+    runEnv.LP_CONTRACT_WORKERS = String(workersFor(least));
+    const line = `round trip ${Math.round(least)} ms at least: ${runEnv.LP_CONTRACT_WORKERS} test files run side by side (--workers, LP_CONTRACT_WORKERS)`;
+    results.push({ api: 'round trip', ok: true, line });
   }
   return results;
 }
