@@ -2,11 +2,15 @@
 // bodies, path parameters taken from the target's data, the write gate for milestones, and the transactions each
 // kind of target can run. LP_* settings come from the environment that scripts/dredd.ts passes in.
 const hooks = require('hooks');
+// The data fetched below goes the way the suite's requests go: through the proxy HTTPS_PROXY or HTTP_PROXY names, in a
+// CONNECT tunnel, unless NO_PROXY lists the host (run-dredd.ts adds loopback to it), as src/connections.ts does.
+const { EnvHttpProxyAgent } = require('undici');
 
 const env = process.env;
 const TARGET = env.LP_CONTRACT_TARGET || 'live';
 const writesAllowed = env.LP_ALLOW_WRITES === '1' && Boolean(env.LP_TEST_LOAD_ID);
 const state = { token: undefined, vehicleNumber: undefined };
+const dispatcher = new EnvHttpProxyAgent();
 
 const join = (base, path) => `${String(base).replace(/\/+$/, '')}${path}`;
 const operationOf = (transaction) => {
@@ -36,6 +40,7 @@ hooks.beforeAll(async (_transactions, done) => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ grant_type: 'client_credentials', client_id: env.LP_CLIENT_ID, client_secret: env.LP_CLIENT_SECRET }),
         signal: AbortSignal.timeout(15000),
+        dispatcher,
       });
       if (response.ok) state.token = (await response.json()).access_token;
     }
@@ -43,6 +48,7 @@ hooks.beforeAll(async (_transactions, done) => {
       const response = await fetch(join(env.LP_FLEET_BASE_URL, '/vehicles'), {
         headers: { 'API-Key': env.LP_FLEET_API_KEY },
         signal: AbortSignal.timeout(15000),
+        dispatcher,
       });
       const list = response.ok ? await response.json() : [];
       if (Array.isArray(list) && list[0]) state.vehicleNumber = list[0].vehicleNumber;
