@@ -507,3 +507,41 @@ describe('requests in flight adapt to the round trip, within --concurrency', () 
     expect([workersFor(1), workersFor(50), workersFor(100), workersFor(200), workersFor(900)]).toEqual([3, 3, 4, 8, 8]);
   });
 });
+
+describe('a check whose write got no answer runs once more before it counts as could not judge', () => {
+  let server2: Server;
+  let closing = '';
+  let tries = 0;
+  beforeAll(async () => {
+    // Every connection is closed as soon as the request is in: a new one each time, so the outcome is unknown.
+    server2 = createServer((request) => request.socket.destroy());
+    await new Promise<void>((resolve) => server2.listen(0, '127.0.0.1', resolve));
+    closing = `http://127.0.0.1:${(server2.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server2.close(() => resolve())));
+
+  it("the project's retry condition is the transport's words for an unknown outcome, and nothing else's", async () => {
+    const { default: config } = await import('../vitest.config.ts');
+    const retry = (config as { test?: { retry?: { count?: number; condition?: RegExp } } }).test?.retry;
+    const write = new Request(`${closing}/v1/load-milestone-events`, { method: 'POST', body: '{}' });
+    const unknown = (await quick()
+      .send(write)
+      .catch((e: unknown) => e)) as CouldNotJudge;
+    expect(unknown.kind).toBe('outcome-unknown');
+    expect(retry?.count).toBe(1);
+    expect(retry?.condition?.test(unknown.message)).toBe(true);
+    const unreachable = (await quick({ tries: 1 })
+      .send(new Request(`${closing}/fleet/vehicles`))
+      .catch((e: unknown) => e)) as CouldNotJudge;
+    expect(retry?.condition?.test(unreachable.message)).toBe(false);
+  });
+
+  it('runs the check once more: here the first run ends with an unknown outcome, the second passes', async () => {
+    tries++;
+    if (tries === 1)
+      throw await quick()
+        .send(new Request(`${closing}/v1/load-milestone-events?retry`, { method: 'POST', body: '{}' }))
+        .catch((e: unknown) => e);
+    expect(tries).toBe(2);
+  });
+});

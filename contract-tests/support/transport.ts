@@ -61,7 +61,7 @@ export function couldNotJudgeOf(error: unknown): CouldNotJudge | undefined {
   if (text === undefined) return undefined;
   const kind: UnjudgedKind = /throttled/.test(text)
     ? 'throttled'
-    : /not sent again/.test(text)
+    : UNKNOWN_OUTCOME.test(text)
       ? 'outcome-unknown'
       : /no answer within/.test(text)
         ? 'timeout'
@@ -372,6 +372,10 @@ function causeOf(error: unknown): string {
   return cause?.code ?? cause?.message ?? (error as Error).message;
 }
 
+/** What a write's line with an unknown outcome ends with: couldNotJudgeOf and vitest's retry (vitest.config.ts) know it by it. */
+const UNKNOWN_OUTCOME_TEXT =
+  'it is not sent again, since a second write could record twice, so whether the target processed it is unknown';
+export const UNKNOWN_OUTCOME = /it is not sent again, since a second write could record twice/;
 /** What a TLS failure's line ends with; couldNotJudgeOf knows a TLS failure by it. */
 const TLS_ONCE_TEXT = '(tried once: no second try mends TLS)';
 const TLS_ONCE = /no second try mends TLS/;
@@ -578,7 +582,7 @@ export class Transport {
     if (!state.replayable && !refused && !NEVER_SENT_CODES.has(errorCode(cause) ?? ''))
       throw new CouldNotJudge(
         'outcome-unknown',
-        `${describe(request)}: ${what}; it is not sent again, since a second write could record twice, so whether the target processed it is unknown`,
+        `${describe(request)}: ${what}; ${UNKNOWN_OUTCOME_TEXT}`,
       );
     // A proxy that refuses the tunnel (403, 407) refuses it again.
     if (state.last || refused)
