@@ -373,8 +373,7 @@ function causeOf(error: unknown): string {
 }
 
 /** What a write's line with an unknown outcome ends with: couldNotJudgeOf and vitest's retry (vitest.config.ts) know it by it. */
-const UNKNOWN_OUTCOME_TEXT =
-  'it is not sent again, since a second write could record twice, so whether the target processed it is unknown';
+const UNKNOWN_OUTCOME_TEXT = 'it is not sent again, since a second write could record twice, so whether the target processed it is unknown';
 export const UNKNOWN_OUTCOME = /it is not sent again, since a second write could record twice/;
 /** What a TLS failure's line ends with; couldNotJudgeOf knows a TLS failure by it. */
 const TLS_ONCE_TEXT = '(tried once: no second try mends TLS)';
@@ -580,10 +579,7 @@ export class Transport {
     // A connection that never opened (refused, a name that does not resolve, a proxy's refusal) carried no request.
     const refused = proxy !== undefined && proxyRefusal(cause) !== undefined;
     if (!state.replayable && !refused && !NEVER_SENT_CODES.has(errorCode(cause) ?? ''))
-      throw new CouldNotJudge(
-        'outcome-unknown',
-        `${describe(request)}: ${what}; ${UNKNOWN_OUTCOME_TEXT}`,
-      );
+      throw new CouldNotJudge('outcome-unknown', `${describe(request)}: ${what}; ${UNKNOWN_OUTCOME_TEXT}`);
     // A proxy that refuses the tunnel (403, 407) refuses it again.
     if (state.last || refused)
       throw new CouldNotJudge(
