@@ -5,6 +5,7 @@
 // transport (timeouts, retries, throttling, the proxy HTTPS_PROXY names), outside vitest. Their round trip decides how
 // many test files the run takes on at once, unless the partner said (LP_CONTRACT_WORKERS, --workers).
 import { readVariable } from '../../config/environment.ts';
+import { leastRequestRoundTrip } from '../../src/connections.ts';
 import { ApiError, createFleetClient, createTokenProvider } from '../../src/index.ts';
 import type { TargetEnv } from '../../tools/targets.ts';
 import { Redactor } from '../support/redact.ts';
@@ -86,6 +87,37 @@ function verdictOfRefusal(probe: Probe, error: ApiError): string | undefined {
   return undefined;
 }
 
+/** One probe's line; undefined when its API is not configured. */
+async function probeOne(
+  probe: Probe,
+  env: TargetEnv,
+  fetch: typeof globalThis.fetch,
+  transport: Transport,
+  redactor: Redactor,
+): Promise<PreflightResult | undefined> {
+  const base = env[probe.base];
+  if (!base) return undefined;
+  const proxy = URL.canParse(base) ? transport.proxyOf(base) : undefined;
+  const where = `${probe.api} at ${probe.base}=${base}${proxy ? ` (through the proxy ${proxy})` : ''}`;
+  const unset = probe.credentials.filter((name) => !env[name]);
+  if (unset.length) return { api: probe.api, ok: true, line: `${where}: not probed (${unset.join(', ')} not set)` };
+  try {
+    await probe.call(env, fetch);
+    return { api: probe.api, ok: true, line: `${where}: answers and accepts the configured credentials` };
+  } catch (error) {
+    const unjudged = couldNotJudgeOf(error);
+    const kind = unjudged?.kind;
+    const why = unjudged
+      ? `${kind === 'throttled' ? 'stayed throttled' : kind === 'tls' ? 'could not be reached over TLS' : 'could not be reached'}: ${unjudged.message}`
+      : error instanceof ApiError
+        ? verdictOfRefusal(probe, error)
+        : `the probe failed: ${(error as Error).message}`;
+    return why === undefined
+      ? { api: probe.api, ok: true, line: `${where}: answers (${(error as ApiError).status}; the checks judge that answer)` }
+      : { api: probe.api, ok: false, line: redactor.redact(`${where} ${why}`) };
+  }
+}
+
 /**
  * Probes each API the LP_* settings configure; APIs without a base URL are left out (their checks skip). `runEnv`: the
  * LP_CONTRACT_* settings the suite will run with; unless it names the workers, they are set from the round trip met.
@@ -94,38 +126,11 @@ export async function preflight(env: TargetEnv, transport: Transport, runEnv?: R
   const redactor = new Redactor(SECRET_VARIABLES.map((name) => env[name]));
   const fetch = (async (input: Request | string | URL, init?: RequestInit) =>
     (await transport.send(new Request(input, init))).response) as typeof globalThis.fetch;
-  const results: PreflightResult[] = [];
-  for (const probe of PROBES) {
-    const base = env[probe.base];
-    if (!base) continue;
-    const proxy = URL.canParse(base) ? transport.proxyOf(base) : undefined;
-    const where = `${probe.api} at ${probe.base}=${base}${proxy ? ` (through the proxy ${proxy})` : ''}`;
-    if (!probe.credentials.every((name) => env[name])) {
-      results.push({
-        api: probe.api,
-        ok: true,
-        line: `${where}: not probed (${probe.credentials.filter((n) => !env[n]).join(', ')} not set)`,
-      });
-      continue;
-    }
-    try {
-      await probe.call(env, fetch);
-      results.push({ api: probe.api, ok: true, line: `${where}: answers and accepts the configured credentials` });
-    } catch (error) {
-      const unjudged = couldNotJudgeOf(error);
-      const why = unjudged
-        ? `${unjudged.kind === 'throttled' ? 'stayed throttled' : unjudged.kind === 'tls' ? 'could not be reached over TLS' : 'could not be reached'}: ${unjudged.message}`
-        : error instanceof ApiError
-          ? verdictOfRefusal(probe, error)
-          : `the probe failed: ${(error as Error).message}`;
-      results.push(
-        why === undefined
-          ? { api: probe.api, ok: true, line: `${where}: answers (${(error as ApiError).status}; the checks judge that answer)` }
-          : { api: probe.api, ok: false, line: redactor.redact(`${where} ${why}`) },
-      );
-    }
-  }
-  const least = transport.gate.leastRoundTrip;
+  // Side by side: a far target costs one round trip (and a connection's setup), not three.
+  const probed = await Promise.all(PROBES.map((probe) => probeOne(probe, env, fetch, transport, redactor)));
+  const results = probed.filter((result): result is PreflightResult => result !== undefined);
+  // The round trip of a request on an open connection: a new connection's TCP, TLS or tunnel would count two or three.
+  const least = leastRequestRoundTrip();
   if (runEnv && !runEnv.LP_CONTRACT_WORKERS && readVariable('LP_CONTRACT_WORKERS') === undefined && Number.isFinite(least)) {
     runEnv.LP_CONTRACT_WORKERS = String(workersFor(least));
     const line = `round trip ${Math.round(least)} ms at least: ${runEnv.LP_CONTRACT_WORKERS} test files run side by side (--workers, LP_CONTRACT_WORKERS)`;
