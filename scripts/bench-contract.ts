@@ -112,7 +112,11 @@ function liveRun(
   );
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+}
 
 /** The distance rows: each latency (and, with --fixed, each with the old fixed bounds), `rounds` times, interleaved. */
 async function distance(rounds: number, fixed: boolean): Promise<DistanceRow[]> {

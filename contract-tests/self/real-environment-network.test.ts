@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { throughProxy } from '../fixtures/contradicting-proxy.ts';
 import { type ForwardProxy, startForwardProxy } from '../fixtures/forward-proxy.ts';
 import { type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
 import { makeTestCertificates, type TestCertificates } from '../fixtures/test-certificates.ts';
@@ -30,16 +31,7 @@ let untrusted: RealEnvironmentProxy;
 let runs: Record<'idleClosing' | 'proxiedHttp' | 'proxiedHttps' | 'unknownCa', LiveRun> | undefined;
 
 /** The sandbox's settings with each base URL at `origin` (scheme, host and port) instead. */
-function at(origin: string): Record<string, string> {
-  const env = sandbox!.env as Record<string, string>;
-  const upstream = new URL(env.LP_BASE_URL!).origin;
-  return Object.fromEntries(
-    Object.entries(env).map(([name, value]) => [
-      name,
-      /_URL$/.test(name) && name !== 'LP_REDIRECT_URI' ? value.replace(upstream, origin) : value,
-    ]),
-  );
-}
+const at = (origin: string) => throughProxy(sandbox!.env as Record<string, string>, new URL(sandbox!.env.LP_BASE_URL!).origin, origin);
 
 beforeAll(async () => {
   if (onlyWithMock()) return;

@@ -456,10 +456,14 @@ describe('requests in flight adapt to the round trip, within --concurrency', () 
     expect(gate.reached).toBe(6);
   });
 
-  it('takes a quarter off when the round trip rises (never below the start), and halves on a 429', async () => {
+  it('takes a quarter off once the smoothed round trip passes twice the least (never below the start), and halves on a 429', async () => {
     const { gate } = await busyGate(64, 4, 20);
     for (let i = 0; i < 12; i++) gate.accept(100);
     expect(gate.concurrency).toBe(16);
+    // One slow answer is not yet a queue: the smoothed round trip is 160 ms, and the quickest still 100.
+    gate.accept(400);
+    expect(gate.concurrency).toBe(17);
+    // The second makes it one (208 ms): a quarter off.
     gate.accept(400);
     expect(gate.concurrency).toBe(12);
     // One cut per round trip: the rest of the same burst changes nothing.
@@ -468,6 +472,14 @@ describe('requests in flight adapt to the round trip, within --concurrency', () 
     gate.throttle(0);
     expect(gate.concurrency).toBe(6);
     expect(new Gate(64, undefined, 4).concurrency).toBe(4);
+  });
+
+  it('keeps a near target whose round trip is queueing (1 ms at best, about 20 ms now) at the start, however many wait', async () => {
+    const { gate } = await busyGate(64, 3, 40);
+    gate.accept(1);
+    // Now and then an answer is quick again: the smoothed round trip still says the requests queue.
+    for (let i = 0; i < 30; i++) gate.accept(i % 8 === 0 ? 1 : 20);
+    expect(gate.concurrency).toBe(3);
   });
 
   it('does not grow when nothing waits: a near, fast target gets no more than it needs', async () => {

@@ -176,17 +176,26 @@ export function addStats(into: TransportStats, from: Partial<TransportStats>): T
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A round trip above twice the least one seen, and this much more, means the target queues requests: fewer go out. */
-const QUEUEING_MS = 50;
+/**
+ * Round trips against the least one seen. More requests may go out while the quickest of the latest answers came
+ * within 1.5 times the least (the path holds none back: their time is distance); fewer go out once the smoothed round
+ * trip passes twice the least (requests wait in a queue, the target's, or the suite's own busy worker's). The quickest,
+ * not the mean, says the path is free: a worker busy with its own checks delays some answers, never all of them.
+ */
+const ON_THE_WAY = 1.5;
+const QUEUED = 2;
+/** How many of the latest round trips the gate looks at for the quickest, and the weight of one in the smoothed mean. */
+const LATEST = 16;
+const SMOOTHING = 0.2;
 
 /**
- * Bounds the requests in flight and their rate. The number in flight adapts between 1 and `ceiling`: it starts at
- * `initial`, grows by one per answer while requests wait for a slot and the round trip holds (it doubles every round
- * trip), then by one per round trip after the first sign of queueing; a round trip that rises well above the least one
- * seen takes a quarter off (never below `initial`: a busy worker of the suite delays answers too), a 429 halves it. So a
- * far target gets many requests at once, and a near or busy one only what it answers as fast. Without a configured rate
- * the gate also learns one from the 429s it meets: the answers accepted in the last second before a 429 (less a margin)
- * become the rate, which then creeps up again.
+ * Bounds the requests in flight and their rate. The number in flight adapts between 1 and `ceiling` to the round trip:
+ * while requests wait for a slot and the path holds none back, it grows by one per answer (doubling every round trip),
+ * and after its first cut by one per round trip; once they queue, it takes a quarter off, once per round trip, never
+ * below `initial`; a 429 halves it. A far target's round trip is distance, which more requests at once do not lengthen,
+ * so it gets many; a near or busy one's is queueing, so it keeps the few it answers as fast. Without a configured rate
+ * the gate also learns one from the 429s it meets: the answers accepted in the last second before a 429 (less a
+ * margin) become the rate, which then creeps up again.
  */
 export class Gate {
   private inFlight = 0;
@@ -194,6 +203,8 @@ export class Gate {
   private readonly floor: number;
   private growing = true;
   private least = Number.POSITIVE_INFINITY;
+  private readonly latest: number[] = [];
+  private smoothed: number | undefined;
   private lastCut = Number.NEGATIVE_INFINITY;
   private most = 0;
   private readonly waiting: (() => void)[] = [];
@@ -280,17 +291,22 @@ export class Gate {
 
   private adapt(roundTripMs: number, now: number): void {
     this.least = Math.min(this.least, roundTripMs);
-    if (roundTripMs > 2 * this.least + QUEUEING_MS) {
+    this.latest.push(roundTripMs);
+    if (this.latest.length > LATEST) this.latest.shift();
+    this.smoothed = this.smoothed === undefined ? roundTripMs : this.smoothed + SMOOTHING * (roundTripMs - this.smoothed);
+    // A loopback answer may take no measurable time: a millisecond is the least that counts.
+    const least = Math.max(this.least, 1);
+    if (this.smoothed > QUEUED * least) {
       // The answers of one burst are one sign: one cut per round trip.
-      if (now - this.lastCut > roundTripMs) {
+      if (now - this.lastCut > this.smoothed) {
         this.lastCut = now;
         this.growing = false;
         this.limit = Math.max(this.floor, this.limit * 0.75);
       }
       return;
     }
-    // Not held back by the gate: no reason to allow more.
-    if (this.waiting.length === 0) return;
+    // Not held back by the gate, or the path holds some back already: no reason to allow more.
+    if (this.waiting.length === 0 || Math.min(...this.latest) > ON_THE_WAY * least) return;
     this.limit = Math.min(this.ceiling, this.limit + (this.growing ? 1 : 1 / this.limit));
     this.admit();
   }
