@@ -178,15 +178,15 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * Round trips against the least one seen. More requests may go out while the quickest of the latest answers came
- * within 1.5 times the least (the path holds none back: their time is distance); fewer go out once the smoothed round
- * trip passes twice the least (requests wait in a queue, the target's, or the suite's own busy worker's). The quickest,
- * not the mean, says the path is free: a worker busy with its own checks delays some answers, never all of them.
+ * within 1.5 times the least (the path holds none back: their time is distance); fewer go out once the median of the
+ * latest passes twice the least (requests wait in a queue, the target's, or the suite's own busy worker's). The quickest
+ * says the path is free, the median that a queue is: a worker busy with its own checks, a cold start or a new
+ * connection delays some answers, never most of them.
  */
 const ON_THE_WAY = 1.5;
 const QUEUED = 2;
-/** How many of the latest round trips the gate looks at for the quickest, and the weight of one in the smoothed mean. */
+/** How many of the latest round trips the gate looks at; a queue is judged from half of them at least. */
 const LATEST = 16;
-const SMOOTHING = 0.2;
 
 /**
  * Bounds the requests in flight and their rate. The number in flight adapts between 1 and `ceiling` to the round trip:
@@ -204,7 +204,6 @@ export class Gate {
   private growing = true;
   private least = Number.POSITIVE_INFINITY;
   private readonly latest: number[] = [];
-  private smoothed: number | undefined;
   private lastCut = Number.NEGATIVE_INFINITY;
   private most = 0;
   private readonly waiting: (() => void)[] = [];
@@ -293,12 +292,13 @@ export class Gate {
     this.least = Math.min(this.least, roundTripMs);
     this.latest.push(roundTripMs);
     if (this.latest.length > LATEST) this.latest.shift();
-    this.smoothed = this.smoothed === undefined ? roundTripMs : this.smoothed + SMOOTHING * (roundTripMs - this.smoothed);
+    const sorted = [...this.latest].sort((a, b) => a - b);
+    const typical = sorted[Math.floor(sorted.length / 2)]!;
     // A loopback answer may take no measurable time: a millisecond is the least that counts.
     const least = Math.max(this.least, 1);
-    if (this.smoothed > QUEUED * least) {
+    if (this.latest.length >= LATEST / 2 && typical > QUEUED * least) {
       // The answers of one burst are one sign: one cut per round trip.
-      if (now - this.lastCut > this.smoothed) {
+      if (now - this.lastCut > typical && this.limit > this.floor) {
         this.lastCut = now;
         this.growing = false;
         this.limit = Math.max(this.floor, this.limit * 0.75);
@@ -306,7 +306,7 @@ export class Gate {
       return;
     }
     // Not held back by the gate, or the path holds some back already: no reason to allow more.
-    if (this.waiting.length === 0 || Math.min(...this.latest) > ON_THE_WAY * least) return;
+    if (this.waiting.length === 0 || sorted[0]! > ON_THE_WAY * least) return;
     this.limit = Math.min(this.ceiling, this.limit + (this.growing ? 1 : 1 / this.limit));
     this.admit();
   }
