@@ -40,8 +40,10 @@ export const RUN_VARIABLES = {
   LP_CONTRACT_MAX_WAIT_S:
     'the longest Retry-After the suite waits out, in seconds (default 60); a longer one ends the request as "could not judge"',
   LP_CONTRACT_RATE_LIMIT: "requests per second the suite sends at most (a gateway's quota); unset: it adapts to the 429s it meets",
-  LP_CONTRACT_CONCURRENCY: 'requests the suite has in flight at most, over all its workers (default 8)',
-  LP_CONTRACT_WORKERS: 'test files a live run runs side by side (default 3); the mock and the sandbox run one at a time',
+  LP_CONTRACT_CONCURRENCY:
+    'requests the suite has in flight at most, over all its workers (default 128); below it the number adapts to the round trip',
+  LP_CONTRACT_WORKERS:
+    "test files a live run runs side by side (default: from the preflight's round trip, 3 near to 8 far); the mock and the sandbox run one at a time",
   LP_CONTRACT_VERBOSE: "1: the console keeps vitest's assertion diffs and code frames of failed checks (--verbose)",
   LP_CONTRACT_BASELINE: "a previous run's report directory: the reports add what changed since it (--baseline)",
   LP_STRICT_ASSUMPTIONS: '1: a contradicted assumption of the specs fails a live run',

@@ -31,5 +31,9 @@ export default defineProject({
     // Worker threads: a run's worker starts cheaper than a process (contract:mutation starts one per run, some 50).
     pool: 'threads',
     hookTimeout: live ? 600_000 : 30_000,
+    // A write whose answer never came has an unknown outcome (send/transport.ts says so in these words): that is
+    // nobody's verdict yet, so the check runs once more, building a new event, before it counts as "could not judge".
+    // Nothing else is retried (self/transport.test.ts holds the words and the config together).
+    retry: { count: 1, condition: /it is not sent again, since a second write could record twice/ },
   },
 });

@@ -1,14 +1,26 @@
 // Benchmark, not a test: wall time of the contract suite per target (mock, sandbox), and dredd against the same
 // sandbox in the same run, with checks per second of each. Goal: the whole suite under 30 s against the sandbox.
+// Distance (`--only distance`): `contract:live` against a sandbox behind one delaying proxy (the real-environment
+// proxy), its latency switched between runs of one session: 0 ms (loopback through the proxy), 50 ms and 200 ms,
+// interleaved round by round so the machine's load falls on each alike. Goals: 200 ms within 20 s, 50 ms within 1.3x
+// the loopback time. Each row also states what the run itself reports: round trip, in flight, chain, bound and ratio.
+import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import type { SuiteRun } from '../contract-tests/runner/run-suite.ts';
 import { startMock, startSandbox, type TargetServer } from '../tools/targets.ts';
 import type { TargetName } from '../contract-tests/send/target.ts';
-import { parseCommandLine } from '../config/cli.ts';
+import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
+import { throughProxy } from '../contract-tests/fixtures/contradicting-proxy.ts';
+import { startRealEnvironmentProxy } from '../contract-tests/fixtures/real-environment-proxy.ts';
+import { readJsonFile } from '../contract-tests/report/ledger.ts';
+import type { RunPace } from '../contract-tests/send/transport.ts';
 
 const SANDBOX_GOAL_SECONDS = 30;
+const FAR_GOAL_SECONDS = 20;
+const NEAR_GOAL_RATIO = 1.3;
+const LATENCIES_MS = [0, 50, 200];
 
 interface Row {
   tool: string;
@@ -55,12 +67,139 @@ async function suite(target: TargetName, server: TargetServer): Promise<Row> {
 const CLI = {
   command: 'npm run bench:contract --',
   summary:
-    'Benchmark, not a test: wall time of the contract suite against the mock and the sandbox, and of dredd against the same sandbox, with checks per second of each.',
-  options: {},
+    'Benchmark, not a test: wall time of the contract suite against the mock and the sandbox, and of dredd against the same sandbox, with checks per second of each; and contract:live against a sandbox 0, 50 and 200 ms away through one delaying proxy.',
+  options: {
+    only: { type: 'string', value: 'PART', description: 'Run one part: targets (mock, sandbox, dredd) or distance (0, 50, 200 ms away).' },
+    rounds: { type: 'string', value: 'N', description: 'Distance: runs per latency, interleaved (default 1; the median is kept).' },
+    fixed: {
+      type: 'boolean',
+      description: 'Distance: also runs with 8 in flight and 3 workers at each latency (the fixed bounds of old).',
+    },
+  },
 } as const;
 
+interface DistanceRow {
+  label: string;
+  latencyMs: number;
+  /** The whole `contract:live` command, preflight and reports included. */
+  seconds: number[];
+  /** What the run itself reports ("target live took N s wall time": vitest's run of the checks). */
+  suiteSeconds: number[];
+  exitCodes: number[];
+  pace?: RunPace;
+  requests?: number;
+  workers?: string;
+}
+
+/** `contract:live` as a partner runs it, in a child process with `settings` as its only LP_* variables. */
+function liveRun(
+  settings: Record<string, string>,
+  out: string,
+  args: string[],
+): Promise<{ code: number; output: string; seconds: number }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('LP_')));
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', '--target', 'live', '--out', out, ...args], {
+    cwd: repoRoot,
+    env: { ...env, ...settings },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) =>
+    child.once('close', (code) => resolve({ code: code ?? 1, output, seconds: (performance.now() - started) / 1000 })),
+  );
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+}
+
+/** The distance rows: each latency (and, with --fixed, each with the old fixed bounds), `rounds` times, interleaved. */
+async function distance(rounds: number, fixed: boolean): Promise<DistanceRow[]> {
+  const sandbox = await startSandbox();
+  const upstream = new URL(sandbox.env.LP_BASE_URL!).origin;
+  const proxy = await startRealEnvironmentProxy(upstream);
+  const settings = throughProxy(sandbox.env as Record<string, string>, upstream, proxy.origin);
+  const kinds = [
+    { label: 'adaptive', args: [] as string[] },
+    ...(fixed ? [{ label: 'fixed: 8 in flight, 3 workers', args: ['--concurrency', '8', '--workers', '3'] }] : []),
+  ];
+  const rows: DistanceRow[] = LATENCIES_MS.flatMap((latencyMs) =>
+    kinds.map((kind) => ({ label: kind.label, latencyMs, seconds: [], suiteSeconds: [], exitCodes: [] })),
+  );
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      for (const row of rows) {
+        proxy.configure({ latencyMs: row.latencyMs });
+        const out = join(repoRoot, 'dist/contract/bench', `distance-${row.latencyMs}`);
+        rmSync(out, { recursive: true, force: true });
+        const run = await liveRun(settings, out, kinds.find((k) => k.label === row.label)!.args);
+        row.seconds.push(run.seconds);
+        row.suiteSeconds.push(Number(/took ([\d.]+) s wall time/.exec(run.output)?.[1] ?? Number.NaN));
+        row.exitCodes.push(run.code);
+        const stats = readJsonFile<{ stats: { requests: number; pace?: RunPace } }>(join(out, 'transport.json'))?.stats;
+        if (stats?.pace) row.pace = stats.pace;
+        row.requests = stats?.requests;
+        row.workers = /(\d+) test files run side by side/.exec(run.output)?.[1] ?? (row.label === 'adaptive' ? '?' : '3');
+        console.log(
+          `  round ${round}, ${row.latencyMs} ms, ${row.label}: ${run.seconds.toFixed(1)} s, exit ${run.code}` +
+            (run.code === 0 ? '' : `\n${run.output.split('\n').slice(-8).join('\n')}`),
+        );
+      }
+    }
+  } finally {
+    await proxy.close();
+    await sandbox.stop();
+  }
+  return rows;
+}
+
+function printDistance(rows: DistanceRow[]): boolean {
+  console.log(
+    '\n| Latency | Run | Wall time (median) | vs loopback | Suite (its own line) | Requests | Round trip | In flight (most, mean) | Workers | Chain | Bound | Requests took | Ratio | Exit codes |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const loopback = (label: string) => median(rows.find((r) => r.latencyMs === 0 && r.label === label)!.seconds);
+  for (const row of rows) {
+    const wall = median(row.seconds);
+    const p = row.pace;
+    console.log(
+      `| ${row.latencyMs} ms | ${row.label} | ${wall.toFixed(1)} s | ${(wall / loopback(row.label)).toFixed(2)}x | ${median(row.suiteSeconds).toFixed(1)} s | ${row.requests ?? '?'} | ` +
+        (p
+          ? `${Math.round(p.roundTripMs)} ms | ${p.mostInFlight}, ${p.meanInFlight.toFixed(1)} | ${row.workers} | ${p.chain} | ${(p.boundMs / 1000).toFixed(1)} s | ${(p.spanMs / 1000).toFixed(1)} s | ${p.ratio.toFixed(2)}x`
+          : '? | ? | ? | ? | ? | ? | ?') +
+        ` | ${row.exitCodes.join(', ')} |`,
+    );
+  }
+  const adaptive = (ms: number) => median(rows.find((r) => r.latencyMs === ms && r.label === 'adaptive')!.seconds);
+  const far = adaptive(200);
+  const near = adaptive(50) / adaptive(0);
+  console.log(`\n200 ms away: ${far.toFixed(1)} s (goal <= ${FAR_GOAL_SECONDS} s: ${far <= FAR_GOAL_SECONDS ? 'met' : 'NOT met'})`);
+  console.log(
+    `50 ms away: ${near.toFixed(2)}x the loopback time (goal <= ${NEAR_GOAL_RATIO}x: ${near <= NEAR_GOAL_RATIO ? 'met' : 'NOT met'})`,
+  );
+  return rows.every((r) => r.exitCodes.every((code) => code === 0));
+}
+
 async function main(): Promise<number> {
-  parseCommandLine(CLI);
+  const { values } = parseCommandLine(CLI);
+  const only = values.only;
+  if (only !== undefined && only !== 'targets' && only !== 'distance') usageError(CLI, `--only must be targets or distance, got "${only}"`);
+  const rounds = values.rounds === undefined ? 1 : integerOption(CLI, 'rounds', values.rounds, 1, 20);
+  let passed = true;
+  if (only !== 'distance') passed = await targets();
+  if (only !== 'targets') {
+    console.log(`distance: contract:live against a sandbox behind one delaying proxy, ${rounds} round(s):`);
+    passed = printDistance(await distance(rounds, values.fixed === true)) && passed;
+  }
+  return passed ? 0 : 1;
+}
+
+async function targets(): Promise<boolean> {
   const rows: Row[] = [];
   console.log('mock:');
   rows.push(await withServer(startMock, (server) => suite('mock', server)));
@@ -96,7 +235,7 @@ async function main(): Promise<number> {
   console.log(
     `responses validated per second, suite / dredd: ${((sandboxSuite.responses ?? 0) / sandboxSuite.seconds / (dredd.checks / dredd.seconds)).toFixed(2)}x`,
   );
-  return rows.some((r) => r.failed) ? 1 : 0;
+  return !rows.some((r) => r.failed);
 }
 
 process.exitCode = await main().catch((error: unknown) => {

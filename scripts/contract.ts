@@ -35,12 +35,13 @@ const CLI = {
     concurrency: {
       type: 'string',
       value: 'N',
-      description: 'Requests in flight at most, all workers together (or LP_CONTRACT_CONCURRENCY; default 8).',
+      description: 'Requests in flight at most, all workers together (or LP_CONTRACT_CONCURRENCY; default 128; below it they adapt).',
     },
     workers: {
       type: 'string',
       value: 'N',
-      description: 'Live runs: test files run side by side (or LP_CONTRACT_WORKERS; default 3). The mock and sandbox run one at a time.',
+      description:
+        "Live runs: test files run side by side (or LP_CONTRACT_WORKERS; default from the preflight's round trip, 3 to 8). The mock and sandbox run one at a time.",
     },
     timeout: {
       type: 'string',

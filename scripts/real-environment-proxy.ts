@@ -1,6 +1,7 @@
 // `npm run proxy:real-environment`: puts contract-tests/fixtures/real-environment-proxy.ts in front of a running
 // sandbox (or any origin), so a client or a contract run sees a staging environment behind an API gateway: distance,
-// a rate limit, transient 503s, dropped connections, a wrapped fleet list, another Content-Type. Prints the behaviours
+// a rate limit, transient 503s, dropped connections, connections closed when idle without a word, https with a
+// certificate of a private CA, a wrapped fleet list, another Content-Type. Prints the behaviours
 // to stderr and "proxy ready on <origin>" to stdout; on SIGINT/SIGTERM prints what it did and stops.
 import {
   checkOptions,
@@ -12,6 +13,7 @@ import {
   startRealEnvironmentProxy,
   withPreset,
 } from '../contract-tests/fixtures/real-environment-proxy.ts';
+import { readFileSync } from 'node:fs';
 import { integerOption, isMainModule, listenFailure, parseCommandLine, usageError } from '../config/cli.ts';
 
 const DEFAULT_UPSTREAM = 'http://127.0.0.1:4020';
@@ -43,6 +45,13 @@ const CLI = {
     'no-throttle': { type: 'boolean', description: "Turn the preset's throttle off." },
     'transient-503-every': { type: 'string', value: 'N', description: 'Answer about one idempotent request in N with 503 (0: off).' },
     'drop-every': { type: 'string', value: 'N', description: 'Drop the connection of about one idempotent request in N (0: off).' },
+    'idle-close-ms': {
+      type: 'string',
+      value: 'N',
+      description: 'Close a connection idle for N ms without a word (no Keep-Alive header announces it; 0: off).',
+    },
+    'tls-key': { type: 'string', value: 'FILE', description: 'Serve https with this private key (PEM), with --tls-cert.' },
+    'tls-cert': { type: 'string', value: 'FILE', description: "Serve https with this certificate (PEM; e.g. one of your own CA's)." },
     'list-wrapper': { type: 'boolean', description: 'Answer the fleet list as {"items": [...], "count": n}.' },
     'fleet-content-type': {
       type: 'string',
@@ -58,6 +67,7 @@ const CLI = {
     'Examples:',
     '  npm run proxy:real-environment -- --preset gateway',
     '  npm run proxy:real-environment -- --upstream http://127.0.0.1:4020 --latency-ms 200 --list-wrapper',
+    '  npm run proxy:real-environment -- --preset idle-closing --tls-key server.key --tls-cert server.pem',
   ],
 } as const;
 
@@ -99,6 +109,9 @@ function options(values: ReturnType<typeof parseCommandLine<typeof CLI.options>>
   };
   every('transient-503-every', 'transient503Every');
   every('drop-every', 'dropEvery');
+  const idle = int('idle-close-ms', 0, 60_000);
+  if (idle === 0) delete chosen.idleCloseMs;
+  else if (idle !== undefined) chosen.idleCloseMs = idle;
   if (values['list-wrapper']) chosen.listWrapper = true;
   if (values['fleet-content-type'] !== undefined) chosen.fleetContentType = values['fleet-content-type'];
   if (values['fleet-path-prefix'] !== undefined) chosen.fleetPathPrefix = values['fleet-path-prefix'];
@@ -112,6 +125,17 @@ function options(values: ReturnType<typeof parseCommandLine<typeof CLI.options>>
   return chosen;
 }
 
+/** The key and certificate to serve https with: both files or neither. */
+function tlsOf(keyFile: string | undefined, certFile: string | undefined): { key: string; cert: string } | undefined {
+  if (keyFile === undefined && certFile === undefined) return undefined;
+  if (keyFile === undefined || certFile === undefined) usageError(CLI, '--tls-key and --tls-cert go together');
+  try {
+    return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') };
+  } catch (error) {
+    usageError(CLI, `cannot read the TLS files: ${(error as Error).message}`);
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseCommandLine(CLI);
   const chosen = options(values);
@@ -119,9 +143,10 @@ async function main(): Promise<void> {
   const host = values.host ?? '127.0.0.1';
   const upstream = values.upstream ?? DEFAULT_UPSTREAM;
   if (!URL.canParse(upstream)) usageError(CLI, `--upstream must be an origin such as ${DEFAULT_UPSTREAM}, got "${upstream}"`);
+  const tls = tlsOf(values['tls-key'], values['tls-cert']);
   let proxy: RealEnvironmentProxy;
   try {
-    proxy = await startRealEnvironmentProxy(upstream, chosen, { host, port });
+    proxy = await startRealEnvironmentProxy(upstream, chosen, { host, port, ...(tls ? { tls } : {}) });
   } catch (error) {
     const failure = error as NodeJS.ErrnoException;
     if (failure.syscall === 'listen') fail(listenFailure('proxy', host, port, failure).replace(/^proxy: /, ''));
@@ -129,10 +154,10 @@ async function main(): Promise<void> {
     fail(failure.message);
   }
   const stop = () => {
-    const { requests, forwarded, throttled, transient503, dropped } = proxy.stats();
+    const { requests, forwarded, throttled, transient503, dropped, idleClosed } = proxy.stats();
     process.stderr.write(
       `real-environment proxy: ${requests} requests, ${forwarded} forwarded, ${throttled} throttled (429), ` +
-        `${transient503} answered 503, ${dropped} dropped\n`,
+        `${transient503} answered 503, ${dropped} dropped, ${idleClosed} idle connections closed\n`,
     );
     void proxy.close().then(() => process.exit(0));
   };

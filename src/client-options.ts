@@ -1,5 +1,6 @@
 // Options every client takes (transport, timeout, retries) and the checks that turn bad configuration into clear errors.
 // Error messages name the option, never its value: values may be credentials.
+import { type Dispatcher, proxyFor, proxySettings, sharedConnections, trackReusedConnections } from './connections.js';
 import { resolveMaxResponseBytes } from './response-body.js';
 import { resolveRetryPolicy, type ResolvedRetryPolicy, type RetryOptions } from './retry-policy.js';
 import { DEFAULT_TIMEOUT_MS, timeoutFetch, type FetchFunction } from './timeout-fetch.js';
@@ -10,6 +11,12 @@ export interface TransportOptions {
    * Request a middleware of yours returned.
    */
   fetch?: FetchFunction | typeof globalThis.fetch | undefined;
+  /**
+   * The undici dispatcher to send with (fetch's `dispatcher` option): your Agent, ProxyAgent or MockAgent. Default: the
+   * client's own connections, through the proxy HTTPS_PROXY, HTTP_PROXY and NO_PROXY name (read when the client is
+   * built). With `fetch` and no `dispatcher`, your fetch decides how it connects.
+   */
+  dispatcher?: Dispatcher | undefined;
   /** Per-attempt timeout in ms (default 30000). A caller's own `signal` is honoured as well. */
   timeoutMs?: number | undefined;
   /**
@@ -70,6 +77,13 @@ export function requireBaseUrl(factory: string, name: string, value: unknown, va
 export interface ResolvedTransport {
   /** The caller's fetch (or the global one), with the per-attempt timeout. */
   fetch: FetchFunction;
+  /**
+   * The same, over a new connection: the one re-send of a request whose kept-alive connection the server had closed.
+   * The caller's own fetch or dispatcher is used as it is.
+   */
+  freshFetch: FetchFunction;
+  /** The proxy a URL goes through, when the client chose the connections (for the hints of errors). */
+  proxyFor: ((url: string) => string | undefined) | undefined;
   timeoutMs: number;
   maxResponseBytes: number;
   retry: ResolvedRetryPolicy;
@@ -82,8 +96,16 @@ export interface ResolvedTransport {
 export function resolveTransport(factory: string, options: TransportOptions): ResolvedTransport {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   try {
+    const fetch = (options.fetch ?? globalThis.fetch) as FetchFunction;
+    trackReusedConnections();
+    // The client's own connections unless the caller brought a fetch or a dispatcher: theirs decide.
+    const own = options.fetch || options.dispatcher ? undefined : { settings: proxySettings() };
+    const connections = own && sharedConnections(own.settings);
+    const pooled = timeoutFetch(fetch, timeoutMs, options.dispatcher ?? connections?.pooled);
     return {
-      fetch: timeoutFetch((options.fetch ?? globalThis.fetch) as FetchFunction, timeoutMs),
+      fetch: pooled,
+      freshFetch: connections ? timeoutFetch(fetch, timeoutMs, connections.fresh) : pooled,
+      proxyFor: own && ((url: string) => proxyFor(url, own.settings)),
       timeoutMs,
       maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes),
       retry: resolveRetryPolicy(options.retry),

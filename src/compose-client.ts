@@ -78,12 +78,15 @@ export function composeClient<Paths extends {}>(options: ComposeOptions): ApiCli
     baseUrlOption: options.baseUrlOption ?? 'baseUrl',
     timeoutMs: transport.timeoutMs,
     attempts,
+    proxyFor: transport.proxyFor,
   };
   const describe = failureDescriber(context);
   // Order matters: onRequest runs in this order, onResponse and onError in reverse.
   client.use(errorMiddleware(context, transport.maxResponseBytes, describe));
   if (options.authorizer) client.use(authMiddleware(options.authorizer));
-  client.use(resendMiddleware(transport.retry, describe, attempts, options.authorizer, options.safeToRepeat));
+  // A re-send on a new connection goes through the client's own connections; a fetch given for one call is used as it is.
+  const newConnection = (fetch: unknown) => (fetch === transport.fetch ? transport.freshFetch : fetch);
+  client.use(resendMiddleware(transport.retry, describe, attempts, options.authorizer, options.safeToRepeat, newConnection));
   guardCalls(client as unknown as ClientCalls, options.baseUrl, describe, transport.timeoutMs, requests);
   // A caller's middleware reads real Requests (the client's own middlewares, added above, do not need them).
   const use = client.use;

@@ -2,6 +2,7 @@
 // Registered first, so it sees the final response after retries and 401 replays (openapi-fetch runs onResponse in reverse).
 import type { Middleware } from 'openapi-fetch';
 import { ApiError, displayUrl, requestIdsOf, summarizeBody } from './api-error.js';
+import { errorCode, networkHint } from './network-hints.js';
 import { InvalidJson, limitResponse } from './response-body.js';
 import type { Secrets } from './secrets.js';
 import { discardResponse, settleTimeout } from './timeout-fetch.js';
@@ -35,6 +36,8 @@ export interface FailureContext {
   baseUrlOption: string;
   timeoutMs: number;
   attempts: Attempts;
+  /** The proxy a request to a URL goes through, when the client chose the connections (undefined: direct or unknown). */
+  proxyFor?: ((url: string) => string | undefined) | undefined;
 }
 
 /**
@@ -192,7 +195,7 @@ function describeFailure(context: FailureContext, error: unknown, request: Reque
   // OpenSSL's own text (library, function, source file and line) says nothing to a caller; its code does.
   const reason =
     cause instanceof Error ? secrets.redact(code?.startsWith('ERR_SSL_') ? code : `${code ?? cause.name}: ${cause.message}`) : undefined;
-  const hint = networkHint(code, request.url, context.baseUrlOption);
+  const hint = networkHint(cause, request.url, context.baseUrlOption, context.proxyFor?.(request.url));
   return new ApiError({
     kind: 'network',
     status: 0,
@@ -202,56 +205,6 @@ function describeFailure(context: FailureContext, error: unknown, request: Reque
     attempts,
     hint: hint === undefined ? undefined : secrets.redact(hint),
   });
-}
-
-/** The system or library code of a network failure (`ECONNREFUSED`, `ERR_SSL_WRONG_VERSION_NUMBER`), also of the first of several. */
-function errorCode(cause: unknown): string | undefined {
-  const own = (cause as { code?: unknown } | undefined)?.code;
-  if (typeof own === 'string') return own;
-  // Node 20+ tries every address of a host name (autoSelectFamily) and may report all of them as an AggregateError.
-  const first = (cause as { errors?: unknown } | undefined)?.errors;
-  return Array.isArray(first) ? errorCode(first[0]) : undefined;
-}
-
-/** Certificate failures of a TLS server that does speak TLS (Node's and OpenSSL's codes). */
-const CERTIFICATE_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
-/**
- * What to do about a network failure whose cause is known from its code; undefined otherwise (a reset or a dropped
- * connection says nothing certain).
- * @internal
- */
-export function networkHint(code: string | undefined, url: string, option: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined;
-  }
-  const https = parsed.protocol === 'https:';
-  const { hostname } = parsed;
-  const host = parsed.port ? parsed.host : `${parsed.host}:${https ? 443 : 80}`;
-  if (code === undefined) return undefined;
-  if (https && (code.startsWith('ERR_SSL_') || code === 'EPROTO'))
-    return `The TLS handshake with ${host} failed (${code}): the server most likely speaks plain http on that port. Use an http:// URL in "${option}" (a local sandbox or mock is http), or the port where the server speaks https.`;
-  if (CERTIFICATE_CODES.has(code))
-    return `The TLS certificate of ${host} is not trusted (${code}): check that "${option}" names the right host; behind a proxy that inspects TLS, give Node its CA certificate with NODE_EXTRA_CA_CERTS.`;
-  if (code === 'ENOTFOUND')
-    return `The host name ${hostname} does not resolve (DNS): check the host in "${option}" for a typo, and that this machine can resolve it (VPN, proxy, /etc/hosts).`;
-  if (code === 'EAI_AGAIN')
-    return `The DNS lookup of ${hostname} failed for now (EAI_AGAIN): check this machine's network and DNS resolver, then try again.`;
-  if (code === 'ECONNREFUSED')
-    return `Nothing accepts connections at ${host}: check that the server is running, and the host and port in "${option}".`;
-  return undefined;
 }
 
 /**

@@ -1,7 +1,10 @@
 // Middleware that sends a request again when that is safe: retries (network errors, timeouts, 429, 502-504) for
-// idempotent calls, and one replay after a 401 with a renewed credential (a 401 means the call was not recorded).
+// idempotent calls, one replay after a 401 with a renewed credential (a 401 means the call was not recorded), and one
+// re-send, of any call, on a new connection when a kept-alive connection turned out closed before any byte of the answer
+// (the server closed it while idle and never saw the request: RFC 9112 section 9.3.1; browsers do the same).
 import type { Middleware } from 'openapi-fetch';
 import type { RequestAuthorizer } from './authorizer.js';
+import { isStaleConnection } from './connections.js';
 import { isCallerAbort, type Attempts, type FailureDescriber } from './error-middleware.js';
 import { originOf, replayOf } from './replayable-request.js';
 import { backoffMs, mayRetry, retryAfterMs, RETRYABLE_STATUSES, type ResolvedRetryPolicy } from './retry-policy.js';
@@ -14,6 +17,7 @@ type Outcome = { response: Response; error?: undefined } | { response?: undefine
  * `describeFailure`: the client's one failure-to-ApiError function (the error middleware's onError uses it too).
  * `attempts`: where it records how often a request was sent, by its final response or error, when more than once.
  * `safeToRepeat`: requests that may be retried although their method is not idempotent.
+ * `newConnection`: the fetch that sends over a new connection, given the fetch a request was sent with.
  * @internal
  */
 export function resendMiddleware(
@@ -22,6 +26,7 @@ export function resendMiddleware(
   attempts: Attempts,
   authorizer?: RequestAuthorizer,
   safeToRepeat?: (request: Request) => boolean,
+  newConnection: (fetch: unknown) => unknown = (fetch) => fetch,
 ): Middleware {
   // A body can be read once, so a request that may be replayed keeps an unread copy (only requests with a body need one).
   const pristine = new WeakMap<Request, Request>();
@@ -57,9 +62,16 @@ export function resendMiddleware(
   async function settle(request: Request, first: Outcome, fetch: Fetch): Promise<Outcome> {
     let outcome = first;
     let replayedAfter401 = false;
+    let reconnected = false;
     let sent = 1;
     const retryAllowed = retryable(request);
     for (let attempt = 1; ; ) {
+      if (outcome.error !== undefined && !reconnected && isStaleConnection(outcome.error) && !request.signal.aborted) {
+        reconnected = true;
+        outcome = await resend(request, newConnection(fetch) as Fetch);
+        sent += 1;
+        continue;
+      }
       if (outcome.response?.status === 401 && renewable && !replayedAfter401) {
         replayedAfter401 = true;
         await discardResponse(outcome.response);

@@ -4,6 +4,7 @@
 // body with the client secret to whatever host the Location names, and would replay a 301/302/303'd POST as a GET whose
 // 200 looks like success. The error middleware turns the 3xx it gets instead into an ApiError (kind 'redirect').
 // A request whose body is known is sent as (url, init): fetch then builds one Request instead of copying ours.
+import type { Dispatcher } from './connections.js';
 import { originOf } from './replayable-request.js';
 
 export type FetchFunction = (input: Request | string, init?: RequestInit) => Promise<Response>;
@@ -20,15 +21,20 @@ const REDIRECT: RequestRedirect = 'manual';
 // signal, against under 1 µs here), while a timer left pending would keep the whole exchange in memory until it fires.
 const pendingTimers = new WeakMap<Response, unknown>();
 
-/** @internal */
-export function timeoutFetch(fetchImpl: FetchFunction, timeoutMs: number): FetchFunction {
+/**
+ * `dispatcher`: the connections to send over (fetch's undici option), when the client chose them or was given them.
+ * @internal
+ */
+export function timeoutFetch(fetchImpl: FetchFunction, timeoutMs: number, dispatcher?: Dispatcher): FetchFunction {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError('option "timeoutMs" must be a positive number of milliseconds');
+  // Set only when there is one: a caller's fetch that is not undici's never sees the option.
+  const via: SendInit = dispatcher ? { dispatcher } : NO_DISPATCHER;
   return (input, init) => {
     const controller = new AbortController();
     const timer: unknown = setTimeout(abortForTimeout, timeoutMs, controller);
     // In Node a pending timeout must not keep the process alive; in a browser the timer is a number, with nothing to unref.
     (timer as { unref?: () => void }).unref?.();
-    return send(fetchImpl, input, init, controller.signal).then(
+    return send(fetchImpl, input, init, controller.signal, via).then(
       (response) => {
         pendingTimers.set(response, timer);
         return response;
@@ -41,18 +47,28 @@ export function timeoutFetch(fetchImpl: FetchFunction, timeoutMs: number): Fetch
   };
 }
 
-function send(fetchImpl: FetchFunction, input: Request | string, init: RequestInit | undefined, timeout: AbortSignal): Promise<Response> {
+/** fetch's init with undici's `dispatcher` option, which the DOM's RequestInit does not know. */
+type SendInit = RequestInit & { dispatcher?: Dispatcher };
+const NO_DISPATCHER: SendInit = Object.freeze({});
+
+function send(
+  fetchImpl: FetchFunction,
+  input: Request | string,
+  init: RequestInit | undefined,
+  timeout: AbortSignal,
+  via: SendInit,
+): Promise<Response> {
   if (typeof input === 'string') {
     const caller = init?.signal;
-    return fetchImpl(input, { ...init, redirect: REDIRECT, signal: caller ? AbortSignal.any([caller, timeout]) : timeout });
+    return fetchImpl(input, { ...init, ...via, redirect: REDIRECT, signal: caller ? AbortSignal.any([caller, timeout]) : timeout });
   }
   const origin = originOf(input);
   if (origin) {
     // Only the caller's signal can abort besides the timeout; the request's own signal merely follows it.
     const signal = origin.callerSignal ? AbortSignal.any([origin.callerSignal, timeout]) : timeout;
-    return fetchImpl(input.url, { method: input.method, headers: input.headers, body: origin.body, redirect: REDIRECT, signal });
+    return fetchImpl(input.url, { method: input.method, headers: input.headers, body: origin.body, ...via, redirect: REDIRECT, signal });
   }
-  return fetchImpl(input, { ...init, redirect: REDIRECT, signal: AbortSignal.any([init?.signal ?? input.signal, timeout]) });
+  return fetchImpl(input, { ...init, ...via, redirect: REDIRECT, signal: AbortSignal.any([init?.signal ?? input.signal, timeout]) });
 }
 
 /**

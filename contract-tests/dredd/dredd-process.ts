@@ -4,6 +4,7 @@
 // Its output goes to the parent, which redacts it; the LP_* settings come in its environment, never on its argv.
 import { createRequire } from 'node:module';
 import { isMainModule } from '../../config/cli.ts';
+import { proxyFor } from '../../src/connections.ts';
 import { freePort } from '../../tools/free-port.ts';
 
 const require = createRequire(import.meta.url);
@@ -46,6 +47,8 @@ async function startProxy(item: DreddPlanItem): Promise<{ url: string; server: P
   const server = await createSingleProcessPrism({
     document: item.proxyFile,
     upstream: new URL(item.upstream),
+    // HTTPS_PROXY and NO_PROXY of this process's environment (never the argv: a proxy URL may hold its password).
+    upstreamProxy: proxyFor(item.upstream),
     errors: true,
     validateRequest: false,
     host: '127.0.0.1',

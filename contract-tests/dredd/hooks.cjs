@@ -5,12 +5,16 @@
 // passes in.
 const { readFileSync } = require('node:fs');
 const hooks = require('hooks');
+// The data fetched below goes the way the suite's requests go: through the proxy HTTPS_PROXY or HTTP_PROXY names, in a
+// CONNECT tunnel, unless NO_PROXY lists the host (run-dredd.ts adds loopback to it), as src/connections.ts does.
+const { EnvHttpProxyAgent } = require('undici');
 
 const env = process.env;
 const TARGET = env.LP_CONTRACT_TARGET || 'live';
 const writesAllowed = env.LP_ALLOW_WRITES === '1' && Boolean(env.LP_TEST_LOAD_ID);
 const { operations, tokenSource } = JSON.parse(readFileSync(env.LP_DREDD_OPERATIONS, 'utf8'));
 const state = { token: undefined, values: {} };
+const dispatcher = new EnvHttpProxyAgent();
 
 const join = (base, path) => `${String(base).replace(/\/+$/, '')}${path}`;
 const operationOf = (transaction) => {
@@ -34,6 +38,7 @@ hooks.beforeAll(async (_transactions, done) => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ grant_type: 'client_credentials', client_id: env.LP_CLIENT_ID, client_secret: env.LP_CLIENT_SECRET }),
         signal: AbortSignal.timeout(15000),
+        dispatcher,
       });
       if (response.ok) state.token = (await response.json()).access_token;
     }
@@ -44,6 +49,7 @@ hooks.beforeAll(async (_transactions, done) => {
         const response = await fetch(join(env[source.baseVariable], source.listPath), {
           headers: { [owner.name]: `${owner.prefix}${credentialValue(owner)}` },
           signal: AbortSignal.timeout(15000),
+          dispatcher,
         });
         const list = response.ok ? await response.json() : [];
         if (Array.isArray(list) && list[0]) state.values[name] = list[0][name];

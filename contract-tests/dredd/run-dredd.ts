@@ -2,6 +2,9 @@
 // fails any response that breaks the schema. One Prism proxy per server address (service, identity provider, fleet),
 // all in one child process with dredd (dredd-process.ts), whose output comes back here and is redacted.
 // Targets: mock (starts Prism's mock), sandbox (starts the sandbox, optionally mutated), live (LP_* variables, .env).
+// Proxies: HTTPS_PROXY, HTTP_PROXY and NO_PROXY as the suite and the client read them (src/connections.ts). Prism reaches
+// an https upstream through the proxy in a CONNECT tunnel; a plain-http upstream it would hand to the proxy as a request
+// to read, credentials included, so such a document is not run. dredd's own requests go to Prism on loopback, direct.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
@@ -10,6 +13,7 @@ import { redactorFromEnvironment } from '../send/redact.ts';
 import type { TargetName } from '../send/target.ts';
 import { loadDotenv } from '../../config/environment.ts';
 import { writeDreddOperations } from './dredd-operations.ts';
+import { displayProxy, proxyFor, proxySettings } from '../../src/connections.ts';
 import { writeDreddDocuments } from './dredd-documents.ts';
 import { RESULT_PREFIX, type DreddPlanItem } from './dredd-process.ts';
 
@@ -67,9 +71,15 @@ export async function dreddAgainst(target: TargetName, env: Record<string, strin
   const redactor = redactorFromEnvironment(env);
   const plan: DreddPlanItem[] = [];
   const notRun: string[] = [];
+  const proxies = proxySettings();
   for (const document of writeDreddDocuments(outDir)) {
     const upstream = env[document.baseVariable];
+    const upstreamProxy = upstream && URL.canParse(upstream) ? proxyFor(upstream, proxies) : undefined;
     if (!upstream) notRun.push(`${document.name} skipped: needs ${document.baseVariable} (not set)`);
+    else if (upstreamProxy && new URL(upstream).protocol === 'http:')
+      notRun.push(
+        `${document.name} skipped: ${document.baseVariable} is plain http through the proxy ${displayProxy(upstreamProxy)}, to which Prism would hand every request to read, credentials included: use https, or list the host in NO_PROXY`,
+      );
     else
       plan.push({
         name: document.name,
@@ -88,7 +98,15 @@ export async function dreddAgainst(target: TargetName, env: Record<string, strin
     ['--import', 'tsx', join(repoRoot, 'contract-tests/dredd/dredd-process.ts'), JSON.stringify(plan)],
     {
       cwd: repoRoot,
-      env: { ...process.env, ...env, LP_CONTRACT_TARGET: target, LP_DREDD_OPERATIONS: operationsFile },
+      // dredd's requests go to Prism on loopback: never through a proxy (its `request` reads the variables too).
+      env: {
+        ...process.env,
+        ...env,
+        LP_CONTRACT_TARGET: target,
+        LP_DREDD_OPERATIONS: operationsFile,
+        NO_PROXY: proxies.noProxy,
+        no_proxy: proxies.noProxy,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -1,24 +1,39 @@
 // What a run's requests met on the way (from its ledger): sent, throttled, retried, timed out, waited; and the checks
 // that passed only after retries.
 import type { LedgerEntry } from '../send/ledger.ts';
-import { addStats, emptyStats, type TransportStats } from '../send/transport.ts';
+import {
+  addStats,
+  emptyStats,
+  paceLine,
+  paceOf,
+  type RequestPace,
+  readTransportSettings,
+  type RunPace,
+  type TransportStats,
+} from '../send/transport.ts';
 
-/** What the run's requests met on the way: sent, throttled, retried, timed out, time waited. */
-export function transportSummary(entries: LedgerEntry[]): TransportStats {
+/** What the run's requests met on the way: sent, throttled, retried, timed out, time waited; and the run's pace. */
+export function transportSummary(entries: LedgerEntry[]): TransportStats & { pace?: RunPace } {
   const total = emptyStats();
+  const notes: Partial<RequestPace>[] = [];
   for (const entry of entries) {
     if (entry.kind !== 'exchange' && entry.kind !== 'unjudged') continue;
     addStats(total, { requests: 1, attempts: 1, ...entry.transport });
+    if (entry.transport) notes.push(entry.transport);
   }
-  return total;
+  const pace = paceOf(notes, readTransportSettings().concurrency);
+  return pace ? { ...total, pace } : total;
 }
 
-/** One line of the transport summary: requests, attempts, throttled, retried, timed out, failed connections, waits. */
-export function transportLine(stats: TransportStats): string {
+/** One line of the transport summary: requests, attempts, throttled, retried, timed out, failed connections, waits, pace. */
+export function transportLine(stats: TransportStats & { pace?: RunPace }): string {
   return (
     `${stats.requests} requests (${stats.attempts} attempts): ${stats.throttled} throttled (429 or 503 with Retry-After), ` +
-    `${stats.retried} retried, ${stats.timedOut} timed out, ${stats.dropped} connections failed, ${(stats.waitedMs / 1000).toFixed(1)} s of waits for Retry-After, the rate and backoff (summed over requests)` +
-    (stats.unjudged ? `, ${stats.unjudged} without an answer to judge` : '')
+    `${stats.retried} retried, ${stats.timedOut} timed out, ${stats.dropped} connections failed, ` +
+    (stats.reconnected ? `${stats.reconnected} sent again on a new connection (a kept-alive one had closed), ` : '') +
+    `${(stats.waitedMs / 1000).toFixed(1)} s of waits for Retry-After, the rate and backoff (summed over requests)` +
+    (stats.unjudged ? `, ${stats.unjudged} without an answer to judge` : '') +
+    (stats.pace ? `; ${paceLine(stats.pace)}` : '')
   );
 }
 

@@ -92,7 +92,7 @@ export async function runContract(opts: ContractRunOptions): Promise<number> {
     const env: Record<string, string | undefined> = opts.target === 'live' ? {} : server.env;
     if (opts.target === 'live') {
       // Does each configured API answer, and accept the partner's own credentials? If not, no check can judge it.
-      const results = await preflight(server.env, new Transport({ ...opts.transport.settings, workers: 1 }));
+      const results = await preflight(server.env, new Transport({ ...opts.transport.settings, workers: 1 }), opts.transport.env);
       for (const result of results) console.log(`contract: preflight: ${result.line}`);
       if (results.some((r) => !r.ok)) {
         console.log(

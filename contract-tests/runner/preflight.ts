@@ -2,12 +2,15 @@
 // A target that refuses them, or that cannot be reached, has told us nothing about the contract: the run ends as
 // "could not judge" (exit 2) with one line per API naming the LP_* variable to check, instead of a green run full of
 // skips or a red one full of refusals. Calls go through the published client (what partners use) over the suite's
-// transport (timeouts, retries, throttling), outside vitest.
+// transport (timeouts, retries, throttling, the proxy HTTPS_PROXY names), outside vitest. Their round trip decides how
+// many test files the run takes on at once, unless the partner said (LP_CONTRACT_WORKERS, --workers).
+import { readVariable } from '../../config/environment.ts';
+import { leastRequestRoundTrip } from '../../src/connections.ts';
 import { ApiError, createFleetClient, createTokenProvider } from '../../src/index.ts';
 import type { TargetEnv } from '../../tools/targets.ts';
-import { Redactor } from '../send/redact.ts';
-import { SECRET_VARIABLES } from '../send/target.ts';
-import { couldNotJudgeOf, type Transport } from '../send/transport.ts';
+import { registryEntry } from '../send/operations.ts';
+import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
+import { couldNotJudgeOf, type Transport, workersFor } from '../send/transport.ts';
 
 export interface PreflightResult {
   api: string;
@@ -67,8 +70,12 @@ const PROBES: Probe[] = [
     base: 'LP_FLEET_BASE_URL',
     credentials: ['LP_FLEET_API_KEY'],
     check: 'LP_FLEET_API_KEY (and that LP_FLEET_BASE_URL is the fleet API the key belongs to)',
-    call: (env, fetch) =>
-      createFleetClient({ ...transportOf(fetch), baseUrl: env.LP_FLEET_BASE_URL!, fleetApiKey: env.LP_FLEET_API_KEY! }).GET('/vehicles'),
+    call: (env, fetch) => {
+      // The list's method and path from the operations registry, as every request of the suite.
+      const { method, path } = registryEntry('listVehicles').operation;
+      const client = createFleetClient({ ...transportOf(fetch), baseUrl: env.LP_FLEET_BASE_URL!, fleetApiKey: env.LP_FLEET_API_KEY! });
+      return (client as unknown as Record<string, (path: string) => Promise<unknown>>)[method]!(path);
+    },
   },
 ];
 
@@ -84,40 +91,54 @@ function verdictOfRefusal(probe: Probe, error: ApiError): string | undefined {
   return undefined;
 }
 
-/** Probes each API the LP_* settings configure; APIs without a base URL are left out (their checks skip). */
-export async function preflight(env: TargetEnv, transport: Transport): Promise<PreflightResult[]> {
-  const redactor = new Redactor(SECRET_VARIABLES.map((name) => env[name]));
+/** One probe's line; undefined when its API is not configured. */
+async function probeOne(
+  probe: Probe,
+  env: TargetEnv,
+  fetch: typeof globalThis.fetch,
+  transport: Transport,
+  redactor: Redactor,
+): Promise<PreflightResult | undefined> {
+  const base = env[probe.base];
+  if (!base) return undefined;
+  const proxy = URL.canParse(base) ? transport.proxyOf(base) : undefined;
+  const where = `${probe.api} at ${probe.base}=${base}${proxy ? ` (through the proxy ${proxy})` : ''}`;
+  const unset = probe.credentials.filter((name) => !env[name]);
+  if (unset.length) return { api: probe.api, ok: true, line: `${where}: not probed (${unset.join(', ')} not set)` };
+  try {
+    await probe.call(env, fetch);
+    return { api: probe.api, ok: true, line: `${where}: answers and accepts the configured credentials` };
+  } catch (error) {
+    const unjudged = couldNotJudgeOf(error);
+    const kind = unjudged?.kind;
+    const why = unjudged
+      ? `${kind === 'throttled' ? 'stayed throttled' : kind === 'tls' ? 'could not be reached over TLS' : 'could not be reached'}: ${unjudged.message}`
+      : error instanceof ApiError
+        ? verdictOfRefusal(probe, error)
+        : `the probe failed: ${(error as Error).message}`;
+    return why === undefined
+      ? { api: probe.api, ok: true, line: `${where}: answers (${(error as ApiError).status}; the checks judge that answer)` }
+      : { api: probe.api, ok: false, line: redactor.redact(`${where} ${why}`) };
+  }
+}
+
+/**
+ * Probes each API the LP_* settings configure; APIs without a base URL are left out (their checks skip). `runEnv`: the
+ * LP_CONTRACT_* settings the suite will run with; unless it names the workers, they are set from the round trip met.
+ */
+export async function preflight(env: TargetEnv, transport: Transport, runEnv?: Record<string, string>): Promise<PreflightResult[]> {
+  const redactor = redactorFromEnvironment(env);
   const fetch = (async (input: Request | string | URL, init?: RequestInit) =>
     (await transport.send(new Request(input, init))).response) as typeof globalThis.fetch;
-  const results: PreflightResult[] = [];
-  for (const probe of PROBES) {
-    const base = env[probe.base];
-    if (!base) continue;
-    const where = `${probe.api} at ${probe.base}=${base}`;
-    if (!probe.credentials.every((name) => env[name])) {
-      results.push({
-        api: probe.api,
-        ok: true,
-        line: `${where}: not probed (${probe.credentials.filter((n) => !env[n]).join(', ')} not set)`,
-      });
-      continue;
-    }
-    try {
-      await probe.call(env, fetch);
-      results.push({ api: probe.api, ok: true, line: `${where}: answers and accepts the configured credentials` });
-    } catch (error) {
-      const unjudged = couldNotJudgeOf(error);
-      const why = unjudged
-        ? `${unjudged.kind === 'throttled' ? 'stayed throttled' : 'could not be reached'}: ${unjudged.message}`
-        : error instanceof ApiError
-          ? verdictOfRefusal(probe, error)
-          : `the probe failed: ${(error as Error).message}`;
-      results.push(
-        why === undefined
-          ? { api: probe.api, ok: true, line: `${where}: answers (${(error as ApiError).status}; the checks judge that answer)` }
-          : { api: probe.api, ok: false, line: redactor.redact(`${where} ${why}`) },
-      );
-    }
+  // Side by side: a far target costs one round trip (and a connection's setup), not three.
+  const probed = await Promise.all(PROBES.map((probe) => probeOne(probe, env, fetch, transport, redactor)));
+  const results = probed.filter((result): result is PreflightResult => result !== undefined);
+  // The round trip of a request on an open connection: a new connection's TCP, TLS or tunnel would count two or three.
+  const least = leastRequestRoundTrip();
+  if (runEnv && !runEnv.LP_CONTRACT_WORKERS && readVariable('LP_CONTRACT_WORKERS') === undefined && Number.isFinite(least)) {
+    runEnv.LP_CONTRACT_WORKERS = String(workersFor(least));
+    const line = `round trip ${Math.round(least)} ms at least: ${runEnv.LP_CONTRACT_WORKERS} test files run side by side (--workers, LP_CONTRACT_WORKERS)`;
+    results.push({ api: 'round trip', ok: true, line });
   }
   return results;
 }

@@ -2,11 +2,13 @@
 // happens, reaches the upstream only when it should, reproduces with a random seed and can be switched off. Against
 // a small loopback node:http upstream of its own (not the sandbox, to stay fast), with plain fetch: these answers
 // are the fixture's, not a target's, so the suite's contract checks do not apply to them.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, request as httpRequest, type Server, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { type AddressInfo, connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PRESETS, type ProxyStats, type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
+import { makeTestCertificates } from '../fixtures/test-certificates.ts';
 
 const VEHICLES = [{ vehicleNumber: 'V-1' }, { vehicleNumber: 'V-2' }];
 let upstream: Server;
@@ -61,13 +63,8 @@ async function outcome(request: Promise<Response>): Promise<number | 'dropped'> 
   }
 }
 
-const delta = (before: ProxyStats, after: ProxyStats): ProxyStats => ({
-  requests: after.requests - before.requests,
-  forwarded: after.forwarded - before.forwarded,
-  throttled: after.throttled - before.throttled,
-  transient503: after.transient503 - before.transient503,
-  dropped: after.dropped - before.dropped,
-});
+const delta = (before: ProxyStats, after: ProxyStats): ProxyStats =>
+  Object.fromEntries(Object.entries(after).map(([key, value]) => [key, value - before[key as keyof ProxyStats]])) as unknown as ProxyStats;
 
 beforeAll(async () => {
   upstream = createServer(upstreamHandler);
@@ -115,7 +112,7 @@ describe('real-environment proxy', () => {
     expect(refused.headers.get('content-type')).toBe('application/json');
     expect(await refused.json()).toMatchObject({ statusCode: 429 });
     expect(reached).toHaveLength(20);
-    expect(delta(before, proxy.stats())).toEqual({ requests: 21, forwarded: 20, throttled: 1, transient503: 0, dropped: 0 });
+    expect(delta(before, proxy.stats())).toMatchObject({ requests: 21, forwarded: 20, throttled: 1, transient503: 0, dropped: 0 });
 
     // The bucket refills at perSecond, and the Retry-After is the configured one. One token in 250 ms: the request
     // right after the first finds none however busy the machine (at 50 a second, a 20 ms pause between two loopback
@@ -187,7 +184,13 @@ describe('real-environment proxy', () => {
     expect(first.filter((o) => o.request === 'POST milestone').every((o) => o.result === 200)).toBe(true);
     // Both kinds of idempotent request are hit, the client_credentials POST included.
     expect(first.some((o) => o.request === 'POST client_credentials' && o.result !== 200)).toBe(true);
-    expect(stats).toEqual({ requests: 200, forwarded: count(200), throttled: 0, transient503: count(503), dropped: count('dropped') });
+    expect(stats).toMatchObject({
+      requests: 200,
+      forwarded: count(200),
+      throttled: 0,
+      transient503: count(503),
+      dropped: count('dropped'),
+    });
     expect(reached).toHaveLength(count(200));
     console.log(`flaky preset, random seed 7: ${count(503)} × 503 and ${count('dropped')} dropped in 200 requests (150 idempotent)`);
 
@@ -260,9 +263,61 @@ describe('real-environment proxy', () => {
     const orphan = await startRealEnvironmentProxy(origin);
     try {
       expect((await fetch(`${orphan.origin}/fleet/vehicles`)).status).toBe(502);
-      expect(orphan.stats()).toEqual({ requests: 1, forwarded: 1, throttled: 0, transient503: 0, dropped: 0 });
+      expect(orphan.stats()).toMatchObject({ requests: 1, forwarded: 1, throttled: 0, transient503: 0, dropped: 0 });
     } finally {
       await orphan.close();
+    }
+  });
+
+  it('closes a connection idle for idleCloseMs without a word (no Keep-Alive header), and keeps one in use', async () => {
+    // A second of idle time: the second request below comes long before it, however busy the machine.
+    proxy.configure({ idleCloseMs: 1_000 });
+    const before = proxy.stats().idleClosed;
+    const socket = connect(Number(new URL(proxy.origin).port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())));
+    socket.write('GET /fleet/vehicles HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Within the idle time the connection carries another request.
+    socket.write('GET /fleet/vehicles HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const lastAnswer = performance.now();
+    const closedAt = await closed;
+    expect(received.match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
+    expect(received).not.toMatch(/^keep-alive:/im);
+    expect(closedAt - lastAnswer).toBeGreaterThanOrEqual(900);
+    expect(proxy.stats().idleClosed - before).toBe(1);
+    proxy.configure({});
+  });
+
+  it('serves https with a certificate of its own CA, counting handshakes and the ones a client broke off', async () => {
+    const certificates = makeTestCertificates(['127.0.0.1']);
+    const secure = await startRealEnvironmentProxy(upstreamOrigin, {}, { tls: { key: certificates.key, cert: certificates.cert } });
+    try {
+      expect(secure.origin).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const get = (ca?: string) =>
+        new Promise<number>((resolve, reject) => {
+          const request = httpsRequest(`${secure.origin}/fleet/vehicles`, ca ? { ca } : {}, (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          });
+          request.once('error', reject).end();
+        });
+      expect(await get(certificates.ca)).toBe(200);
+      await expect(get()).rejects.toThrow(/self-signed certificate in certificate chain|unable to verify/);
+      // Plain http at the https port: the handshake fails, nothing reaches the upstream.
+      const plain = await new Promise<string>((resolve) => {
+        const request = httpRequest(secure.origin.replace('https:', 'http:'), (response) => resolve(String(response.statusCode)));
+        request.once('error', (error) => resolve((error as NodeJS.ErrnoException).code ?? 'error')).end();
+      });
+      expect(plain).not.toBe('200');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(secure.stats()).toMatchObject({ handshakes: 1, requests: 1, forwarded: 1 });
+      expect(secure.stats().tlsRefused).toBeGreaterThanOrEqual(2);
+    } finally {
+      await secure.close();
+      certificates.remove();
     }
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { flagVariable, readVariable } from '../../config/environment.ts';
 import type { Evidence } from './evidence.ts';
-import type { TransportStats, UnjudgedKind } from './transport.ts';
+import type { RequestPace, TransportStats, UnjudgedKind } from './transport.ts';
 
 export const outputDir = readVariable('LP_CONTRACT_OUT') ?? join(repoRoot, 'dist/contract');
 export const ledgerDir = join(outputDir, '.ledger');
@@ -33,8 +33,8 @@ export type LedgerEntry =
       scheme: string;
       problems: string[];
       test: string;
-      /** What the request met on the way beyond one plain attempt (retries, throttling, waits). */
-      transport?: Partial<TransportStats>;
+      /** What the request met on the way beyond one plain attempt (retries, throttling, waits), and how it went (its pace). */
+      transport?: Partial<TransportStats & RequestPace>;
       /** The negative-space dimension the request belongs to (coverage's operation × dimension table). */
       dimension?: string;
       /** The operator that made the request (operators/), and the parameter it changed. */
@@ -45,7 +45,14 @@ export type LedgerEntry =
    * accepted in a place the spec does not document). */
   | { kind: 'note'; operationId: string; dimension: string; text: string; test: string }
   /** A request that got no answer to judge (unreachable, timed out, throttled past the tries, a write's outcome unknown). */
-  | { kind: 'unjudged'; request: string; reason: UnjudgedKind; message: string; test: string; transport?: Partial<TransportStats> }
+  | {
+      kind: 'unjudged';
+      request: string;
+      reason: UnjudgedKind;
+      message: string;
+      test: string;
+      transport?: Partial<TransportStats & RequestPace>;
+    }
   | { kind: 'skip'; test: string; reason: string; operationIds: string[] }
   | {
       kind: 'assumption';

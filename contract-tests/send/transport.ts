@@ -1,16 +1,37 @@
 // How the suite's one fetch reaches a real environment: a gate bounds the requests in flight and their rate, a
 // throttled (429) or "not now" (503 with Retry-After) answer pauses every request for as long as the target asks, and
-// an idempotent request is sent again after a dropped connection, a timeout, 502, 503 or 504, a bounded number of
-// times with backoff and jitter. A transient answer is never handed on as the target's behaviour: either a later try
-// gets a real answer, or the request ends in `CouldNotJudge` (the third outcome of a run: neither a violation nor a
-// pass). A write (the milestone POST) is sent again only where the answer proves it was not processed (429, or 503
-// with Retry-After); after anything else its outcome is unknown, and the run says so.
+// a request that records nothing (every GET, the authorize redirect, the token endpoints) is sent again after a dropped
+// connection, a timeout, 502, 503 or 504, a bounded number of times with backoff and jitter. A transient answer is never
+// handed on as the target's behaviour: either a later try gets a real answer, or the request ends in `CouldNotJudge`
+// (the third outcome of a run: neither a violation nor a pass). A write (the milestone POST, a code exchange) is sent
+// again only where the answer proves it was not processed (429, or 503 with Retry-After), or once, on a new connection,
+// when a kept-alive connection turned out closed before any byte of the answer (the server never saw it); after
+// anything else its outcome is unknown, and the run says so.
+//
+// Connections: through the proxy HTTPS_PROXY, HTTP_PROXY and NO_PROXY name (src/connections.ts, as the published client
+// does), an idle one reused only for what the server announced or 1 s. A TLS failure (a certificate Node refuses, a
+// scheme that does not match the port) is tried once and named with its fix. Requests in flight adapt to the round trip
+// (the Gate), under --concurrency and --rate-limit; each request notes its round trip, when it went and how many
+// answers it waited for (RequestPace), from which the run's report states the bound the round trip sets (paceOf).
 //
 // No vitest here: the runner's preflight uses the same transport before the suite starts.
+import { isIP } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 import { integerVariable, readVariable } from '../../config/environment.ts';
+import {
+  type Connections,
+  connections,
+  displayProxy,
+  isStaleConnection,
+  type ProxySettings,
+  proxyFor,
+  proxySettings,
+  trackReusedConnections,
+} from '../../src/connections.ts';
+import { errorCode, isTlsFailure, networkHint, proxyRefusal } from '../../src/network-hints.ts';
 
 /** What ended a request without an answer the suite can judge; the kind decides the words, never the verdict. */
-export type UnjudgedKind = 'unreachable' | 'timeout' | 'throttled' | 'outcome-unknown';
+export type UnjudgedKind = 'unreachable' | 'tls' | 'timeout' | 'throttled' | 'outcome-unknown';
 
 /** A request that got no answer the suite may judge: reported as "could not judge", never as a violation or a pass. */
 export class CouldNotJudge extends Error {
@@ -40,11 +61,13 @@ export function couldNotJudgeOf(error: unknown): CouldNotJudge | undefined {
   if (text === undefined) return undefined;
   const kind: UnjudgedKind = /throttled/.test(text)
     ? 'throttled'
-    : /not sent again/.test(text)
+    : UNKNOWN_OUTCOME.test(text)
       ? 'outcome-unknown'
       : /no answer within/.test(text)
         ? 'timeout'
-        : 'unreachable';
+        : TLS_ONCE.test(text)
+          ? 'tls'
+          : 'unreachable';
   return new CouldNotJudge(kind, text.trim());
 }
 
@@ -57,7 +80,10 @@ export interface TransportSettings {
   maxWaitMs: number;
   /** Requests per second at most (a gateway's known quota); undefined: adapt to the 429s met. */
   rateLimit: number | undefined;
-  /** Requests in flight at most, over all workers. */
+  /**
+   * Requests in flight at most, over all workers: the ceiling. Below it the number adapts: it starts at 8, grows while
+   * requests wait and the round trip holds, and shrinks when the round trip rises or a 429 comes.
+   */
   concurrency: number;
   /** Worker threads of a live run (each has its own transport, with its share of the concurrency and the rate). */
   workers: number;
@@ -68,9 +94,14 @@ export const DEFAULT_TRANSPORT: TransportSettings = {
   tries: 6,
   maxWaitMs: 60_000,
   rateLimit: undefined,
-  concurrency: 8,
+  concurrency: 128,
   workers: 3,
 };
+
+/** Requests in flight at the start, all workers together, before the round trip says how many the target takes. */
+export const INITIAL_IN_FLIGHT = 8;
+/** An idle connection is reused for at most this long when the server announced no keep-alive timeout. */
+export const KEEP_ALIVE_MS = 1_000;
 
 /** The settings from LP_CONTRACT_* variables (the runner sets them from its options); an invalid value is an error naming it. */
 export function readTransportSettings(source: NodeJS.ProcessEnv = process.env): TransportSettings {
@@ -104,8 +135,26 @@ export interface TransportStats {
   dropped: number;
   /** Time requests spent waiting for a Retry-After, the rate limit or a backoff, summed over requests (they wait side by side), in ms. */
   waitedMs: number;
+  /** Requests sent once more on a new connection: their kept-alive one had been closed before any byte of the answer. */
+  reconnected: number;
   /** Requests that ended without an answer to judge. */
   unjudged: number;
+}
+
+/**
+ * When and how one request went, for the run's pace (paceOf). Not summed: the stats carry it beside their counts, and
+ * the ledger keeps it with each exchange.
+ */
+export interface RequestPace {
+  /** When its last attempt went out, in ms since the epoch. */
+  sentAt: number;
+  /** From its last attempt going out to the answer's headers, in ms. */
+  roundTripMs: number;
+  /**
+   * Answers its worker had waited for before it was asked for, plus one: the length of the chain it ends, counting as
+   * dependent every request sent after another was answered (an estimate from above: it cannot see which it needed).
+   */
+  depth: number;
 }
 
 export const emptyStats = (): TransportStats => ({
@@ -116,6 +165,7 @@ export const emptyStats = (): TransportStats => ({
   timedOut: 0,
   dropped: 0,
   waitedMs: 0,
+  reconnected: 0,
   unjudged: 0,
 });
 
@@ -127,11 +177,35 @@ export function addStats(into: TransportStats, from: Partial<TransportStats>): T
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Bounds the requests in flight and their rate. Without a configured rate it learns one from the 429s it meets: the
- * answers accepted in the last second before a 429 (less a margin) become the rate, which then creeps up again.
+ * Round trips against the least one seen. More requests may go out while the quickest of the latest answers came
+ * within 1.5 times the least (the path holds none back: their time is distance); fewer go out once the median of the
+ * latest passes twice the least (requests wait in a queue, the target's, or the suite's own busy worker's). The quickest
+ * says the path is free, the median that a queue is: a worker busy with its own checks, a cold start or a new
+ * connection delays some answers, never most of them.
+ */
+const ON_THE_WAY = 1.5;
+const QUEUED = 2;
+/** How many of the latest round trips the gate looks at; a queue is judged from half of them at least. */
+const LATEST = 16;
+
+/**
+ * Bounds the requests in flight and their rate. The number in flight adapts between 1 and `ceiling` to the round trip:
+ * while requests wait for a slot and the path holds none back, it grows by one per answer (doubling every round trip),
+ * and after its first cut by one per round trip; once they queue, it takes a quarter off, once per round trip, never
+ * below `initial`; a 429 halves it. A far target's round trip is distance, which more requests at once do not lengthen,
+ * so it gets many; a near or busy one's is queueing, so it keeps the few it answers as fast. Without a configured rate
+ * the gate also learns one from the 429s it meets: the answers accepted in the last second before a 429 (less a
+ * margin) become the rate, which then creeps up again.
  */
 export class Gate {
   private inFlight = 0;
+  private limit: number;
+  private readonly floor: number;
+  private growing = true;
+  private least = Number.POSITIVE_INFINITY;
+  private readonly latest: number[] = [];
+  private lastCut = Number.NEGATIVE_INFINITY;
+  private most = 0;
   private readonly waiting: (() => void)[] = [];
   private pausedUntil = 0;
   private nextSlot = 0;
@@ -139,13 +213,32 @@ export class Gate {
   private readonly accepted: number[] = [];
 
   constructor(
-    private readonly concurrency: number,
+    private readonly ceiling: number,
     private readonly rateLimit?: number,
-  ) {}
+    initial = ceiling,
+  ) {
+    this.floor = Math.max(1, Math.min(ceiling, initial));
+    this.limit = this.floor;
+  }
 
   /** The rate in force: the configured one, or the learned one (undefined: unlimited). */
   get rate(): number | undefined {
     return this.rateLimit ?? this.learnedRate;
+  }
+
+  /** Requests allowed in flight now. */
+  get concurrency(): number {
+    return Math.floor(this.limit);
+  }
+
+  /** The most requests that were in flight at once. */
+  get reached(): number {
+    return this.most;
+  }
+
+  /** The least round trip of an answer so far, in ms (Infinity before the first). */
+  get leastRoundTrip(): number {
+    return this.least;
   }
 
   /**
@@ -153,8 +246,8 @@ export class Gate {
    * sake (a pause or the rate), not for a slot among the suite's own requests.
    */
   async acquire(): Promise<number> {
-    if (this.inFlight >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.inFlight++;
+    if (this.inFlight < this.concurrency) this.most = Math.max(this.most, ++this.inFlight);
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
     const start = performance.now();
     for (;;) {
       const pause = this.pausedUntil - performance.now();
@@ -171,20 +264,51 @@ export class Gate {
     return performance.now() - start;
   }
 
-  /** Frees the slot (handed straight to the next waiter, if any). */
+  /** Frees the slot (handed straight to the next waiter, if the limit allows). */
   release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.inFlight--;
+    this.inFlight--;
+    this.admit();
   }
 
-  /** An answer that was not a throttle: counts toward the learned rate. */
-  accept(): void {
+  private admit(): void {
+    while (this.waiting.length > 0 && this.inFlight < this.concurrency) {
+      this.inFlight++;
+      this.waiting.shift()!();
+    }
+    this.most = Math.max(this.most, this.inFlight);
+  }
+
+  /** An answer that was not a throttle, `roundTripMs` after its attempt went out: counts toward the learned rate and the limit. */
+  accept(roundTripMs?: number): void {
     const now = performance.now();
     this.accepted.push(now);
     while (this.accepted.length && this.accepted[0]! < now - 1000) this.accepted.shift();
     // Creeps up again: 1% per answer (at 20 a second, a fifth faster after a second without a 429).
     if (this.learnedRate !== undefined && this.rateLimit === undefined) this.learnedRate *= 1.01;
+    if (roundTripMs !== undefined) this.adapt(roundTripMs, now);
+  }
+
+  private adapt(roundTripMs: number, now: number): void {
+    this.least = Math.min(this.least, roundTripMs);
+    this.latest.push(roundTripMs);
+    if (this.latest.length > LATEST) this.latest.shift();
+    const sorted = [...this.latest].sort((a, b) => a - b);
+    const typical = sorted[Math.floor(sorted.length / 2)]!;
+    // A loopback answer may take no measurable time: a millisecond is the least that counts.
+    const least = Math.max(this.least, 1);
+    if (this.latest.length >= LATEST / 2 && typical > QUEUED * least) {
+      // The answers of one burst are one sign: one cut per round trip.
+      if (now - this.lastCut > typical && this.limit > this.floor) {
+        this.lastCut = now;
+        this.growing = false;
+        this.limit = Math.max(this.floor, this.limit * 0.75);
+      }
+      return;
+    }
+    // Not held back by the gate, or the path holds some back already: no reason to allow more.
+    if (this.waiting.length === 0 || sorted[0]! > ON_THE_WAY * least) return;
+    this.limit = Math.min(this.ceiling, this.limit + (this.growing ? 1 : 1 / this.limit));
+    this.admit();
   }
 
   /** A 429 (or a 503 with Retry-After): every request waits `waitMs`, and the learned rate drops below what was let through. */
@@ -194,7 +318,10 @@ export class Gate {
     const sameEpisode = now < this.pausedUntil;
     this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
     this.nextSlot = Math.max(this.nextSlot, this.pausedUntil);
-    if (this.rateLimit !== undefined || sameEpisode) return;
+    if (sameEpisode) return;
+    this.growing = false;
+    this.limit = Math.max(1, this.limit / 2);
+    if (this.rateLimit !== undefined) return;
     const recent = this.accepted.length;
     const proposal = Math.max(1, Math.floor(recent * 0.8));
     this.learnedRate = this.learnedRate === undefined ? proposal : Math.max(1, Math.min(this.learnedRate / 2, proposal) || 1);
@@ -214,23 +341,43 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
 /** Exponential backoff with full jitter: up to 250 ms, 500 ms, 1 s, ... capped at 5 s. */
 const backoffMs = (retry: number, random: () => number) => random() * Math.min(5000, 250 * 2 ** retry);
 
+/** Grants whose token request spends something: an authorization code is single-use, a refresh token may rotate. */
+const SPENDING_GRANTS = new Set(['authorization_code', 'refresh_token']);
+/** `{base_url}/token` and `{auth_url}/oauth2/default/v1/token`; no other operation's path ends so. */
+const TOKEN_PATH = /\/token\/?$/;
+
 /**
- * Whether sending the request again is harmless when the first try's outcome is unknown: reads, and token requests
- * that obtain a new token (client credentials). An authorization code is single-use and a refresh token may rotate, so
- * their exchanges are not, nor is a milestone (a write).
+ * Whether the request records nothing, so that sending it again is harmless when the first try's outcome is unknown:
+ * every GET (the authorize redirect included), HEAD and OPTIONS, and a POST to a token endpoint, which issues a token or
+ * refuses, unless it spends a code or a refresh token. Anything else (a milestone) is a write.
  */
 export async function isReplayable(request: Request): Promise<boolean> {
   if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return true;
-  if (request.method !== 'POST') return false;
-  if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) return false;
-  const grant = new URLSearchParams(await request.clone().text()).get('grant_type');
-  return grant === 'client_credentials';
+  if (request.method !== 'POST' || !TOKEN_PATH.test(new URL(request.url).pathname)) return false;
+  return !spendsSomething(await request.clone().text());
+}
+
+/** A form or JSON body that carries a code or a refresh token, or asks for a grant that spends one. */
+function spendsSomething(body: string): boolean {
+  const form = new URLSearchParams(body);
+  let json: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object') json = parsed as Record<string, unknown>;
+  } catch {
+    // a form, or no body: the form fields say it
+  }
+  const grants = [...form.getAll('grant_type'), json.grant_type];
+  return (
+    grants.some((grant) => typeof grant === 'string' && SPENDING_GRANTS.has(grant)) ||
+    ['code', 'refresh_token'].some((field) => form.has(field) || field in json)
+  );
 }
 
 export interface Sent {
   response: Response;
-  /** What this request met (one request's share of the stats). */
-  stats: TransportStats;
+  /** What this request met (one request's share of the stats), and how it went (its pace). */
+  stats: TransportStats & RequestPace;
 }
 
 const describe = (request: Request) => `${request.method} ${new URL(request.url).pathname}`;
@@ -241,75 +388,147 @@ function causeOf(error: unknown): string {
   return cause?.code ?? cause?.message ?? (error as Error).message;
 }
 
+/** What a write's line with an unknown outcome ends with: couldNotJudgeOf and vitest's retry (vitest.config.ts) know it by it. */
+const UNKNOWN_OUTCOME_TEXT = 'it is not sent again, since a second write could record twice, so whether the target processed it is unknown';
+export const UNKNOWN_OUTCOME = /it is not sent again, since a second write could record twice/;
+/** What a TLS failure's line ends with; couldNotJudgeOf knows a TLS failure by it. */
+const TLS_ONCE_TEXT = '(tried once: no second try mends TLS)';
+const TLS_ONCE = /no second try mends TLS/;
+/** Codes of a connection that never opened: the request was not sent. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Codes of a connection that closed before any answer. */
+const CLOSED_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
+const BASE_VARIABLES = ['LP_BASE_URL', 'LP_AUTH_URL', 'LP_FLEET_BASE_URL'] as const;
+
+/** The LP_* variable whose base URL `url` is under (the longest that matches), for the words of a hint. */
+function variableFor(url: URL, env: NodeJS.ProcessEnv = process.env): string {
+  let found: { name: string; length: number } | undefined;
+  for (const name of BASE_VARIABLES) {
+    const base = env[name]?.trim();
+    if (!base || !URL.canParse(base)) continue;
+    const { origin, pathname } = new URL(base);
+    const prefix = pathname.replace(/\/+$/, '');
+    if (origin !== url.origin || !url.pathname.startsWith(prefix) || (found && found.length >= prefix.length)) continue;
+    found = { name, length: prefix.length };
+  }
+  return found?.name ?? 'the base URL';
+}
+
+/**
+ * Whether host:port completes a TLS handshake. It sends no request and checks no certificate: it asks only which
+ * protocol is spoken there, when an http:// request's new connection was closed at once (what a TLS server does).
+ */
+function speaksTls(url: URL, timeoutMs = 3_000): Promise<boolean> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve) => {
+    const socket = connectTls({
+      host,
+      port: Number(url.port) || 80,
+      rejectUnauthorized: false,
+      ...(isIP(host) ? {} : { servername: host }),
+    });
+    const done = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.once('secureConnect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.setTimeout(timeoutMs, () => done(false));
+  });
+}
+
+/** How the transport connects: the proxy settings (default: the environment's) and CAs to trust besides Node's (tests). */
+export interface NetworkOptions {
+  proxies?: ProxySettings;
+  ca?: string[];
+}
+
+type Next = 'retry' | 'new connection';
+
 export class Transport {
   readonly gate: Gate;
+  private readonly proxies: ProxySettings;
+  private readonly connections: Connections;
+  /** The longest chain of awaited answers so far (RequestPace.depth). */
+  private chain = 0;
+  private readonly tlsProbes = new Map<string, Promise<boolean>>();
 
   constructor(
     readonly settings: TransportSettings,
     private readonly fetchImpl: typeof fetch = fetch,
     private readonly random: () => number = Math.random,
+    network: NetworkOptions = {},
   ) {
     // The suite's workers each have a transport: each takes its share, so together they keep within the bounds.
-    const share = Math.max(1, settings.workers);
-    this.gate = new Gate(Math.max(1, Math.ceil(settings.concurrency / share)), settings.rateLimit && settings.rateLimit / share);
+    const share = (total: number) => Math.max(1, Math.ceil(total / Math.max(1, settings.workers)));
+    const rate = settings.rateLimit && settings.rateLimit / Math.max(1, settings.workers);
+    this.gate = new Gate(share(settings.concurrency), rate, share(INITIAL_IN_FLIGHT));
+    this.proxies = network.proxies ?? proxySettings();
+    trackReusedConnections();
+    this.connections = connections({ keepAliveMs: KEEP_ALIVE_MS, ...(network.ca ? { ca: network.ca } : {}) }, this.proxies);
+  }
+
+  /** The proxy a request to `url` goes through (its credentials never shown), or undefined: direct. */
+  proxyOf(url: string): string | undefined {
+    const proxy = proxyFor(url, this.proxies);
+    return proxy && displayProxy(proxy);
   }
 
   /** Sends the request until it gets an answer to judge; throws CouldNotJudge when it cannot. */
   async send(request: Request): Promise<Sent> {
     const stats = emptyStats();
     stats.requests = 1;
+    const pace: RequestPace = { sentAt: 0, roundTripMs: 0, depth: this.chain + 1 };
     try {
-      return { response: await this.attempt(request, stats), stats };
+      return { response: await this.attempt(request, stats, pace), stats: Object.assign(stats, pace) };
     } catch (error) {
       if (error instanceof CouldNotJudge) {
         stats.unjudged = 1;
         error.stats = stats;
       }
       throw error;
+    } finally {
+      this.chain = Math.max(this.chain, pace.depth);
     }
   }
 
-  private async attempt(request: Request, stats: TransportStats): Promise<Response> {
+  private async attempt(request: Request, stats: TransportStats, pace: RequestPace): Promise<Response> {
     const replayable = await isReplayable(request);
-    const { tries, timeoutMs, maxWaitMs } = this.settings;
+    let reconnect = false;
+    let reconnected = false;
     for (let attempt = 1; ; attempt++) {
-      const last = attempt >= tries;
+      const last = attempt >= this.settings.tries;
       stats.waitedMs += await this.gate.acquire();
       stats.attempts++;
       let response: Response;
-      const timeout = AbortSignal.timeout(timeoutMs);
+      const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+      const sentAt = performance.now();
       try {
-        response = await this.fetchImpl(new Request(request.clone(), { signal: AbortSignal.any([request.signal, timeout]) }));
+        const dispatcher = reconnect ? this.connections.fresh : this.connections.pooled;
+        const init = { dispatcher } as RequestInit;
+        response = await this.fetchImpl(new Request(request.clone(), { signal: AbortSignal.any([request.signal, timeout]) }), init);
       } catch (error) {
         this.gate.release();
         if (request.signal.aborted) throw error;
-        const timedOut = timeout.aborted;
-        if (timedOut) stats.timedOut++;
-        else stats.dropped++;
-        const what = timedOut
-          ? `no answer within ${timeoutMs} ms (LP_CONTRACT_TIMEOUT_MS, --timeout)`
-          : `the connection failed (${causeOf(error)})`;
-        if (!replayable)
-          throw new CouldNotJudge(
-            'outcome-unknown',
-            `${describe(request)}: ${what}; it is not sent again, since a second write could record twice, so whether the target processed it is unknown`,
-          );
-        if (last)
-          throw new CouldNotJudge(
-            timedOut ? 'timeout' : 'unreachable',
-            `${describe(request)}: ${what}, ${attempt} ${attempt === 1 ? 'try' : 'tries'} (LP_CONTRACT_TRIES, --tries)`,
-          );
-        stats.retried++;
-        stats.waitedMs += await this.pause(backoffMs(attempt - 1, this.random));
+        const state = { replayable, last, attempt, reconnected };
+        reconnect = (await this.afterFailure(request, error, timeout.aborted, state, stats)) === 'new connection';
+        // The one re-send on a new connection is not a try: the server never saw the request.
+        if (reconnect) {
+          reconnected = true;
+          attempt--;
+        }
         continue;
       }
+      reconnect = false;
       this.gate.release();
+      pace.sentAt = performance.timeOrigin + sentAt;
+      pace.roundTripMs = performance.now() - sentAt;
       const asked = retryAfterMs(response.headers.get('retry-after'));
       // 429, and 503 with Retry-After: the target says it did not process the request now; any request may go again.
       const throttled = response.status === 429 || (response.status === 503 && asked !== undefined);
       const transient = !throttled && replayable && [502, 503, 504].includes(response.status);
       if (!throttled && !transient) {
-        this.gate.accept();
+        this.gate.accept(pace.roundTripMs);
         return response;
       }
       if (throttled) stats.throttled++;
@@ -325,25 +544,157 @@ export class Transport {
       }
       await response.body?.cancel();
       stats.retried++;
-      if (throttled) {
-        const wait = asked ?? backoffMs(attempt, this.random) + 1000;
-        if (wait > maxWaitMs)
-          throw new CouldNotJudge(
-            'throttled',
-            `${describe(request)}: answered ${response.status} with Retry-After ${Math.ceil(wait / 1000)} s, longer than the suite waits (LP_CONTRACT_MAX_WAIT_S, --max-wait ${Math.round(maxWaitMs / 1000)} s)`,
-          );
-        // A 429 is the gateway's quota, shared by every request: all of them pause, and the rate drops (the next
-        // acquire sits out the pause and counts it). A 503 is this request's: it alone waits.
-        if (response.status === 429) this.gate.throttle(wait);
-        else stats.waitedMs += await this.pause(wait);
-      } else stats.waitedMs += await this.pause(backoffMs(attempt - 1, this.random));
+      await this.waitBeforeNext(request, response.status, throttled ? asked : undefined, attempt, stats);
     }
+  }
+
+  /** Waits before the next try: a 429's Retry-After pauses every request, a 503's only this one, a 5xx backs off. */
+  private async waitBeforeNext(request: Request, status: number, asked: number | undefined, attempt: number, stats: TransportStats) {
+    if (status !== 429 && !(status === 503 && asked !== undefined)) {
+      stats.waitedMs += await this.pause(backoffMs(attempt - 1, this.random));
+      return;
+    }
+    const wait = asked ?? backoffMs(attempt, this.random) + 1000;
+    const { maxWaitMs } = this.settings;
+    if (wait > maxWaitMs)
+      throw new CouldNotJudge(
+        'throttled',
+        `${describe(request)}: answered ${status} with Retry-After ${Math.ceil(wait / 1000)} s, longer than the suite waits (LP_CONTRACT_MAX_WAIT_S, --max-wait ${Math.round(maxWaitMs / 1000)} s)`,
+      );
+    // A 429 is the gateway's quota, shared by every request: all of them pause, and the rate drops (the next acquire
+    // sits out the pause and counts it). A 503 is this request's: it alone waits.
+    if (status === 429) this.gate.throttle(wait);
+    else stats.waitedMs += await this.pause(wait);
+  }
+
+  /** After an attempt that got no answer: throws CouldNotJudge, or says how the next try goes. */
+  private async afterFailure(
+    request: Request,
+    error: unknown,
+    timedOut: boolean,
+    state: { replayable: boolean; last: boolean; attempt: number; reconnected: boolean },
+    stats: TransportStats,
+  ): Promise<Next> {
+    if (timedOut) stats.timedOut++;
+    else stats.dropped++;
+    const url = new URL(request.url);
+    const cause = (error as { cause?: unknown }).cause ?? error;
+    const proxy = proxyFor(url, this.proxies);
+    if (!timedOut) {
+      const tls = await this.tlsProblem(url, error, cause, proxy);
+      if (tls) throw new CouldNotJudge('tls', `${describe(request)}: ${tls} ${TLS_ONCE_TEXT}`);
+      if (!state.reconnected && isStaleConnection(error)) {
+        stats.reconnected++;
+        return 'new connection';
+      }
+    }
+    const hint = timedOut ? undefined : networkHint(cause, request.url, variableFor(url), proxy);
+    const what = timedOut
+      ? `no answer within ${this.settings.timeoutMs} ms (LP_CONTRACT_TIMEOUT_MS, --timeout)`
+      : `the connection failed (${causeOf(error)})`;
+    // A connection that never opened (refused, a name that does not resolve, a proxy's refusal) carried no request.
+    const refused = proxy !== undefined && proxyRefusal(cause) !== undefined;
+    if (!state.replayable && !refused && !NEVER_SENT_CODES.has(errorCode(cause) ?? ''))
+      throw new CouldNotJudge('outcome-unknown', `${describe(request)}: ${what}; ${UNKNOWN_OUTCOME_TEXT}`);
+    // A proxy that refuses the tunnel (403, 407) refuses it again.
+    if (state.last || refused)
+      throw new CouldNotJudge(
+        timedOut ? 'timeout' : 'unreachable',
+        `${describe(request)}: ${what}, ${state.attempt} ${state.attempt === 1 ? 'try' : 'tries'} (LP_CONTRACT_TRIES, --tries)${hint ? `: ${hint}` : ''}`,
+      );
+    stats.retried++;
+    stats.waitedMs += await this.pause(backoffMs(state.attempt - 1, this.random));
+    return 'retry';
+  }
+
+  /**
+   * The TLS failure behind a failed connection, as what to do about it; undefined when it was not one. An http:// URL
+   * whose new, direct connection was closed at once is probed (once per origin): a port that speaks TLS is a scheme
+   * that does not match.
+   */
+  private async tlsProblem(url: URL, error: unknown, cause: unknown, proxy: string | undefined): Promise<string | undefined> {
+    const code = errorCode(cause);
+    const variable = variableFor(url);
+    if (isTlsFailure(code)) return networkHint(cause, url.href, variable, proxy);
+    if (url.protocol !== 'http:' || proxy || !CLOSED_CODES.has(code ?? '') || isStaleConnection(error)) return undefined;
+    let probe = this.tlsProbes.get(url.origin);
+    if (!probe) {
+      probe = speaksTls(url);
+      this.tlsProbes.set(url.origin, probe);
+    }
+    if (!(await probe)) return undefined;
+    return `${url.host} speaks https, not plain http: it closed the connection as soon as the request went out. Use an https:// URL in "${variable}".`;
   }
 
   private async pause(ms: number): Promise<number> {
     await sleep(ms);
     return ms;
   }
+}
+
+/** The pace of a run, from the notes its requests left (RequestPace): what transport.json and the console report. */
+export interface RunPace {
+  /** The median round trip of the requests, in ms. */
+  roundTripMs: number;
+  /** From the first request out to the last answer, in ms. */
+  spanMs: number;
+  /** The most requests in flight at once (all workers together), and the mean while the run sent (round trips ÷ span). */
+  mostInFlight: number;
+  meanInFlight: number;
+  /** The ceiling of requests in flight (--concurrency). */
+  ceiling: number;
+  /** The longest chain of requests each sent after an answer its worker awaited (over all the files the worker ran). */
+  chain: number;
+  /**
+   * The least time these requests take at this round trip: the chain at one round trip a step, or all the requests at
+   * the ceiling in flight, whichever is longer. The rest of the span is the suite's and the target's own work, and the
+   * order vitest runs the checks in.
+   */
+  boundMs: number;
+  /** spanMs ÷ boundMs: 1 is as fast as the round trip allows. */
+  ratio: number;
+}
+
+/** The run's pace from its requests' notes; undefined when none carries one. */
+export function paceOf(notes: Partial<RequestPace>[], ceiling: number): RunPace | undefined {
+  const sent = notes.filter((n): n is Partial<RequestPace> & { sentAt: number } => typeof n.sentAt === 'number' && n.sentAt > 0);
+  if (sent.length === 0) return undefined;
+  const trips = sent.map((n) => n.roundTripMs ?? 0).sort((a, b) => a - b);
+  const roundTripMs = trips[Math.floor(trips.length / 2)]!;
+  const edges = sent.flatMap((n) => [
+    [n.sentAt, 1],
+    [n.sentAt + (n.roundTripMs ?? 0), -1],
+  ]);
+  edges.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+  let inFlight = 0;
+  let mostInFlight = 0;
+  for (const [, step] of edges) {
+    inFlight += step!;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+  }
+  const spanMs = Math.max(1, edges.at(-1)![0]! - edges[0]![0]!);
+  const chain = Math.max(...sent.map((n) => n.depth ?? 1));
+  const boundMs = Math.max(chain * roundTripMs, (sent.length * roundTripMs) / ceiling, 1);
+  const meanInFlight = trips.reduce((sum, trip) => sum + trip, 0) / spanMs;
+  return { roundTripMs, spanMs, mostInFlight, meanInFlight, ceiling, chain, boundMs, ratio: spanMs / boundMs };
+}
+
+/** The pace as one clause of the console's `contract: requests:` line. */
+export function paceLine(pace: RunPace): string {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return (
+    `round trip ${Math.round(pace.roundTripMs)} ms (median), up to ${pace.mostInFlight} in flight (${pace.meanInFlight.toFixed(1)} on average, ceiling ${pace.ceiling}); ` +
+    `the longest chain of awaited answers is ${pace.chain}, so these requests need at least ${seconds(pace.boundMs)} at this round trip: ` +
+    `they took ${seconds(pace.spanMs)}, ${pace.ratio.toFixed(2)}x that bound`
+  );
+}
+
+/**
+ * Test files a live run runs side by side, from the least round trip the preflight met: each file's checks run one
+ * after another, so a far target is faster with more files at once (3 near, one more per 25 ms, at most 8).
+ */
+export function workersFor(roundTripMs: number): number {
+  return Math.min(8, Math.max(DEFAULT_TRANSPORT.workers, Math.ceil(roundTripMs / 25)));
 }
 
 /** Maps the items concurrently, keeping their order (the gate bounds what is in flight); once all have settled, rejects

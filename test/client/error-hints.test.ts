@@ -89,7 +89,7 @@ describe('error hints', () => {
       const error = await apiError(fleet.GET('/vehicles'));
       expect(error.kind).toBe('network');
       expect(error.hint).toBe(
-        `The TLS certificate of 127.0.0.1:${port} is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT): check that "baseUrl" names the right host; behind a proxy that inspects TLS, give Node its CA certificate with NODE_EXTRA_CA_CERTS.`,
+        `The TLS certificate of 127.0.0.1:${port} is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT): it is signed by a CA Node does not know. If the server's CA is a private one (your partner's own, or a proxy that inspects TLS), give Node that CA's certificate when it starts: NODE_EXTRA_CA_CERTS=/path/to/ca.pem; otherwise check that "baseUrl" names the right host.`,
       );
       expectNoCredential(error);
     } finally {

@@ -8,8 +8,8 @@ export default defineProject({
     include: ['test/client/**/*.test.ts'],
     root: new URL('../..', import.meta.url).pathname,
     testTimeout: 20_000,
-    // Files share one module graph (src/ keeps no module-level state; each test builds its own client): the client
-    // and openapi-fetch load once per run instead of once per file.
+    // Files share one module graph (src/ keeps no module-level state but its shared connection pools, which hold no
+    // test's data; each test builds its own client): the client and openapi-fetch load once per run instead of per file.
     isolate: false,
     // npm test sets LP_TYPE_TESTS_IN_TYPECHECK=1: its typecheck step compiles these files already (scripts/test.ts).
     typecheck: {
