@@ -91,7 +91,8 @@ interface DistanceRow {
   workers?: string;
 }
 
-/** `contract:live` as a partner runs it, in a child process with `settings` as its only LP_* variables. */
+/** `contract:live` as a partner runs it, in a child process with `settings` as its only LP_* variables; the suite
+ * alone (--no-workflows): the Arazzo workflows after it go through Redocly Respect, whose requests the suite does not pace. */
 function liveRun(
   settings: Record<string, string>,
   out: string,
@@ -99,11 +100,15 @@ function liveRun(
 ): Promise<{ code: number; output: string; seconds: number }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('LP_')));
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', '--target', 'live', '--out', out, ...args], {
-    cwd: repoRoot,
-    env: { ...env, ...settings },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/contract.ts', '--target', 'live', '--no-workflows', '--out', out, ...args],
+    {
+      cwd: repoRoot,
+      env: { ...env, ...settings },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

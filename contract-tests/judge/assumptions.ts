@@ -2,11 +2,11 @@
 // requests can show (filters, PKCE, refusals); the shape of each single response is judged by the contract fetch.
 // Only targets with data semantics count: the Prism mock answers from the spec itself, so it can neither confirm nor
 // contradict. A contradiction does not fail the check, except in strict runs.
-import { expect } from 'vitest';
 import type { ApiName } from '../../spec-core/apis.ts';
 import { capabilityOf } from '../send/capabilities.ts';
 import { redactor, type Exchange } from '../send/fetch.ts';
 import { record, reportContradictions } from '../send/ledger.ts';
+import { currentTest } from '../send/test-scope.ts';
 import { target } from '../send/target.ts';
 
 export interface AssumptionRef {
@@ -75,7 +75,7 @@ export function observeAssumption(ref: AssumptionRef, holds: boolean, evidence: 
     outcome: holds ? 'confirmed' : 'contradicted',
     evidence: text,
     ...(seen ? { observed: seen.observed } : {}),
-    test: expect.getState().currentTestName ?? '',
+    test: currentTest(),
   });
   if (!holds) reportContradictions([`${text} (assumed at ${ref.api}#${ref.pointer}: "${ref.match}")`]);
 }

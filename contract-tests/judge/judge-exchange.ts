@@ -18,11 +18,15 @@ function recordFindings(seen: Exchange, findings: Finding[]): void {
     const evidence = evidenceOfExchange(seen);
     for (const f of violations)
       record({ kind: 'violation', test: seen.test, promise: f.promise, from: 'answer', message: f.message, check: f.check, evidence });
-    reportProblems(violations.map((f) => f.message));
+    reportProblems(
+      violations.map((f) => f.message),
+      seen.test,
+    );
   }
   const contradicted = findings.filter((f) => f.verdict === 'contradicted');
   reportContradictions(
     contradicted.map((f) => `${f.message} (assumed at ${f.assumption?.api}#${f.assumption?.pointer}: ${f.assumption?.match})`),
+    seen.test,
   );
   // The Prism mock answers from the spec itself: what it sends confirms or contradicts nothing.
   if (!capabilityOf(target.name).hasDataSemantics) return;

@@ -3,7 +3,7 @@
 // operator; its requests go out together (the transport bounds what is in flight). No check here asserts an outcome
 // of its own: every answer is judged by the exchange checks (judge/exchange-checks.ts), so a server that breaks any
 // promise on any variant fails the test, naming the promise.
-import { describe, expect, it } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 import type { ApiName } from '../../spec-core/apis.ts';
 import { type Application, applicationsOf, OPERATORS } from '../operators/operators.ts';
 import { isInapplicable, type Variant } from '../operators/operator.ts';
@@ -14,6 +14,7 @@ import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, sa
 import type { DocumentedParameter } from '../send/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
 import { target } from '../send/target.ts';
+import { inTest, testNameOf } from '../send/test-scope.ts';
 import { mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
 
@@ -89,36 +90,40 @@ const NO_HANDLING =
 /** Registers one test per operation of the API and operator. */
 export function operatorChecks(api: ApiName): void {
   const entries = MODEL.filter((entry) => entry.operation.api === api);
-  describe(`the operators of the negative space, on every ${api} operation`, () => {
+  // Side by side (vitest's maxConcurrency at a time): each check's requests are few and depend on each other, so one
+  // after another the checks would make a chain of answers as long as all of theirs together, which a far target pays
+  // a round trip each. inTest keeps each exchange, finding and problem with the check that sent it.
+  describe.concurrent(`the operators of the negative space, on every ${api} operation`, () => {
     it.for(entries.flatMap((entry) => OPERATORS.map((operator) => [`${entryLabel(entry)}: ${operator.title}`, entry, operator] as const)))(
       '%s',
-      async ([, entry, operator], ctx) => {
-        skipIf(
-          ctx,
-          [entry.operationId],
-          reasonIfCannot(target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
-          await reasonIfCannotSend(entry),
-        );
-        const parts = await withCredentials(entry);
-        const applications = applicationsOf(entry, { parts, values: await valuesOf(entry, parts), protect: entry.table.protect }, [
-          operator,
-        ]);
-        const sendable = applications.filter((a) => !isInapplicable(a.made));
-        skipIf(
-          ctx,
-          [entry.operationId],
-          sendable.length
-            ? undefined
-            : `not applicable: ${applications.map((a) => (isInapplicable(a.made) ? a.made.inapplicable : '')).join('; ')}`,
-        );
-        // The valid requests the variants change, made side by side (none kept where each variant needs a fresh code).
-        const cache = new Map<string, Base>();
-        if (!entry.table.needsCode)
-          await mapConcurrently(sendable, async (a) => cache.set(a.parameter?.name ?? '', await baseFor(entry, a.parameter)));
-        const jobs = sendable.flatMap((a) => (a.made as Variant[]).map((_, index) => [a, index] as const));
-        const sent = await mapConcurrently(jobs, ([a, index]) => sendVariant(entry, a, index, cache.get(a.parameter?.name ?? '')));
-        expect(sent.length, 'variants sent').toBe(jobs.length);
-      },
+      ([, entry, operator], ctx) => inTest(testNameOf(ctx.task), () => operatorCheck(entry, operator, ctx)),
     );
   });
+}
+
+/** One operator on one operation: every variant of every parameter it applies to, sent side by side. */
+async function operatorCheck(entry: ModelEntry, operator: (typeof OPERATORS)[number], ctx: TestContext): Promise<void> {
+  skipIf(
+    ctx,
+    [entry.operationId],
+    reasonIfCannot(target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
+    await reasonIfCannotSend(entry),
+  );
+  const parts = await withCredentials(entry);
+  const applications = applicationsOf(entry, { parts, values: await valuesOf(entry, parts), protect: entry.table.protect }, [operator]);
+  const sendable = applications.filter((a) => !isInapplicable(a.made));
+  skipIf(
+    ctx,
+    [entry.operationId],
+    sendable.length
+      ? undefined
+      : `not applicable: ${applications.map((a) => (isInapplicable(a.made) ? a.made.inapplicable : '')).join('; ')}`,
+  );
+  // The valid requests the variants change, made side by side (none kept where each variant needs a fresh code).
+  const cache = new Map<string, Base>();
+  if (!entry.table.needsCode)
+    await mapConcurrently(sendable, async (a) => cache.set(a.parameter?.name ?? '', await baseFor(entry, a.parameter)));
+  const jobs = sendable.flatMap((a) => (a.made as Variant[]).map((_, index) => [a, index] as const));
+  const sent = await mapConcurrently(jobs, ([a, index]) => sendVariant(entry, a, index, cache.get(a.parameter?.name ?? '')));
+  ctx.expect(sent.length, 'variants sent').toBe(jobs.length);
 }

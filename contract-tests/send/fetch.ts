@@ -4,7 +4,7 @@
 // that subscribed before it returns. The fetch judges nothing itself: the suite's setup subscribes the judge
 // (judge/judge-exchange.ts), which runs every applicable exchange check on every exchange and adds its findings; the
 // fetch then records the exchange for the coverage and keeps it as evidence for a failed check.
-import { expect } from 'vitest';
+import { currentTest } from './test-scope.ts';
 import { type Evidence, evidenceOf } from './evidence.ts';
 import type { Finding } from './findings.ts';
 import { type Observed, record } from './ledger.ts';
@@ -68,7 +68,7 @@ function learnCredentials(bodyText: string, location: string | null): void {
   if (location && URL.canParse(location, 'http://x')) redactor.add(new URL(location, 'http://x').searchParams.get('code') ?? undefined);
 }
 
-export const currentTest = () => expect.getState().currentTestName ?? '(outside a test)';
+export { currentTest };
 
 /** What sent a request and why, for the judge and the coverage. */
 export interface ExchangeMeta {

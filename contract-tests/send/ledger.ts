@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { flagVariable, readVariable } from '../../config/environment.ts';
 import type { Evidence } from './evidence.ts';
+import { currentTest, OUTSIDE_A_TEST } from './test-scope.ts';
 import type { RequestPace, TransportStats, UnjudgedKind } from './transport.ts';
 
 export const outputDir = readVariable('LP_CONTRACT_OUT') ?? join(repoRoot, 'dist/contract');
@@ -90,17 +91,32 @@ export function record(entry: LedgerEntry): void {
   appendFileSync(ledgerFile, `${JSON.stringify(entry)}\n`);
 }
 
-/** Found during the current test; the setup file fails the test on violations, and on contradictions when strict. */
-const pending = { violations: [] as string[], contradictions: [] as string[] };
+/** Found during a check, by the check's name; the setup file fails the check on violations, and on contradictions when
+ * strict. Bounded by the checks of one file: each check takes its own when it ends. */
+type Problems = { violations: string[]; contradictions: string[] };
+const pending = new Map<string, Problems>();
+const pendingOf = (test: string): Problems => {
+  const problems = pending.get(test) ?? { violations: [], contradictions: [] };
+  pending.set(test, problems);
+  return problems;
+};
 
-export function reportProblems(violations: string[]): void {
-  pending.violations.push(...violations);
+export function reportProblems(violations: string[], test = currentTest()): void {
+  if (violations.length) pendingOf(test).violations.push(...violations);
 }
 
-export function reportContradictions(contradictions: string[]): void {
-  pending.contradictions.push(...contradictions);
+export function reportContradictions(contradictions: string[], test = currentTest()): void {
+  if (contradictions.length) pendingOf(test).contradictions.push(...contradictions);
 }
 
-export function takeProblems(): { violations: string[]; contradictions: string[] } {
-  return { violations: pending.violations.splice(0), contradictions: pending.contradictions.splice(0) };
+/** A check's problems, with those found outside any check since (a beforeAll's); `test` undefined: all that remain. */
+export function takeProblems(test?: string): Problems {
+  const taken: Problems = { violations: [], contradictions: [] };
+  for (const name of test === undefined ? [...pending.keys()] : [test, OUTSIDE_A_TEST]) {
+    const problems = pending.get(name);
+    pending.delete(name);
+    taken.violations.push(...(problems?.violations ?? []));
+    taken.contradictions.push(...(problems?.contradictions ?? []));
+  }
+  return taken;
 }

@@ -1,7 +1,7 @@
 // Runs in every test file: a test fails when any response it received violated the contract, even if its own
 // assertions passed, so "every response the suite receives is checked" holds without each test repeating it.
 // A contradicted assumption is recorded for the report and fails the test only in strict runs.
-// Problems found in a beforeAll hook are reported by the first test that runs after it; a skipped test leaves them
+// Problems found in a beforeAll hook are reported by the first test that ends after it; a skipped test leaves them
 // pending (its failure would not count), and whatever is still pending when the file ends fails the file.
 import { afterAll, afterEach, expect } from 'vitest';
 import { judgeExchange } from '../judge/judge-exchange.ts';
@@ -12,6 +12,7 @@ import { provideValueSources } from '../send/model.ts';
 import { ownVehicles } from '../send/own-fleet.ts';
 import { record, reportContradictions, reportProblems, strictAssumptions, takeProblems } from '../send/ledger.ts';
 import { type LpVariable, target } from '../send/target.ts';
+import { OUTSIDE_A_TEST, testNameOf } from '../send/test-scope.ts';
 
 // Every exchange of every check is judged against every promise (judge/exchange-checks.ts).
 onExchange(judgeExchange);
@@ -27,8 +28,9 @@ const failing = ({ violations, contradictions }: ReturnType<typeof takeProblems>
 ];
 
 afterEach((context) => {
-  const found = takeProblems();
-  const name = expect.getState().currentTestName ?? context.task.name;
+  // By the task, not vitest's running test: checks side by side (describe.concurrent) each end with their own.
+  const name = testNameOf(context.task);
+  const found = takeProblems(name);
   // A check's own assertion failed (not a request that could not be judged): the broken promise is the check, shown
   // by the exchange that broke it where the failure tells which (send/fetch.ts, takeExample).
   // The evidence is built only then: a passing check's exchanges are just forgotten.
@@ -47,8 +49,8 @@ afterEach((context) => {
     });
   }
   if (context.task.result?.state === 'skip' || context.task.mode === 'skip') {
-    reportProblems(found.violations);
-    reportContradictions(found.contradictions);
+    reportProblems(found.violations, OUTSIDE_A_TEST);
+    reportContradictions(found.contradictions, OUTSIDE_A_TEST);
     return;
   }
   // A check that fails only because of a contradicted assumption is not a violation: the verdict line counts it apart.

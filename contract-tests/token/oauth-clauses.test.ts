@@ -10,6 +10,7 @@ import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { type Exchange, exchange } from '../send/fetch.ts';
 import { record } from '../send/ledger.ts';
+import { currentTest } from '../send/test-scope.ts';
 import {
   encodingCapacityBits,
   errorCharacterProblems,
@@ -80,8 +81,8 @@ const answered = (answer: Authorized) =>
 /** What a check left unjudged on this target, and why: printed, and listed in the report's "Noted, not judged". (A
  * skip after requests would leave their answers unjudged: setup.ts fails the file on them in strict runs.) */
 function noteNotJudged(operationId: string, text: string): void {
-  console.log(`${expect.getState().currentTestName ?? ''}: ${text}`);
-  record({ kind: 'note', operationId, dimension: 'OAuth clauses', text, test: expect.getState().currentTestName ?? '' });
+  console.log(`${currentTest()}: ${text}`);
+  record({ kind: 'note', operationId, dimension: 'OAuth clauses', text, test: currentTest() });
 }
 
 const randomToken = (bytes = 24) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url');
