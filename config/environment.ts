@@ -52,6 +52,8 @@ export const RUN_VARIABLES = {
   LP_MOCK_PORT: 'default port of npm run mock (4010)',
   LP_SANDBOX_PORT: 'default port of npm run sandbox (4020)',
   LP_TEST_JOBS: 'parallel steps of npm test (default 3)',
+  LP_TEST_SLOWDOWN:
+    'how many times slower than the reference 2-core machine this one is: every wait of a test on a process, a port or a browser is multiplied by it (default 1, an integer; config/test-waits.ts)',
   LP_TYPE_TESTS_IN_TYPECHECK: '1: the client type tests run in npm run typecheck, not in vitest',
 } as const;
 export type RunVariable = keyof typeof RUN_VARIABLES;

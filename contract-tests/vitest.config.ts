@@ -1,5 +1,6 @@
 // Vitest project of the contract suite: the same files run against the mock, the sandbox or a live target (LP_* variables).
 import { configDefaults, defineProject } from 'vitest/config';
+import { PROJECT_TIMEOUTS } from '../config/test-waits.ts';
 
 // The suite's tests of itself send nothing to the target: they run with the mock (the default target) and nowhere else,
 // so a live run's verdict line counts only checks of the target, and the sandbox runs (contract:sandbox,
@@ -19,9 +20,10 @@ export default defineProject({
     root: new URL('..', import.meta.url).pathname,
     setupFiles: ['contract-tests/support/setup.ts'],
     globalSetup: ['contract-tests/support/global-setup.ts'],
-    // Targets are remote servers: give slow staging environments room, but never hang forever. Every request has its
+    // Targets are remote servers: give slow staging environments room, but never hang forever (the mock and the
+    // sandbox: the project timeouts of config/test-waits.ts). Every request has its
     // own deadline and bounded tries (send/transport.ts); a live check may also sit out a gateway's Retry-After.
-    testTimeout: live ? 600_000 : 30_000,
+    testTimeout: live ? 600_000 : PROJECT_TIMEOUTS.testTimeout,
     // The mock and the sandbox: one file at a time, since the expiry checks move the sandbox's clock, which must not
     // expire another file's tokens.
     fileParallelism: workers > 1,
@@ -30,7 +32,7 @@ export default defineProject({
     isolate: false,
     // Worker threads: a run's worker starts cheaper than a process (contract:mutation starts one per run, some 50).
     pool: 'threads',
-    hookTimeout: live ? 600_000 : 30_000,
+    hookTimeout: live ? 600_000 : PROJECT_TIMEOUTS.hookTimeout,
     // A write whose answer never came has an unknown outcome (send/transport.ts says so in these words): that is
     // nobody's verdict yet, so the check runs once more, building a new event, before it counts as "could not judge".
     // Nothing else is retried (self/transport.test.ts holds the words and the config together).

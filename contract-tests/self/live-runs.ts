@@ -7,6 +7,7 @@ import { repoRoot } from '../../spec-core/apis.ts';
 import { readJsonFile } from '../report/ledger.ts';
 import type { AssumptionReportRow } from '../report/model.ts';
 import type { TransportStats } from '../send/transport.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 export interface LiveRun {
   exitCode: number;
@@ -16,7 +17,7 @@ export interface LiveRun {
   transport?: TransportStats;
 }
 
-export const LIVE_RUN_TIMEOUT_MS = 90_000;
+export const LIVE_RUN_TIMEOUT_MS = testWaitMs(90_000);
 
 /** Runs the live suite on `files` (or all) with `settings` as its only LP_* variables; reports go to `dir`. The
  * documented flows as workflows are left out (--no-workflows) unless `workflows` is set: the suite's self-tests judge

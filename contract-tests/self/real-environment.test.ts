@@ -19,6 +19,7 @@ import { skipIf } from '../support/skips.ts';
 import { target } from '../send/target.ts';
 import { contractLive, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from './live-runs.ts';
 import { browserMissingReason, checkReportInBrowser } from './report-browser.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 // The fleet's checks and its lessee-isolation checks: what builds on the list.
 const FLEET_FILES = ['contract-tests/fleet/vehicles.test.ts', 'contract-tests/security/lessee-ownership.test.ts'];
@@ -163,17 +164,21 @@ describe('a violation in every report, with what a partner needs to act on it', 
     expect(read('step-summary.md')).toContain(`**${LESSEE}`);
   });
 
-  it('report.html, in Chromium at 1280×900: the verdict first, the violation with its curl, the grid, offline', async (ctx) => {
-    skipIf(ctx, [], onlyWithMock(), browserMissingReason);
-    const report = JSON.parse(read('leak/report.json')) as RunReport;
-    const screenshot = await checkReportInBrowser(join(out, 'leak', 'report.html'), {
-      secrets,
-      operationIds: report.coverage.rows.map((r) => r.operationId),
-    });
-    // Kept for review (the run's own directory goes at the end of this file).
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    copyFileSync(screenshot, join(SCREENSHOTS, 'leak-run-first-screen.png'));
-  }, 90_000);
+  it(
+    'report.html, in Chromium at 1280×900: the verdict first, the violation with its curl, the grid, offline',
+    async (ctx) => {
+      skipIf(ctx, [], onlyWithMock(), browserMissingReason);
+      const report = JSON.parse(read('leak/report.json')) as RunReport;
+      const screenshot = await checkReportInBrowser(join(out, 'leak', 'report.html'), {
+        secrets,
+        operationIds: report.coverage.rows.map((r) => r.operationId),
+      });
+      // Kept for review (the run's own directory goes at the end of this file).
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      copyFileSync(screenshot, join(SCREENSHOTS, 'leak-run-first-screen.png'));
+    },
+    testWaitMs(90_000),
+  );
 
   it('no report, annotation or summary shows a credential, in any encoding', (ctx) => {
     skipIf(ctx, [], onlyWithMock());

@@ -10,6 +10,7 @@ import { Redactor, REDACTED } from '../send/redact.ts';
 import { runSuite } from '../runner/run-suite.ts';
 import { skipIf } from '../support/skips.ts';
 import { target } from '../send/target.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 const SECRET = 'contract-self-secret-Zx81/+&=';
 const KEY = 'contract-self-subscription-key-6f3a';
@@ -97,42 +98,46 @@ describe('redaction of credentials', () => {
       rmSync(out, { recursive: true, force: true });
     });
 
-    it('prints and writes no credential, though the run fails', async (ctx) => {
-      // It tests the suite, not the target: once per `npm test` (the mock run) is enough.
-      skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
-      // The token, fleet and carriers checks send every kind of credential.
-      const result = await runSuite({
-        target: 'live',
-        outputDir: out,
-        env: {
-          LP_BASE_URL: baseUrl,
-          LP_AUTH_URL: baseUrl,
-          LP_FLEET_BASE_URL: baseUrl,
-          LP_CLIENT_ID: 'contract-self-client',
-          LP_CLIENT_SECRET: SECRET,
-          LP_SUBSCRIPTION_KEY: KEY,
-          LP_SCOPE: 'carriers.milestones',
-          LP_FLEET_API_KEY: FLEET_KEY,
-          LP_REDIRECT_URI: 'http://127.0.0.1:9/cb',
-        },
-        vitestArgs: [
-          'contract-tests/token/service-token.test.ts',
-          'contract-tests/security/auth-matrix.fleet.test.ts',
-          'contract-tests/carriers',
-        ],
-      });
-      expect(result.exitCode, 'the echoing server fails the run').not.toBe(0);
-      const files = readdirSync(out)
-        .filter((f) => /\.(json|md|xml)$/.test(f))
-        .map((f) => readFileSync(join(out, f), 'utf8'));
-      expect(files.length, 'reports were written').toBeGreaterThanOrEqual(3);
-      for (const [where, text] of [['output', result.output], ...files.map((t, i) => [`file ${i}`, t] as const)] as const) {
-        for (const credential of [SECRET, KEY, FLEET_KEY, ISSUED]) {
-          for (const [encoding, spelled] of Object.entries(spellingsOf(credential))) {
-            expect(text.includes(spelled), `${where} contains a credential (${encoding})`).toBe(false);
+    it(
+      'prints and writes no credential, though the run fails',
+      async (ctx) => {
+        // It tests the suite, not the target: once per `npm test` (the mock run) is enough.
+        skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
+        // The token, fleet and carriers checks send every kind of credential.
+        const result = await runSuite({
+          target: 'live',
+          outputDir: out,
+          env: {
+            LP_BASE_URL: baseUrl,
+            LP_AUTH_URL: baseUrl,
+            LP_FLEET_BASE_URL: baseUrl,
+            LP_CLIENT_ID: 'contract-self-client',
+            LP_CLIENT_SECRET: SECRET,
+            LP_SUBSCRIPTION_KEY: KEY,
+            LP_SCOPE: 'carriers.milestones',
+            LP_FLEET_API_KEY: FLEET_KEY,
+            LP_REDIRECT_URI: 'http://127.0.0.1:9/cb',
+          },
+          vitestArgs: [
+            'contract-tests/token/service-token.test.ts',
+            'contract-tests/security/auth-matrix.fleet.test.ts',
+            'contract-tests/carriers',
+          ],
+        });
+        expect(result.exitCode, 'the echoing server fails the run').not.toBe(0);
+        const files = readdirSync(out)
+          .filter((f) => /\.(json|md|xml)$/.test(f))
+          .map((f) => readFileSync(join(out, f), 'utf8'));
+        expect(files.length, 'reports were written').toBeGreaterThanOrEqual(3);
+        for (const [where, text] of [['output', result.output], ...files.map((t, i) => [`file ${i}`, t] as const)] as const) {
+          for (const credential of [SECRET, KEY, FLEET_KEY, ISSUED]) {
+            for (const [encoding, spelled] of Object.entries(spellingsOf(credential))) {
+              expect(text.includes(spelled), `${where} contains a credential (${encoding})`).toBe(false);
+            }
           }
         }
-      }
-    }, 120_000);
+      },
+      testWaitMs(120_000),
+    );
   });
 });

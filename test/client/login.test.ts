@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
 import { freePort } from '../../tools/free-port.ts';
 import { startServer, type RunningServer } from '../../tools/processes.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-1234';
 const ACCESS_TOKEN = 'access-token-DO-NOT-PRINT-3456';
@@ -39,7 +40,7 @@ async function startLogin(redirectUri: string, args: string[] = [], env: Record<
       LP_REDIRECT_URI: redirectUri,
     },
     ready: /^(http\S+authorize\S+)$/m,
-    readyTimeoutMs: 15_000,
+    readyTimeoutMs: testWaitMs(15_000),
   });
   const running = login;
   const exited = running.exited.then((code) => ({ code, output: `${running.stdoutTail()}${running.stderr()}` }));
@@ -51,7 +52,7 @@ function rawRequest(port: number, raw: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let answer = '';
     const socket = connect(port, '127.0.0.1', () => socket.write(raw));
-    socket.setTimeout(5000, () => socket.destroy(new Error(`no answer to ${JSON.stringify(raw)}: ${answer}`)));
+    socket.setTimeout(testWaitMs(5000), () => socket.destroy(new Error(`no answer to ${JSON.stringify(raw)}: ${answer}`)));
     socket.on('data', (chunk) => {
       answer += chunk.toString();
       if (/\r\n\r\n/.test(answer)) socket.end();

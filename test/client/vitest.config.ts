@@ -1,5 +1,6 @@
 // Vitest project of the typed client (src/): behaviour tests against loopback servers, and type tests (*.test-d.ts).
 import { defineProject } from 'vitest/config';
+import { PROJECT_TIMEOUTS } from '../../config/test-waits.ts';
 import { flagVariable } from '../../config/environment.ts';
 
 export default defineProject({
@@ -7,7 +8,7 @@ export default defineProject({
     name: 'client',
     include: ['test/client/**/*.test.ts'],
     root: new URL('../..', import.meta.url).pathname,
-    testTimeout: 20_000,
+    ...PROJECT_TIMEOUTS,
     // Files share one module graph (src/ keeps no module-level state but its shared connection pools, which hold no
     // test's data; each test builds its own client): the client and openapi-fetch load once per run instead of per file.
     isolate: false,

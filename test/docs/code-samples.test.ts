@@ -9,6 +9,7 @@ import { loadBundle } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
 import { QUICK_START } from '../../tools/docs/landing.ts';
 import { consumerCompilerOptions } from './run-sample.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 interface CodeSample {
   lang: string;
@@ -60,7 +61,7 @@ describe('code samples', () => {
     const tsc = spawnSync(process.execPath, [`${repoRoot}/node_modules/typescript/bin/tsc`, '-p', `${workDir}/tsconfig.json`], {
       cwd: workDir, // tsc then names the failing sample by its operationId
       encoding: 'utf8',
-      timeout: 120_000,
+      timeout: testWaitMs(120_000),
     });
     expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
     expect(tsc.status).toBe(0);

@@ -30,11 +30,12 @@ import { stepAnchor, workflowDownload } from '../../tools/docs/workflows-page.ts
 import { curlOf } from '../../tools/workflows/curl.ts';
 import { stepRequests } from '../../tools/workflows/step-request.ts';
 import { runShellSample, runTypeScriptSample } from './run-sample.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 const docsDir = `${repoRoot}/dist/docs`;
 // Outside dist/docs/, so that the published site does not carry them.
 const screenshotsDir = `${repoRoot}/dist/docs-screenshots`;
-const RENDER_TIMEOUT_MS = 20_000;
+const RENDER_TIMEOUT_MS = testWaitMs(20_000);
 const VIEWPORT_HEIGHT = 900; // guarded-page.ts opens 1440 x 900, the last of LAPTOP_SIZES
 
 if (chromiumMissingReason) console.warn(`[docs] browser checks skipped: ${chromiumMissingReason}`);
@@ -105,7 +106,10 @@ const ALL_PATHS = API_NAMES.flatMap((api) => operationsOf(loadBundle(api)).map((
 
 /** The page has an icon that needs no request (a data: URL) or one the site serves; no 404 for /favicon.ico. */
 async function expectIcon(page: Page): Promise<void> {
-  const href = await page.locator('link[rel~="icon"]').first().getAttribute('href', { timeout: 1_000 });
+  const href = await page
+    .locator('link[rel~="icon"]')
+    .first()
+    .getAttribute('href', { timeout: testWaitMs(1_000) });
   expect(href, 'the page links an icon').toBeTruthy();
   if (!href!.startsWith('data:')) expect((await page.request.get(new URL(href!, page.url()).href)).status(), href!).toBe(200);
 }

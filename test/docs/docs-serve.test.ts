@@ -2,6 +2,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDocsServerProcess, type DocsServerProcess } from './docs-server-process.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 let server: DocsServerProcess;
 
@@ -14,7 +15,7 @@ afterAll(() => server?.stop());
 function raw(method: string, path: string): Promise<{ status: number; type: string | undefined }> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method, path, timeout: 5_000 }, (res) => {
+    const req = request({ host: hostname, port, method, path, timeout: testWaitMs(5_000) }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] }));
     });

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { REDOCLY_CLI, redoclyEnv, runRedocly } from '../../spec-core/redocly.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 const NOTICE = /end-of-life|support is ending/i;
 const execute = promisify(execFile);
@@ -19,7 +20,7 @@ const onNode20 = process.versions.node.startsWith('20.');
 /** Runs a command to its end; its exit code and its output, stdout and stderr together as a terminal shows them. */
 async function run(command: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await execute(command, args, { cwd, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout, stderr } = await execute(command, args, { cwd, timeout: testWaitMs(60_000), env: { ...process.env, NO_COLOR: '1' } });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -36,7 +37,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-describe("Redocly's Node.js end-of-life notice", { timeout: 60_000 }, () => {
+describe("Redocly's Node.js end-of-life notice", { timeout: testWaitMs(60_000) }, () => {
   it('is what Redocly itself prints on Node 20, and the filter removes exactly that box', async () => {
     const { EndOfLifeNoticeFilter, withoutEndOfLifeNotice } = await import('../../spec-core/redocly.ts');
     const { stdout, stderr } = await execute(process.execPath, [REDOCLY_CLI, '--version'], { env: redoclyEnv() });

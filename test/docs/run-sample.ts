@@ -4,8 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
-const TIMEOUT_MS = 30_000;
+const TIMEOUT_MS = testWaitMs(30_000);
 const MAX_OUTPUT = 1024 * 1024;
 
 export interface SampleRun {

@@ -9,6 +9,7 @@ import { API_NAMES } from '../../spec-core/apis.ts';
 import { loadBundle } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
 import { runShellSample, runTypeScriptSamples, type SampleRun } from './run-sample.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 interface Sample {
   operationId: string;
@@ -71,7 +72,7 @@ describe('every sample against the sandbox', () => {
     ).entries()) {
       runs.set(typescript[i]!, run);
     }
-  }, 90_000);
+  }, testWaitMs(90_000));
   afterAll(() => sandbox?.stop());
 
   /** The JSON values a curl sample printed (several commands print several, back to back). */

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import { startDocsServer } from '../../tools/docs/serve.ts';
 import { isLocalUrl } from './guarded-page.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 const docsDir = `${repoRoot}/dist/docs`;
 let server: Server;
@@ -29,7 +30,7 @@ async function crawl(start: string, recurse = true) {
   const { links } = await check({
     path: start,
     recurse,
-    timeout: 10_000,
+    timeout: testWaitMs(10_000),
     concurrency: 4,
     retry: false,
     // mailto: and other hosts are left alone: nothing leaves the machine.

@@ -1,11 +1,11 @@
 import { defineProject } from 'vitest/config';
+import { PROJECT_TIMEOUTS } from '../../config/test-waits.ts';
 
 export default defineProject({
   test: {
     name: 'postman',
     include: ['test/postman/**/*.test.ts'],
     root: new URL('../..', import.meta.url).pathname,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    ...PROJECT_TIMEOUTS,
   },
 });

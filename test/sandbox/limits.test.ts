@@ -5,6 +5,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aMilestone, authorize, fleetGet, postForm, recordMilestone } from './api-calls.ts';
 import { startSandboxProcess, useSandboxWithToken, type RunningProcess } from './sandbox-process.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 describe('length limits (maxLength in the specs)', () => {
   const shared = useSandboxWithToken();
@@ -108,7 +109,7 @@ describe('connection limits', () => {
 
     it('closes a connection that sends nothing', async () => {
       const socket = await open(port);
-      await closedWithin(socket, 5000);
+      await closedWithin(socket, testWaitMs(5000));
     });
   });
 

@@ -27,6 +27,7 @@ import {
   serviceToken,
 } from './api-calls.ts';
 import { repoRoot, startInProcess, startSandboxProcess } from './sandbox-process.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 type Target = { origin: string; foreignVehicleNumber: string };
 /** Resolves true when the contract violation is observed. */
@@ -319,7 +320,7 @@ describe('--list-mutations', () => {
   const run = spawnSync('npm', ['run', '--silent', 'sandbox', '--', '--list-mutations'], {
     cwd: repoRoot,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: testWaitMs(60_000),
   });
   const listed = JSON.parse(run.stdout) as { id: string; operation: string; description: string }[];
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { startServer, type RunningServer } from '../../tools/processes.ts';
 import { serviceToken } from './api-calls.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 // Re-exported for the tests that spawn the sandbox from the repository root.
 export { repoRoot };
@@ -22,7 +23,7 @@ export async function startProcess(
   args: string[],
   readyLine: string,
   extraEnv: Record<string, string> = {},
-  timeoutMs = 60_000,
+  timeoutMs = testWaitMs(60_000),
 ): Promise<RunningProcess> {
   const server = await startServer({ script, args, ready: readyLine, env: extraEnv, readyTimeoutMs: timeoutMs, stopGraceMs: 10_000 });
   return Object.assign(server, { stdout: `${server.stdoutLines.join('\n')}\n` });

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SANDBOX_DEFAULTS } from '../../sandbox/config.ts';
 import { aMilestone, authorize, recordMilestone } from './api-calls.ts';
 import { repoRoot, startSandboxProcess, type RunningProcess } from './sandbox-process.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 const EXPECTED_VARIABLES = [
   'LP_BASE_URL',
@@ -30,7 +31,7 @@ function runSandbox(args: string[]): Promise<{ status: number | null; stdout: st
     execFile(
       process.execPath,
       ['--import', 'tsx', 'sandbox/main.ts', ...args],
-      { cwd: repoRoot, encoding: 'utf8', timeout: 30_000 },
+      { cwd: repoRoot, encoding: 'utf8', timeout: testWaitMs(30_000) },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') reject(error);
         else resolve({ status: error ? (error.code as number) : 0, stdout, stderr });

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { REDOCLY_CLI, redoclyEnv } from '../../spec-core/redocly.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'lp-lint-'));
@@ -34,7 +35,7 @@ const edit = (file: string, from: string, to: string) => {
   writeFileSync(file, text.replace(from, to));
 };
 
-describe('redocly lint', { timeout: 60_000 }, () => {
+describe('redocly lint', { timeout: testWaitMs(60_000) }, () => {
   it('passes the specs as they are, with no warning', async () => {
     const { code, output } = await lint(() => {});
     expect(code, output).toBe(0);

@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import { WORKFLOW_FILES } from '../../spec-core/workflows.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 /** Two loaders and a Redocly run on a busy 2-core machine: about 1 s alone, far less than this. */
-const TIMEOUT_MS = 60_000;
+const TIMEOUT_MS = testWaitMs(60_000);
 
 /** Loads every bundle as the contract suite does at import time, then prints what it loaded on stdout. */
 const LOADER = `import { loadBundles } from './spec-core/bundles.ts';

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, it, onTestFinished } from 'vitest';
 import { runContractIssue } from '../../contract-tests/runner/live-issue.ts';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 const REPO = 'partner/api-kit';
 const TOKEN = 'ghs_fakeTokenForTheLoopbackGitHub0001';
@@ -179,7 +180,7 @@ const execute = (args: string[], env: Record<string, string>) =>
     execFile(
       process.execPath,
       ['--import', 'tsx', '--', 'scripts/contract-issue.ts', ...args],
-      { cwd: repoRoot, env: { ...clean, ...env }, timeout: 60_000 },
+      { cwd: repoRoot, env: { ...clean, ...env }, timeout: testWaitMs(60_000) },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -202,7 +203,7 @@ async function run(github: FakeGitHub, dir: string, exitCode: string, log?: stri
   return { code, stdout: code === 0 ? `${line}\n` : '', stderr: code === 0 ? '' : `${line}\n` };
 }
 
-describe.concurrent('npm run contract:issue', { timeout: 60_000 }, () => {
+describe.concurrent('npm run contract:issue', { timeout: testWaitMs(60_000) }, () => {
   it('does nothing on a green run when no issue is open', async ({ expect }) => {
     const github = await fakeGitHub();
     const result = await run(github, reportDir({ word: 'PASS' }), '0');

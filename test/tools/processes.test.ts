@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../tools/processes.ts';
 import { startSandbox } from '../../tools/targets.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 const FIXTURE = 'test/tools/fixtures/stubborn-server.ts';
 
@@ -41,7 +42,7 @@ describe('startServer', () => {
     expect(alive(grandchild)).toBe(true);
     await server.stop();
     expect(alive(server.pid)).toBe(false);
-    await expect.poll(() => alive(grandchild), { timeout: 2000 }).toBe(false);
+    await expect.poll(() => alive(grandchild), { timeout: testWaitMs(2000) }).toBe(false);
   });
 
   it('kills with SIGKILL after the grace period a server that ignores SIGTERM', async () => {
@@ -63,7 +64,7 @@ describe('startServer', () => {
     expect(await parent.exited).toBeNull();
     expect(parent.child.signalCode).toBe('SIGINT');
     // Their parent is gone, so init reaps them: a moment later they are gone from the process table too.
-    for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 2000 }).toBe(false);
+    for (const pid of pids) await expect.poll(() => alive(pid), { timeout: testWaitMs(2000) }).toBe(false);
   });
 
   it('a script that never gets ready times out with a message naming the script and the line, and is stopped', async () => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { MOCK_PLACEHOLDERS } from '../../config/environment.ts';
 import { startMock, type TargetServer } from '../../tools/targets.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 const SCRIPTS = [
   ['scripts/mock.ts', 'npm run mock --'],
@@ -18,7 +19,7 @@ const SCRIPTS = [
 
 const execute = promisify(execFile);
 /** Each script is a fresh tsx process; several start side by side on a small machine. */
-const SCRIPT_TIMEOUT_MS = 60_000;
+const SCRIPT_TIMEOUT_MS = testWaitMs(60_000);
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Runs a script to its end; resolves with its exit code and output whatever the code. */
@@ -26,7 +27,7 @@ async function run(script: string, ...args: string[]): Promise<{ code: number; s
   try {
     const { stdout, stderr } = await execute(process.execPath, ['--import', 'tsx', '--', script, ...args], {
       cwd: repoRoot,
-      timeout: 60_000,
+      timeout: SCRIPT_TIMEOUT_MS,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 type Entry = { file: string; args: string[]; scripts: string[] };
 
@@ -36,7 +37,7 @@ const OTHERS = [...readdirSync(join(repoRoot, 'scripts')).map((name) => `scripts
 const ENTRIES = [...FROM_PACKAGE_JSON, ...OTHERS];
 
 /** --help parses the command line and exits; a tsx start is about 0.3 s, so even a busy machine stays far below this. */
-const HELP_TIMEOUT_MS = 30_000;
+const HELP_TIMEOUT_MS = testWaitMs(30_000);
 const execute = promisify(execFile);
 
 async function help(entry: Entry): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -1,10 +1,12 @@
 import { defineProject } from 'vitest/config';
+import { PROJECT_TIMEOUTS } from '../../config/test-waits.ts';
 
 export default defineProject({
   test: {
     name: 'tools',
     include: ['test/tools/**/*.test.ts'],
     root: new URL('../..', import.meta.url).pathname,
+    ...PROJECT_TIMEOUTS,
     globalSetup: ['test/tools/global-setup.ts'],
   },
 });

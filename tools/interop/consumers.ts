@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { API_NAMES, bundlePath, type ApiName } from '../../spec-core/apis.ts';
 import type { Bundle } from '../../spec-core/bundles.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -109,7 +110,7 @@ export async function heyApiClients(outDir: string): Promise<ConsumerReport> {
   );
   try {
     await execFileAsync(process.execPath, [TSC, '-p', join(outDir, 'tsconfig.json'), '--pretty', 'false'], {
-      timeout: 60_000,
+      timeout: testWaitMs(60_000),
       maxBuffer: 4 << 20,
     });
   } catch (error) {
