@@ -51,7 +51,9 @@ export const RUN_VARIABLES = {
   LP_MIN_COVERAGE: 'the least ratio (0 to 1) of checks that must run',
   LP_MOCK_PORT: 'default port of npm run mock (4010)',
   LP_SANDBOX_PORT: 'default port of npm run sandbox (4020)',
-  LP_TEST_JOBS: 'parallel steps of npm test (default 3)',
+  LP_TEST_JOBS: 'parallel steps of npm test and npm run test:end-to-end (default 3)',
+  LP_CONTRACT_END_TO_END:
+    "1: the contract project runs only the suite's end-to-end self-tests (contract-tests/self/end-to-end/; npm run contract:end-to-end)",
   LP_TEST_SLOWDOWN:
     'how many times slower than the reference 2-core machine this one is: every wait of a test on a process, a port or a browser is multiplied by it (default 1, an integer; config/test-waits.ts)',
   LP_TYPE_TESTS_IN_TYPECHECK: '1: the client type tests run in npm run typecheck, not in vitest',

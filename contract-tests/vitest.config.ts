@@ -7,6 +7,9 @@ import { PROJECT_TIMEOUTS } from '../config/test-waits.ts';
 // contract:mutation) do not run them a second time.
 const live = process.env.LP_CONTRACT_TARGET === 'live';
 const selfTests = (process.env.LP_CONTRACT_TARGET ?? 'mock') === 'mock';
+// The self-tests that run whole contract:live runs against sandboxes behind proxies (self/end-to-end/) run apart, as
+// one of the end-to-end rehearsals (npm run contract:end-to-end, in npm run test:end-to-end): then only they run.
+const endToEnd = process.env.LP_CONTRACT_END_TO_END === '1';
 // A live target's clock is never moved, so its files may run side by side (LP_CONTRACT_WORKERS, default 3): a far
 // target then costs one round trip per step of the longest file, not of all of them. The transport divides
 // --concurrency and --rate-limit among the workers, so the target sees no more than the partner allowed.
@@ -15,8 +18,12 @@ const workers = live ? Math.max(1, Number(process.env.LP_CONTRACT_WORKERS) || 3)
 export default defineProject({
   test: {
     name: 'contract',
-    include: ['contract-tests/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(selfTests ? [] : ['contract-tests/self/**'])],
+    include: endToEnd ? ['contract-tests/self/end-to-end/**/*.test.ts'] : ['contract-tests/**/*.test.ts'],
+    exclude: [
+      ...configDefaults.exclude,
+      ...(selfTests ? [] : ['contract-tests/self/**']),
+      ...(endToEnd ? [] : ['contract-tests/self/end-to-end/**']),
+    ],
     root: new URL('..', import.meta.url).pathname,
     setupFiles: ['contract-tests/support/setup.ts'],
     globalSetup: ['contract-tests/support/global-setup.ts'],

@@ -1,5 +1,8 @@
-// `npm test`: runs every check of the kit, three steps at a time (`--jobs N` or LP_TEST_JOBS to change), stops at the
-// first failure, and prints the wall time of each step. Three, on the 2 cores the project budgets for: the steps spend
+// `npm test`: runs the checks of the kit a contributor runs before every commit, three steps at a time (`--jobs N` or
+// LP_TEST_JOBS to change), stops at the first failure, and prints the wall time and CPU-seconds of each step.
+// `npm run test:end-to-end` (`--end-to-end`) runs the rest, the end-to-end rehearsals that start whole programs (a
+// browser, Redocly Respect, dredd with Prism, contract:live runs behind proxies, the injected violations, the package
+// published to a throwaway registry): CI runs them after npm test (.ci/run), so CI gates on both. Three, on the 2 cores the project budgets for: the steps spend
 // a good part of their time waiting (process starts, servers, timeouts: test:client uses about half its wall time in
 // CPU), so a third step fills the cores that two would leave idle (measured on a quiet 2-core machine: three at a time
 // 110.9 s for about 196 CPU-seconds, so the cores are nearly always busy; with pack:check and dredd still steps, two or
@@ -52,12 +55,7 @@ const STEPS: Step[] = [
   { name: 'test:batch', reads: [BUNDLES] },
   // The suite against the mock, with its self-tests (the live runs of self/ start sandboxes of their own).
   { name: 'contract', reads: [BUNDLES] },
-  // The sandbox's tests include dredd against it (test/sandbox/dredd.test.ts, what dredd:sandbox runs).
   { name: 'test:sandbox', reads: [BUNDLES] },
-  { name: 'test:docs', reads: [BUNDLES] },
-  // The Arazzo workflows: their catalog, and their runs by Redocly Respect against a sandbox, the mock and broken targets
-  // (test/workflows/, about 30 s wall time and 20 CPU-seconds; its sandbox takes a redirect URI on a free port).
-  { name: 'test:workflows', reads: [BUNDLES] },
   // typecheck and test:client read no bundle, but wait for generate:check like the rest: started at once, they took two
   // of the three slots while the bundles were built and held back the longest steps (measured 122 s against 1xx s).
   { name: 'typecheck', reads: [BUNDLES] },
@@ -65,24 +63,49 @@ const STEPS: Step[] = [
   // expectTypeOf or an unused @ts-expect-error is a compile error there); vitest would run a second tsc over them.
   { name: 'test:client', env: { LP_TYPE_TESTS_IN_TYPECHECK: '1' }, reads: [BUNDLES] },
   // The whole suite, strict, against the sandbox (reports in dist/contract-sandbox, so each output keeps one writer).
-  // Not steps, since they would take npm test past two minutes on two cores (measured: 131 s with pack:check and
-  // dredd, 232 CPU-seconds): contract:mutation (every injected violation must be caught, about 60 CPU-seconds),
-  // pack:check (the package as another repo installs it, the release rehearsed: about 25 CPU-seconds) and dredd against
-  // the mock (every documented status of every operation through Prism's validating proxy, about 6 CPU-seconds; dredd
-  // against the sandbox is in test:sandbox). .ci/run runs them after npm test, so CI still gates on them.
   { name: 'contract:sandbox', env: { LP_CONTRACT_OUT: 'dist/contract-sandbox' }, reads: [BUNDLES] },
 ];
-/** Every step but lint and the steps before it needs the bundles generate:check builds. */
-const NEEDS_BUNDLES_FIRST = new Set(
-  STEPS.slice(STEPS.findIndex((s) => s.name === 'generate:check') + 1)
-    .filter((s) => s.reads)
-    .map((s) => s.name),
-);
+
+// The end-to-end rehearsals: each starts whole programs and takes most of its time in them, and together they would
+// take npm test far past two minutes on two cores (their CPU-seconds: README, "Tests"). They read the bundles npm test
+// built (or build them once, under a lock, when openapi/ changed: spec-core/bundles.ts), and each writes its own output.
+const END_TO_END_STEPS: Step[] = [
+  // Every injected contract violation must be caught (strict): the proof that the suite can fail.
+  { name: 'contract:mutation' },
+  // The docs built offline, and in Chromium (Debian's, which .ci/run installs): every page, the samples run.
+  { name: 'test:docs' },
+  // The Arazzo workflows run by Redocly Respect against a sandbox, the mock and broken targets, and within contract:live.
+  { name: 'test:workflows' },
+  // The suite's self-tests through whole contract:live runs: sandboxes behind the contradicting, real-environment and
+  // forward proxies, with certificates of a CA made for the run (contract-tests/self/end-to-end/).
+  { name: 'contract:end-to-end' },
+  // The package as another repo installs it: staged and published as a release is, to a throwaway local registry,
+  // installed by name, compiled in three configurations, run against the sandbox, its README's five minutes followed.
+  { name: 'pack:check' },
+  // dredd with Prism's validating proxies against the sandbox (test/dredd/) and against the mock (every documented
+  // status of every operation).
+  { name: 'test:dredd' },
+  { name: 'dredd' },
+];
+
+/** The steps that need the bundles generate:check builds: those after it in its list. */
+const needsBundlesFirst = (steps: Step[]) =>
+  new Set(
+    steps
+      .slice(steps.findIndex((s) => s.name === 'generate:check') + 1)
+      .filter((s) => s.reads && steps.some((t) => t.name === 'generate:check'))
+      .map((s) => s.name),
+  );
 
 const CLI = {
   command: 'npm test --',
   summary: 'Runs every check of the kit, a few steps at a time; stops at the first failure and prints the wall time of each step.',
   options: {
+    'end-to-end': {
+      type: 'boolean',
+      description:
+        'The end-to-end rehearsals instead (npm run test:end-to-end): mutation, docs in Chromium, workflows, live runs behind proxies, the package, dredd.',
+    },
     jobs: {
       type: 'string',
       value: 'N',
@@ -91,9 +114,14 @@ const CLI = {
   },
 } as const;
 
-function jobs(): number {
+function options(): { limit: number; steps: Step[]; command: string } {
   const { values } = parseCommandLine(CLI);
-  return integerOption(CLI, 'jobs', values.jobs ?? readVariable('LP_TEST_JOBS') ?? '3', 1, 8);
+  const endToEnd = values['end-to-end'] === true;
+  return {
+    limit: integerOption(CLI, 'jobs', values.jobs ?? readVariable('LP_TEST_JOBS') ?? '3', 1, 8),
+    steps: endToEnd ? END_TO_END_STEPS : STEPS,
+    command: endToEnd ? 'npm run test:end-to-end' : 'npm test',
+  };
 }
 
 const touches = (these: string[] | undefined, those: string[] | undefined) => (these ?? []).some((name) => (those ?? []).includes(name));
@@ -185,11 +213,12 @@ function table(outcomes: Outcome[], notRun: Step[]): string {
 }
 
 async function main(): Promise<number> {
-  const limit = jobs();
-  for (const step of STEPS) scriptOf(step.name); // a misspelt step fails before anything runs
+  const { limit, steps, command: run } = options();
+  for (const step of steps) scriptOf(step.name); // a misspelt step fails before anything runs
+  const needsBundles = needsBundlesFirst(steps);
   const live = limit === 1;
   const begin = performance.now();
-  const pending = [...STEPS];
+  const pending = [...steps];
   const running = new Map<Step, ChildProcess | undefined>();
   const done = new Set<string>();
   const outcomes: Outcome[] = [];
@@ -198,8 +227,7 @@ async function main(): Promise<number> {
   const startable = () =>
     pending.find(
       (step) =>
-        !(NEEDS_BUNDLES_FIRST.has(step.name) && !done.has('generate:check')) &&
-        [...running.keys()].every((other) => !conflicts(step, other)),
+        !(needsBundles.has(step.name) && !done.has('generate:check')) && [...running.keys()].every((other) => !conflicts(step, other)),
     );
 
   // The steps run in their own process groups, which a Ctrl-C in the terminal does not reach: pass it on.
@@ -244,21 +272,32 @@ async function main(): Promise<number> {
     schedule();
   });
 
-  const wall = ((performance.now() - begin) / 1000).toFixed(1);
+  const wall = (performance.now() - begin) / 1000;
+  return verdict(run, steps, { outcomes, pending, failed }, `wall ${wall.toFixed(1)} s (${limit} at a time`);
+}
+
+/** The table of the steps, the totals, and the run's last line; answers its exit code. */
+function verdict(
+  run: string,
+  steps: Step[],
+  { outcomes, pending, failed }: { outcomes: Outcome[]; pending: Step[]; failed: Step | undefined },
+  wall: string,
+): number {
   const sum = outcomes.reduce((total, o) => total + o.seconds, 0).toFixed(1);
   const cpu = outcomes.reduce((total, o) => total + (o.cpu ?? 0), 0).toFixed(1);
-  const summary = `\n${table(outcomes, pending)}\n\nwall ${wall} s (${limit} at a time; steps add up to ${sum} s, ${cpu} CPU-seconds)`;
+  const summary = `\n${table(outcomes, pending)}\n\n${wall}; steps add up to ${sum} s, ${cpu} CPU-seconds)`;
   if (!failed && pending.length > 0) {
-    console.error(`${summary}\n\nnpm test: no rule lets ${pending.map((s) => s.name).join(', ')} start; fix STEPS in scripts/test.ts`);
+    console.error(`${summary}\n\n${run}: no rule lets ${pending.map((s) => s.name).join(', ')} start; fix the steps in scripts/test.ts`);
     return 1;
   }
+  const passed = outcomes.filter((o) => o.status === 'ok').length;
   if (failed) {
     console.error(
-      `${summary}\n\nnpm test: step "${failed.name}" failed.\nsteps: ${outcomes.filter((o) => o.status === 'ok').length} passed, 1 failed, ${STEPS.length - outcomes.filter((o) => o.status === 'ok').length - 1} not run or stopped`,
+      `${summary}\n\n${run}: step "${failed.name}" failed.\nsteps: ${passed} passed, 1 failed, ${steps.length - passed - 1} not run or stopped`,
     );
     return 1;
   }
-  console.log(`${summary}\nsteps: ${STEPS.length} passed, 0 failed`);
+  console.log(`${summary}\nsteps: ${steps.length} passed, 0 failed`);
   return 0;
 }
 

@@ -2,7 +2,7 @@
 // elsewhere, the sections in a partner's reading order with a reproduction per violation and a coverage grid of one
 // row per operation, no configured credential in any spelling; and in Chromium, the verdict on the first screen.
 // The structure is checked on the report of a real run: fixtures/leak-run-report.json is the report of
-// self/real-environment.test.ts's leak run (a sandbox leaking another lessee's vehicles behind a proxy that wraps the
+// self/end-to-end/real-environment.test.ts's leak run (a sandbox leaking another lessee's vehicles behind a proxy that wraps the
 // list and relabels the fleet's JSON: violations and contradicted assumptions both), taken from that run's files.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 // Dredd and Prism's validating proxy against the sandbox, through the module `npm run dredd -- --target sandbox` calls
 // (contract-tests/dredd/run-dredd.ts): the correct sandbox passes every transaction dredd can run there, and a response
 // that breaks only the schema (same keys, wrong type) fails the run, which dredd's own key comparison would let pass.
-// This is the check `npm test` used to run as its dredd:sandbox step.
+// Run by `npm run test:dredd`, one of the end-to-end rehearsals (`npm run test:end-to-end`).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { dreddAgainst, parseResults } from '../../contract-tests/dredd/run-dredd
 import { RESULT_PREFIX } from '../../contract-tests/dredd/dredd-process.ts';
 import { dotenvLines, readCredentials } from '../../sandbox/config.ts';
 import type { MutationId } from '../../sandbox/mutations.ts';
-import { startInProcess } from './sandbox-process.ts';
+import { startInProcess } from '../sandbox/sandbox-process.ts';
 
 // Its own reports: the dredd step of `npm test` writes dist/contract/dredd meanwhile.
 const outDir = mkdtempSync(join(tmpdir(), 'lp-sandbox-dredd-'));

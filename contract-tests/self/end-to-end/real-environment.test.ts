@@ -8,18 +8,18 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../spec-core/apis.ts';
-import { throughProxy } from '../fixtures/contradicting-proxy.ts';
-import { type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
-import type { RunReport } from '../report/model.ts';
-import { startSandbox, type TargetServer } from '../runner/target-server.ts';
-import { EXIT_CODES } from '../report/verdict.ts';
-import type { ViolationGroup } from '../report/model.ts';
-import { skipIf } from '../support/skips.ts';
-import { target } from '../send/target.ts';
-import { contractLive, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from './live-runs.ts';
-import { browserMissingReason, checkReportInBrowser } from './report-browser.ts';
-import { testWaitMs } from '../../config/test-waits.ts';
+import { repoRoot } from '../../../spec-core/apis.ts';
+import { throughProxy } from '../../fixtures/contradicting-proxy.ts';
+import { type RealEnvironmentProxy, startRealEnvironmentProxy } from '../../fixtures/real-environment-proxy.ts';
+import type { RunReport } from '../../report/model.ts';
+import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
+import { EXIT_CODES } from '../../report/verdict.ts';
+import type { ViolationGroup } from '../../report/model.ts';
+import { skipIf } from '../../support/skips.ts';
+import { target } from '../../send/target.ts';
+import { contractLive, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from '../live-runs.ts';
+import { browserMissingReason, checkReportInBrowser } from '../report-browser.ts';
+import { testWaitMs } from '../../../config/test-waits.ts';
 
 // The fleet's checks and its lessee-isolation checks: what builds on the list.
 const FLEET_FILES = ['contract-tests/fleet/vehicles.test.ts', 'contract-tests/security/lessee-ownership.test.ts'];

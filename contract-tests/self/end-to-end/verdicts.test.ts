@@ -7,13 +7,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTRADICTIONS, startContradictingProxy, throughProxy, type ContradictingProxy } from '../fixtures/contradicting-proxy.ts';
-import { PRESETS, type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
-import type { RunReport } from '../report/model.ts';
-import { startSandbox, type TargetServer } from '../runner/target-server.ts';
-import { skipIf } from '../support/skips.ts';
-import { target } from '../send/target.ts';
-import { contractLive, contradictedNames, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from './live-runs.ts';
+import { CONTRADICTIONS, startContradictingProxy, throughProxy, type ContradictingProxy } from '../../fixtures/contradicting-proxy.ts';
+import { PRESETS, type RealEnvironmentProxy, startRealEnvironmentProxy } from '../../fixtures/real-environment-proxy.ts';
+import type { RunReport } from '../../report/model.ts';
+import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
+import { skipIf } from '../../support/skips.ts';
+import { target } from '../../send/target.ts';
+import { contractLive, contradictedNames, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from '../live-runs.ts';
 
 // The checks of the three APIs and the probes of the size limits; the property-based, security and self checks add
 // time, not assumptions.
@@ -98,7 +98,7 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
     );
     expect(contradictedNames(strict)).toEqual(contradictedNames(lenient));
     // --verbose keeps vitest's own account of each failed check: its assertion diff and code frame (without it, one
-    // line per failed check: self/real-environment.test.ts).
+    // line per failed check: self/end-to-end/real-environment.test.ts).
     expect(strict.output).toMatch(/\n- Expected\n\+ Received\n/);
     expect(strict.output).toMatch(/\n ❯ contract-tests\/support\/setup\.ts:\d+:\d+/);
     expect(lenient.output).not.toMatch(/\n- Expected\n\+ Received\n/);
