@@ -3,7 +3,9 @@
 // A contradicted assumption is recorded for the report and fails the test only in strict runs.
 // Problems found in a beforeAll hook are reported by the first test that ends after it; a skipped test leaves them
 // pending (its failure would not count), and whatever is still pending when the file ends fails the file.
+import { relative } from 'node:path';
 import { afterAll, afterEach, expect } from 'vitest';
+import { repoRoot } from '../../spec-core/apis.ts';
 import { judgeExchange } from '../judge/judge-exchange.ts';
 import { promiseOf } from '../judge/promises.ts';
 import { freshCode, unattendedApproval } from '../send/authorization.ts';
@@ -61,5 +63,11 @@ afterEach((context) => {
 });
 
 afterAll(() => {
-  expect(failing(takeProblems()), 'responses received outside a running test (e.g. in beforeAll) that break the contract').toEqual([]);
+  const left = takeProblems();
+  // Left by a beforeAll or a skipped check; the file's failure is the reporter's, named by the file's path, and one
+  // on contradictions alone (strict runs) is counted with them, not as a violation.
+  if (strictAssumptions && left.violations.length === 0 && left.contradictions.length > 0) {
+    record({ kind: 'strict-failure', test: relative(repoRoot, expect.getState().testPath ?? '') });
+  }
+  expect(failing(left), 'responses received outside a running test (e.g. in beforeAll) that break the contract').toEqual([]);
 });
