@@ -49,9 +49,9 @@ const STEPS: Step[] = [
   // Most CPU first once the bundles exist (measured alone on a quiet machine, user + system CPU-seconds: test:batch 56,
   // contract 40, test:sandbox 37, test:docs 23, typecheck 15, test:client 11, contract:sandbox 7),
   // so that short steps end the run rather than a long one alone.
-  // Six small projects in one vitest run (one start instead of six, about 6 CPU-seconds less): the spec tests
-  // (test:spec), the bundles as partners' tools read them (test:interop), the generated Postman collection run by
-  // newman (test:postman), the release rules (test:package), the command-line helpers and spec-diff (test:tools).
+  // Four small projects in one vitest run (one start instead of four): the spec tests (test:spec), the release rules
+  // (test:package), the command-line helpers and spec-diff (test:tools); their tests that start programs are
+  // test:programs, an end-to-end step (config/test-tiers.ts).
   { name: 'test:batch', reads: [BUNDLES] },
   // The suite against the mock, with its self-tests (the live runs of self/ start sandboxes of their own).
   { name: 'contract', reads: [BUNDLES] },
@@ -72,6 +72,10 @@ const STEPS: Step[] = [
 const END_TO_END_STEPS: Step[] = [
   // Every injected contract violation must be caught (strict): the proof that the suite can fail.
   { name: 'contract:mutation' },
+  // The tests that start programs (config/test-tiers.ts): every script's --help and bad arguments, npm's signals,
+  // Redocly lint on broken specs, the version rules, the partner tools on the bundles, newman, the sandbox and the
+  // mock as processes, the client's browser login and its connections through proxies.
+  { name: 'test:programs' },
   // The docs built offline, and in Chromium (Debian's, which .ci/run installs): every page, the samples run.
   { name: 'test:docs' },
   // The Arazzo workflows run by Redocly Respect against a sandbox, the mock and broken targets, and within contract:live.

@@ -1,12 +1,14 @@
 // Vitest project of the typed client (src/): behaviour tests against loopback servers, and type tests (*.test-d.ts).
 import { defineProject } from 'vitest/config';
 import { PROJECT_TIMEOUTS } from '../../config/test-waits.ts';
+import { EXCLUDE_PROGRAM_TESTS } from '../../config/test-tiers.ts';
 import { flagVariable } from '../../config/environment.ts';
 
 export default defineProject({
   test: {
     name: 'client',
     include: ['test/client/**/*.test.ts'],
+    exclude: EXCLUDE_PROGRAM_TESTS,
     root: new URL('../..', import.meta.url).pathname,
     ...PROJECT_TIMEOUTS,
     // Files share one module graph (src/ keeps no module-level state but its shared connection pools, which hold no
