@@ -23,6 +23,8 @@ export const PROGRAM_TESTS = [
   'test/sandbox/startup.test.ts',
   'test/sandbox/durable-events.test.ts',
   'test/sandbox/mock.test.ts',
+  // A sandbox process flooded with codes and tokens, its memory read from outside.
+  'test/sandbox/memory-flood.test.ts',
   // The client's login through a browser program, and its connections through proxies with openssl's certificates.
   'test/client/login.test.ts',
   'test/client/connections.test.ts',
