@@ -231,3 +231,91 @@ describe('createTokenProvider', () => {
     );
   });
 });
+
+describe('the token lifetime', () => {
+  /** A service token endpoint whose answers carry `fields` (raw JSON text when a string), with token-1, token-2, ... */
+  async function answering(fields: Record<string, unknown> | string): Promise<LoopbackServer> {
+    let issued = 0;
+    return startLoopbackServer((_request, response) => {
+      issued += 1;
+      if (typeof fields === 'string')
+        return void response.writeHead(200, { 'content-type': 'application/json' }).end(`{"access_token":"token-${issued}",${fields}}`);
+      sendJson(response, 200, { access_token: `token-${issued}`, token_type: 'Bearer', ...fields });
+    });
+  }
+
+  const HOUR_MS = 3_600_000;
+
+  it('takes a lifetime that is missing, zero, negative, not a number or not finite as one hour (seed 8), and keeps the token that long', async () => {
+    const answers: Array<[string, Record<string, unknown> | string]> = [
+      ['missing', {}],
+      ['zero', { expired_in: 0 }],
+      ['negative', { expired_in: -30 }],
+      ['a numeric string', { expired_in: '1800' }],
+      ['null', { expired_in: null }],
+      // JSON.parse reads 1e999 as Infinity.
+      ['not finite', '"expired_in":1e999'],
+    ];
+    for (const [what, fields] of answers) {
+      server = await answering(fields);
+      let clock = 1_000_000;
+      const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, now: () => clock });
+      const info = await provider.getTokenInfo();
+      expect(info, what).toMatchObject({ accessToken: 'token-1', expiresInSeconds: 3600, expiresAt: 1_000_000 + HOUR_MS });
+      expect(info.refreshAt, what).toBe(info.expiresAt - 60_000);
+      // Not a token per call: the next call, a minute later, uses the cached token.
+      clock += 60_000;
+      expect(await provider.getToken(), what).toBe('token-1');
+      expect(server.requests, what).toHaveLength(1);
+      await server.close();
+      server = undefined;
+    }
+  });
+
+  it('reads expires_in when expired_in is there but not a usable lifetime', async () => {
+    server = await answering({ expired_in: 0, expires_in: 900 });
+    const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, now: () => 0 });
+    expect(await provider.getTokenInfo()).toMatchObject({ expiresInSeconds: 900, expiresAt: 900_000 });
+  });
+
+  it('renews the refreshSkewSeconds ahead of expiry (default 60), but a short-lived token at half its lifetime', async () => {
+    const refreshAhead = async (lifetime: number, refreshSkewSeconds?: number) => {
+      server = await answering({ expired_in: lifetime });
+      const provider = createTokenProvider({
+        baseUrl: server.origin,
+        clientId: 'app',
+        clientSecret: CLIENT_SECRET,
+        now: () => 0,
+        ...(refreshSkewSeconds === undefined ? {} : { refreshSkewSeconds }),
+      });
+      const info = await provider.getTokenInfo();
+      await server.close();
+      server = undefined;
+      return info.expiresAt - info.refreshAt;
+    };
+    expect(await refreshAhead(3600)).toBe(60_000);
+    expect(await refreshAhead(100)).toBe(50_000);
+    expect(await refreshAhead(60)).toBe(30_000);
+    expect(await refreshAhead(3600, 0)).toBe(0);
+    expect(await refreshAhead(3600, 600)).toBe(600_000);
+  });
+
+  it('refuses a negative or non-numeric refreshSkewSeconds, naming the option', () => {
+    for (const refreshSkewSeconds of [-1, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() =>
+        createTokenProvider({ baseUrl: 'http://127.0.0.1:9', clientId: 'app', clientSecret: CLIENT_SECRET, refreshSkewSeconds }),
+      ).toThrow(new TypeError('createTokenProvider: option "refreshSkewSeconds" must be a non-negative number'));
+  });
+
+  it('takes the token type from the answer, Bearer when it names none', async () => {
+    server = await answering({ token_type: undefined, expired_in: 3600 });
+    expect(
+      (await createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET }).getTokenInfo()).tokenType,
+    ).toBe('Bearer');
+    await server.close();
+    server = await answering({ token_type: 'DPoP', expired_in: 3600 });
+    expect(
+      (await createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET }).getTokenInfo()).tokenType,
+    ).toBe('DPoP');
+  });
+});
