@@ -229,6 +229,18 @@ describe('how long the client waits', () => {
     await client.GET('/vehicles');
     expect(waits).toEqual([99, 99, 99, 99]);
   });
+  it('backs off instead of trusting a Retry-After that is not whole seconds', async () => {
+    const { sleep, waits } = recordingSleep();
+    const client = await fleet(answering([503, 503, 503, 200], ['1.5', '5s', '-1']), {
+      attempts: 4,
+      baseDelayMs: 100,
+      maxDelayMs: 100,
+      sleep,
+      random: HIGHEST,
+    });
+    await client.GET('/vehicles');
+    expect(waits).toEqual([99, 99, 99]);
+  });
 });
 
 describe('the retry options', () => {
@@ -258,6 +270,8 @@ describe("a caller's abort while the client waits to try again", () => {
     });
     expect(await client.GET('/vehicles', { signal: controller.signal }).catch((e: unknown) => e)).toBe(reason);
     expect(server!.requests).toHaveLength(1);
+    // The wait's listener went with the abort: a signal the caller keeps holds nothing of the call.
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('ends it before it starts when the signal aborted while the answer was read', async () => {
