@@ -1,7 +1,9 @@
-// Token provider: single flight, caching and renewal ahead of expiry, both lifetime spellings, clear failures.
+// Token provider: single flight, caching and renewal ahead of expiry, both lifetime spellings, clear failures, and its
+// request sent again after a busy answer (a client-credentials grant; an authorization-code exchange is not).
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, createLogisticsClient, createTokenClient, createTokenProvider } from '../../src/index.ts';
+import { ApiError, createLogisticsClient, createTokenClient, createTokenProvider, exchangeAuthorizationCode } from '../../src/index.ts';
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
+import { recordingSleep } from './recording-sleep.ts';
 
 const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-1234';
 const SUBSCRIPTION_KEY = 'subscription-key-DO-NOT-PRINT-5678';
@@ -317,5 +319,64 @@ describe('the token lifetime', () => {
     expect(
       (await createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET }).getTokenInfo()).tokenType,
     ).toBe('DPoP');
+  });
+});
+
+describe('a token request that meets a busy server', () => {
+  /** Answers 503 `busy` times, then issues token-1. */
+  async function busyFor(busy: number): Promise<LoopbackServer> {
+    return startLoopbackServer((_request, response, index) =>
+      index < busy
+        ? sendJson(response, 503, { message: 'busy' })
+        : sendJson(response, 200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 }),
+    );
+  }
+
+  it('is sent again like a read (a client-credentials grant changes nothing), with retryNonIdempotent off', async () => {
+    server = await busyFor(2);
+    const { sleep, waits } = recordingSleep();
+    for (const endpoint of ['service', 'identity-provider'] as const) {
+      const provider = createTokenProvider({
+        tokenEndpoint: endpoint,
+        baseUrl: server.origin,
+        authUrl: server.origin,
+        clientId: 'app',
+        clientSecret: CLIENT_SECRET,
+        scope: 'carriers.milestones',
+        subscriptionKey: SUBSCRIPTION_KEY,
+        retry: { sleep, retryNonIdempotent: false },
+      });
+      expect(await provider.getToken(), endpoint).toBe('token-1');
+    }
+    expect(server.requests.map((request) => request.url)).toEqual(['/token', '/token', '/token', '/oauth2/default/v1/token']);
+    expect(waits).toHaveLength(2);
+  });
+
+  it('fails after retry.attempts, saying how often it was sent', async () => {
+    server = await busyFor(Number.POSITIVE_INFINITY);
+    const { sleep } = recordingSleep();
+    const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, retry: { sleep } });
+    const error = (await provider.getToken().catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(503);
+    expect(error.attempts).toBe(3);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('is not sent again when it exchanges an authorization code, good for one use', async () => {
+    server = await busyFor(1);
+    const { sleep, waits } = recordingSleep();
+    const exchange = exchangeAuthorizationCode({
+      authUrl: server.origin,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      subscriptionKey: SUBSCRIPTION_KEY,
+      code: 'the-code',
+      redirectUri: 'http://127.0.0.1:8765/callback',
+      retry: { sleep },
+    });
+    expect(((await exchange.catch((e: unknown) => e)) as ApiError).status).toBe(503);
+    expect(server.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
   });
 });
