@@ -1,5 +1,6 @@
-// Token provider: single flight, caching and renewal ahead of expiry, both lifetime spellings, clear failures, and its
-// request sent again after a busy answer (a client-credentials grant; an authorization-code exchange is not).
+// Token provider: single flight, caching and renewal ahead of expiry, both lifetime spellings, clear failures, its
+// request sent again after a busy answer (a client-credentials grant; an authorization-code exchange is not), when a
+// failed renewal tries again and which token it falls back on, invalidate, and the options each endpoint needs.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, createLogisticsClient, createTokenClient, createTokenProvider, exchangeAuthorizationCode } from '../../src/index.ts';
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
@@ -378,5 +379,117 @@ describe('a token request that meets a busy server', () => {
     expect(((await exchange.catch((e: unknown) => e)) as ApiError).status).toBe(503);
     expect(server.requests).toHaveLength(1);
     expect(waits).toEqual([]);
+  });
+});
+
+describe('a renewal that fails', () => {
+  /** token-1, token-2, ... while up; a 503 while down; while `held`, a request waits for `release` before it is answered. */
+  async function flaky() {
+    const state = { down: false, issued: 0, held: undefined as Promise<void> | undefined, arrived: () => {} };
+    server = await startLoopbackServer(async (_request, response) => {
+      state.arrived();
+      await state.held;
+      if (state.down) return sendJson(response, 503, { message: 'maintenance' });
+      state.issued += 1;
+      sendJson(response, 200, { access_token: `token-${state.issued}`, token_type: 'Bearer', expired_in: 3600 });
+    });
+    return state;
+  }
+
+  /** A provider on the flaky server at the injected clock, with one attempt per token request. */
+  const provider = (clock: { now: number }) =>
+    createTokenProvider({
+      baseUrl: server!.origin,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      now: () => clock.now,
+      retry: { attempts: 1 },
+    });
+
+  it('tries again after a quarter of the remaining life of the current token, and at least a second later', async () => {
+    const state = await flaky();
+    for (const [left, wait] of [
+      [10_000, 2_500],
+      [2_000, 1_000],
+    ] as const) {
+      const clock = { now: 0 };
+      const tokens = provider(clock);
+      const token = await tokens.getToken();
+      const sent = server!.requests.length;
+      state.down = true;
+      clock.now = 3_600_000 - left; // past the renewal point (60 s ahead), `left` before expiry
+      expect(await tokens.getToken(), `${left} ms left`).toBe(token);
+      expect(server!.requests, `${left} ms left`).toHaveLength(sent + 1);
+      state.down = false;
+      clock.now += wait - 1;
+      expect(await tokens.getToken(), `${left} ms left`).toBe(token);
+      expect(server!.requests, `${left} ms left`).toHaveLength(sent + 1);
+      clock.now += 1;
+      expect(await tokens.getToken(), `${left} ms left`).not.toBe(token);
+      expect(server!.requests, `${left} ms left`).toHaveLength(sent + 2);
+    }
+  });
+
+  it('does not fall back on a token the server rejected (invalidated) while the renewal was on its way', async () => {
+    const state = await flaky();
+    const clock = { now: 0 };
+    const tokens = provider(clock);
+    expect(await tokens.getToken()).toBe('token-1');
+    state.down = true;
+    let release = () => {};
+    state.held = new Promise((resolve) => {
+      release = resolve;
+    });
+    const arrived = new Promise<void>((resolve) => {
+      state.arrived = resolve;
+    });
+    clock.now = 3_590_000; // renewal due, token-1 still valid
+    const renewal = tokens.getToken().catch((error: unknown) => error);
+    await arrived;
+    tokens.invalidate('token-1'); // a 401 for token-1 came back meanwhile
+    release();
+    expect(((await renewal) as ApiError).status).toBe(503);
+  });
+});
+
+describe('invalidate', () => {
+  it('without a token drops whichever token is cached', async () => {
+    server = await tokenServer('expired_in', 3600, 0);
+    const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    expect(await provider.getToken()).toBe('token-1');
+    provider.invalidate();
+    expect(await provider.getToken()).toBe('token-2');
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('the options of each token endpoint', () => {
+  const base = { clientId: 'app', clientSecret: CLIENT_SECRET };
+  const idp = { ...base, tokenEndpoint: 'identity-provider', authUrl: 'http://127.0.0.1:9', scope: 's', subscriptionKey: 'k' } as const;
+
+  it('refuses an endpoint that is neither, naming the option', () => {
+    expect(() => createTokenProvider({ ...base, baseUrl: 'http://127.0.0.1:9', tokenEndpoint: 'password' as never })).toThrow(
+      new TypeError(`createTokenProvider: option "tokenEndpoint" must be 'service' or 'identity-provider'`),
+    );
+  });
+
+  it('names each option the endpoint needs when it is missing or not a URL, and asks nothing of the other one', () => {
+    const failure = (options: Parameters<typeof createTokenProvider>[0]) => {
+      try {
+        createTokenProvider(options);
+        return 'no error';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(failure({ ...base, baseUrl: undefined })).toMatch(/^createTokenProvider: option "baseUrl" is required/);
+    expect(failure({ ...idp, authUrl: undefined })).toMatch(/^createTokenProvider: option "authUrl" is required/);
+    expect(failure({ ...idp, scope: undefined })).toMatch(/^createTokenProvider: option "scope" is required/);
+    expect(failure({ ...idp, subscriptionKey: undefined })).toMatch(/^createTokenProvider: option "subscriptionKey" is required/);
+    expect(failure({ ...idp, authUrl: 'not a url' })).toBe('createTokenProvider: option "authUrl" must be an absolute http(s) URL');
+    expect(failure({ ...base, baseUrl: 'not a url' })).toBe('createTokenProvider: option "baseUrl" must be an absolute http(s) URL');
+    // The identity provider needs no baseUrl, the service no authUrl, scope or subscription key.
+    expect(failure({ ...idp, baseUrl: 'not a url' })).toBe('no error');
+    expect(failure({ ...base, baseUrl: 'http://127.0.0.1:9', authUrl: 'not a url' })).toBe('no error');
   });
 });
