@@ -101,6 +101,36 @@ describe('how often a call is sent, and what its error says', () => {
     expect(error.message).toContain('after 2 attempts');
   });
 
+  it('fails as a network error when the last try met one, after error statuses, saying how often it was sent', async () => {
+    const { sleep } = recordingSleep();
+    const client = await fleet(
+      // The 503 closes its connection: a try on a kept-alive connection the server dropped would be sent once more.
+      (_request, response, index) =>
+        index === 0 ? sendJson(response, 503, { message: 'busy' }, { connection: 'close' }) : dropConnection(response),
+      { attempts: 3, sleep },
+    );
+    const error = await failure(client.GET('/vehicles'));
+    expect(error.kind).toBe('network');
+    expect(error.attempts).toBe(3);
+    expect(server!.requests).toHaveLength(3);
+  });
+
+  it("fails with an ApiError after the retries when the caller's fetch rejects with something that is not an Error", async () => {
+    for (const reason of ['offline', null, 42]) {
+      const { sleep, waits } = recordingSleep();
+      const client = createFleetClient({
+        baseUrl: 'http://127.0.0.1:9',
+        fleetApiKey: API_KEY,
+        fetch: () => Promise.reject(reason),
+        retry: { sleep },
+      });
+      const error = await failure(client.GET('/vehicles'));
+      expect(error, String(reason)).toBeInstanceOf(ApiError);
+      expect(error.kind, String(reason)).toBe('network');
+      expect(waits, String(reason)).toHaveLength(2);
+    }
+  });
+
   it('sends a call once with attempts: 1', async () => {
     const { sleep, waits } = recordingSleep();
     const client = await fleet(answering([503]), { attempts: 1, sleep });
@@ -286,6 +316,27 @@ describe("a caller's abort while the client waits to try again", () => {
       },
     });
     expect(await client.GET('/vehicles', { signal: controller.signal }).catch((e: unknown) => e)).toBe(reason);
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('starts no wait after the caller aborted a call in flight', async () => {
+    const controller = new AbortController();
+    const reason = new Error('the user left');
+    const asked: number[] = [];
+    // A sleep that notes every wait it is asked for, aborted or not.
+    const sleep = async (ms: number, signal: AbortSignal) => {
+      asked.push(ms);
+      signal.throwIfAborted();
+    };
+    const client = await fleet(
+      (_request, response) => {
+        controller.abort(reason);
+        sendJson(response, 503, { message: 'busy' });
+      },
+      { sleep },
+    );
+    expect(await client.GET('/vehicles', { signal: controller.signal }).catch((e: unknown) => e)).toBe(reason);
+    expect(asked).toEqual([]);
     expect(server!.requests).toHaveLength(1);
   });
 
