@@ -104,13 +104,26 @@ export function originOf(request: Request): Origin | undefined {
   return origins.get(request);
 }
 
+// Requests sent with a body the client did not build from a string (a caller's middleware returned a Request of its
+// own, or serialized the body to something else): an unread copy of each, taken as it goes out.
+const unsent = new WeakMap<object, Request>();
+
 /**
- * An unsent copy of `request`, or undefined when its body cannot be reproduced without a clone.
+ * Keeps an unread copy of `request`, a Request without an origin about to be sent with a body: the last middleware to
+ * return a Request may be a caller's, which runs after the client's own.
+ * @internal
+ */
+export function keepUnsentCopy(request: Request): void {
+  if (request.body !== null) unsent.set(request, request.clone());
+}
+
+/**
+ * An unsent copy of `request`, or undefined when the client neither built it nor kept a copy of its body.
  * @internal
  */
 export function replayOf(request: Request): Request | undefined {
   const origin = origins.get(request);
-  if (!origin) return undefined;
+  if (!origin) return unsent.get(request)?.clone();
   // Only the client's own code sees a replay (openapi-fetch runs no middleware for it): a light request does.
   const init: RequestInit = { method: request.method, headers: new Headers(request.headers), redirect: request.redirect };
   if (origin.callerSignal) init.signal = origin.callerSignal;

@@ -6,7 +6,7 @@ import type { Middleware } from 'openapi-fetch';
 import type { RequestAuthorizer } from './authorizer.js';
 import { isStaleConnection } from './connections.js';
 import { isCallerAbort, type Attempts, type FailureDescriber } from './error-middleware.js';
-import { originOf, replayOf } from './replayable-request.js';
+import { replayOf } from './replayable-request.js';
 import { backoffMs, mayRetry, retryAfterMs, RETRYABLE_STATUSES, type ResolvedRetryPolicy } from './retry-policy.js';
 import { discardResponse } from './timeout-fetch.js';
 
@@ -28,18 +28,14 @@ export function resendMiddleware(
   safeToRepeat?: (request: Request) => boolean,
   newConnection: (fetch: unknown) => unknown = (fetch) => fetch,
 ): Middleware {
-  // A body can be read once, so a request that may be replayed keeps an unread copy (only requests with a body need one).
-  const pristine = new WeakMap<Request, Request>();
   // Responses this middleware already settled (from onError) must not be settled again in onResponse.
   const settled = new WeakSet<Response>();
   const renewable = authorizer?.renew !== undefined;
   const retryable = (request: Request) => mayRetry(request.method, policy) || (safeToRepeat?.(request) ?? false);
 
+  /** A copy to send: from the request's origin or the copy the transport kept of its body; a request without a body as it is. */
   function copyOf(request: Request): Request {
-    const replay = replayOf(request);
-    if (replay) return replay;
-    const original = pristine.get(request);
-    return original ? original.clone() : new Request(request);
+    return replayOf(request) ?? new Request(request);
   }
 
   async function resend(request: Request, fetch: Fetch): Promise<Outcome> {
@@ -100,11 +96,6 @@ export function resendMiddleware(
   }
 
   return {
-    onRequest({ request }) {
-      // A request built by openapi-fetch can be replayed from its string body; anything else needs a clone.
-      if (request.body !== null && !originOf(request) && (renewable || retryable(request))) pristine.set(request, request.clone());
-      return undefined;
-    },
     // Not async: the happy path returns at once instead of allocating a promise per call.
     onResponse({ request, response, options, schemaPath }) {
       if (response.ok || settled.has(response)) return undefined;

@@ -5,7 +5,7 @@
 // 200 looks like success. The error middleware turns the 3xx it gets instead into an ApiError (kind 'redirect').
 // A request whose body is known is sent as (url, init): fetch then builds one Request instead of copying ours.
 import type { Dispatcher } from './connections.js';
-import { originOf } from './replayable-request.js';
+import { keepUnsentCopy, originOf } from './replayable-request.js';
 
 export type FetchFunction = (input: Request | string, init?: RequestInit) => Promise<Response>;
 
@@ -68,6 +68,9 @@ function send(
     const signal = origin.callerSignal ? AbortSignal.any([origin.callerSignal, timeout]) : timeout;
     return fetchImpl(input.url, { method: input.method, headers: input.headers, body: origin.body, ...via, redirect: REDIRECT, signal });
   }
+  // A Request without an origin (a caller's middleware returned it, or its body is not a string): its body can be read
+  // once, so a replay or a retry needs a copy taken now.
+  keepUnsentCopy(input);
   return fetchImpl(input, { ...init, ...via, redirect: REDIRECT, signal: AbortSignal.any([init?.signal ?? input.signal, timeout]) });
 }
 

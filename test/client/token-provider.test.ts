@@ -1,7 +1,10 @@
-// Token provider: single flight, caching and renewal ahead of expiry, both lifetime spellings, clear failures.
+// Token provider: single flight, caching and renewal ahead of expiry, both lifetime spellings, clear failures, its
+// request sent again after a busy answer (a client-credentials grant; an authorization-code exchange is not), when a
+// failed renewal tries again and which token it falls back on, invalidate, and the options each endpoint needs.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, createLogisticsClient, createTokenClient, createTokenProvider } from '../../src/index.ts';
+import { ApiError, createLogisticsClient, createTokenClient, createTokenProvider, exchangeAuthorizationCode } from '../../src/index.ts';
 import { sendJson, startLoopbackServer, type LoopbackServer } from './loopback-server.ts';
+import { recordingSleep } from './recording-sleep.ts';
 
 const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-1234';
 const SUBSCRIPTION_KEY = 'subscription-key-DO-NOT-PRINT-5678';
@@ -229,5 +232,264 @@ describe('createTokenProvider', () => {
     expect(() => createTokenProvider({ baseUrl: 'http://127.0.0.1:9', clientId: 'app', clientSecret: '' })).toThrow(
       /option "clientSecret" is required/,
     );
+  });
+});
+
+describe('the token lifetime', () => {
+  /** A service token endpoint whose answers carry `fields` (raw JSON text when a string), with token-1, token-2, ... */
+  async function answering(fields: Record<string, unknown> | string): Promise<LoopbackServer> {
+    let issued = 0;
+    return startLoopbackServer((_request, response) => {
+      issued += 1;
+      if (typeof fields === 'string')
+        return void response.writeHead(200, { 'content-type': 'application/json' }).end(`{"access_token":"token-${issued}",${fields}}`);
+      sendJson(response, 200, { access_token: `token-${issued}`, token_type: 'Bearer', ...fields });
+    });
+  }
+
+  const HOUR_MS = 3_600_000;
+
+  it('takes a lifetime that is missing, zero, negative, not a number or not finite as one hour (seed 8), and keeps the token that long', async () => {
+    const answers: Array<[string, Record<string, unknown> | string]> = [
+      ['missing', {}],
+      ['zero', { expired_in: 0 }],
+      ['negative', { expired_in: -30 }],
+      ['a numeric string', { expired_in: '1800' }],
+      ['null', { expired_in: null }],
+      // JSON.parse reads 1e999 as Infinity.
+      ['not finite', '"expired_in":1e999'],
+    ];
+    for (const [what, fields] of answers) {
+      server = await answering(fields);
+      let clock = 1_000_000;
+      const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, now: () => clock });
+      const info = await provider.getTokenInfo();
+      expect(info, what).toMatchObject({ accessToken: 'token-1', expiresInSeconds: 3600, expiresAt: 1_000_000 + HOUR_MS });
+      expect(info.refreshAt, what).toBe(info.expiresAt - 60_000);
+      // Not a token per call: the next call, a minute later, uses the cached token.
+      clock += 60_000;
+      expect(await provider.getToken(), what).toBe('token-1');
+      expect(server.requests, what).toHaveLength(1);
+      await server.close();
+      server = undefined;
+    }
+  });
+
+  it('reads expires_in when expired_in is there but not a usable lifetime', async () => {
+    server = await answering({ expired_in: 0, expires_in: 900 });
+    const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, now: () => 0 });
+    expect(await provider.getTokenInfo()).toMatchObject({ expiresInSeconds: 900, expiresAt: 900_000 });
+  });
+
+  it('renews the refreshSkewSeconds ahead of expiry (default 60), but a short-lived token at half its lifetime', async () => {
+    const refreshAhead = async (lifetime: number, refreshSkewSeconds?: number) => {
+      server = await answering({ expired_in: lifetime });
+      const provider = createTokenProvider({
+        baseUrl: server.origin,
+        clientId: 'app',
+        clientSecret: CLIENT_SECRET,
+        now: () => 0,
+        ...(refreshSkewSeconds === undefined ? {} : { refreshSkewSeconds }),
+      });
+      const info = await provider.getTokenInfo();
+      await server.close();
+      server = undefined;
+      return info.expiresAt - info.refreshAt;
+    };
+    expect(await refreshAhead(3600)).toBe(60_000);
+    expect(await refreshAhead(100)).toBe(50_000);
+    expect(await refreshAhead(60)).toBe(30_000);
+    expect(await refreshAhead(3600, 0)).toBe(0);
+    expect(await refreshAhead(3600, 600)).toBe(600_000);
+  });
+
+  it('refuses a negative or non-numeric refreshSkewSeconds, naming the option', () => {
+    for (const refreshSkewSeconds of [-1, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() =>
+        createTokenProvider({ baseUrl: 'http://127.0.0.1:9', clientId: 'app', clientSecret: CLIENT_SECRET, refreshSkewSeconds }),
+      ).toThrow(new TypeError('createTokenProvider: option "refreshSkewSeconds" must be a non-negative number'));
+  });
+
+  it('takes the token type from the answer, Bearer when it names none', async () => {
+    server = await answering({ token_type: undefined, expired_in: 3600 });
+    expect(
+      (await createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET }).getTokenInfo()).tokenType,
+    ).toBe('Bearer');
+    await server.close();
+    server = await answering({ token_type: 'DPoP', expired_in: 3600 });
+    expect(
+      (await createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET }).getTokenInfo()).tokenType,
+    ).toBe('DPoP');
+  });
+});
+
+describe('a token request that meets a busy server', () => {
+  /** Answers 503 `busy` times, then issues token-1. */
+  async function busyFor(busy: number): Promise<LoopbackServer> {
+    return startLoopbackServer((_request, response, index) =>
+      index < busy
+        ? sendJson(response, 503, { message: 'busy' })
+        : sendJson(response, 200, { access_token: 'token-1', token_type: 'Bearer', expires_in: 3600 }),
+    );
+  }
+
+  it('is sent again like a read (a client-credentials grant changes nothing), with retryNonIdempotent off', async () => {
+    server = await busyFor(2);
+    const { sleep, waits } = recordingSleep();
+    for (const endpoint of ['service', 'identity-provider'] as const) {
+      const provider = createTokenProvider({
+        tokenEndpoint: endpoint,
+        baseUrl: server.origin,
+        authUrl: server.origin,
+        clientId: 'app',
+        clientSecret: CLIENT_SECRET,
+        scope: 'carriers.milestones',
+        subscriptionKey: SUBSCRIPTION_KEY,
+        retry: { sleep, retryNonIdempotent: false },
+      });
+      expect(await provider.getToken(), endpoint).toBe('token-1');
+    }
+    expect(server.requests.map((request) => request.url)).toEqual(['/token', '/token', '/token', '/oauth2/default/v1/token']);
+    expect(waits).toHaveLength(2);
+  });
+
+  it('fails after retry.attempts, saying how often it was sent', async () => {
+    server = await busyFor(Number.POSITIVE_INFINITY);
+    const { sleep } = recordingSleep();
+    const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, retry: { sleep } });
+    const error = (await provider.getToken().catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(503);
+    expect(error.attempts).toBe(3);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('is not sent again when it exchanges an authorization code, good for one use', async () => {
+    server = await busyFor(1);
+    const { sleep, waits } = recordingSleep();
+    const exchange = exchangeAuthorizationCode({
+      authUrl: server.origin,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      subscriptionKey: SUBSCRIPTION_KEY,
+      code: 'the-code',
+      redirectUri: 'http://127.0.0.1:8765/callback',
+      retry: { sleep },
+    });
+    expect(((await exchange.catch((e: unknown) => e)) as ApiError).status).toBe(503);
+    expect(server.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+});
+
+describe('a renewal that fails', () => {
+  /** token-1, token-2, ... while up; a 503 while down; while `held`, a request waits for `release` before it is answered. */
+  async function flaky() {
+    const state = { down: false, issued: 0, held: undefined as Promise<void> | undefined, arrived: () => {} };
+    server = await startLoopbackServer(async (_request, response) => {
+      state.arrived();
+      await state.held;
+      if (state.down) return sendJson(response, 503, { message: 'maintenance' });
+      state.issued += 1;
+      sendJson(response, 200, { access_token: `token-${state.issued}`, token_type: 'Bearer', expired_in: 3600 });
+    });
+    return state;
+  }
+
+  /** A provider on the flaky server at the injected clock, with one attempt per token request. */
+  const provider = (clock: { now: number }) =>
+    createTokenProvider({
+      baseUrl: server!.origin,
+      clientId: 'app',
+      clientSecret: CLIENT_SECRET,
+      now: () => clock.now,
+      retry: { attempts: 1 },
+    });
+
+  it('tries again after a quarter of the remaining life of the current token, and at least a second later', async () => {
+    const state = await flaky();
+    for (const [left, wait] of [
+      [10_000, 2_500],
+      [2_000, 1_000],
+    ] as const) {
+      const clock = { now: 0 };
+      const tokens = provider(clock);
+      const token = await tokens.getToken();
+      const sent = server!.requests.length;
+      state.down = true;
+      clock.now = 3_600_000 - left; // past the renewal point (60 s ahead), `left` before expiry
+      expect(await tokens.getToken(), `${left} ms left`).toBe(token);
+      expect(server!.requests, `${left} ms left`).toHaveLength(sent + 1);
+      state.down = false;
+      clock.now += wait - 1;
+      expect(await tokens.getToken(), `${left} ms left`).toBe(token);
+      expect(server!.requests, `${left} ms left`).toHaveLength(sent + 1);
+      clock.now += 1;
+      expect(await tokens.getToken(), `${left} ms left`).not.toBe(token);
+      expect(server!.requests, `${left} ms left`).toHaveLength(sent + 2);
+    }
+  });
+
+  it('does not fall back on a token the server rejected (invalidated) while the renewal was on its way', async () => {
+    const state = await flaky();
+    const clock = { now: 0 };
+    const tokens = provider(clock);
+    expect(await tokens.getToken()).toBe('token-1');
+    state.down = true;
+    let release = () => {};
+    state.held = new Promise((resolve) => {
+      release = resolve;
+    });
+    const arrived = new Promise<void>((resolve) => {
+      state.arrived = resolve;
+    });
+    clock.now = 3_590_000; // renewal due, token-1 still valid
+    const renewal = tokens.getToken().catch((error: unknown) => error);
+    await arrived;
+    tokens.invalidate('token-1'); // a 401 for token-1 came back meanwhile
+    release();
+    expect(((await renewal) as ApiError).status).toBe(503);
+  });
+});
+
+describe('invalidate', () => {
+  it('without a token drops whichever token is cached', async () => {
+    server = await tokenServer('expired_in', 3600, 0);
+    const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    expect(await provider.getToken()).toBe('token-1');
+    provider.invalidate();
+    expect(await provider.getToken()).toBe('token-2');
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('the options of each token endpoint', () => {
+  const base = { clientId: 'app', clientSecret: CLIENT_SECRET };
+  const idp = { ...base, tokenEndpoint: 'identity-provider', authUrl: 'http://127.0.0.1:9', scope: 's', subscriptionKey: 'k' } as const;
+
+  it('refuses an endpoint that is neither, naming the option', () => {
+    expect(() => createTokenProvider({ ...base, baseUrl: 'http://127.0.0.1:9', tokenEndpoint: 'password' as never })).toThrow(
+      new TypeError(`createTokenProvider: option "tokenEndpoint" must be 'service' or 'identity-provider'`),
+    );
+  });
+
+  it('names each option the endpoint needs when it is missing or not a URL, and asks nothing of the other one', () => {
+    const failure = (options: Parameters<typeof createTokenProvider>[0]) => {
+      try {
+        createTokenProvider(options);
+        return 'no error';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(failure({ ...base, baseUrl: undefined })).toMatch(/^createTokenProvider: option "baseUrl" is required/);
+    expect(failure({ ...idp, authUrl: undefined })).toMatch(/^createTokenProvider: option "authUrl" is required/);
+    expect(failure({ ...idp, scope: undefined })).toMatch(/^createTokenProvider: option "scope" is required/);
+    expect(failure({ ...idp, subscriptionKey: undefined })).toMatch(/^createTokenProvider: option "subscriptionKey" is required/);
+    expect(failure({ ...idp, authUrl: 'not a url' })).toBe('createTokenProvider: option "authUrl" must be an absolute http(s) URL');
+    expect(failure({ ...base, baseUrl: 'not a url' })).toBe('createTokenProvider: option "baseUrl" must be an absolute http(s) URL');
+    // The identity provider needs no baseUrl, the service no authUrl, scope or subscription key.
+    expect(failure({ ...idp, baseUrl: 'not a url' })).toBe('no error');
+    expect(failure({ ...base, baseUrl: 'http://127.0.0.1:9', authUrl: 'not a url' })).toBe('no error');
   });
 });
