@@ -201,6 +201,18 @@ describe("a caller's fetch", () => {
   });
 });
 
+describe("a caller's middleware that rebuilds a request without a body", () => {
+  it('has it retried after a 503, as the client would its own', async () => {
+    server = await startLoopbackServer((_request, response, index) =>
+      index === 0 ? sendJson(response, 503, { message: 'busy' }) : sendJson(response, 200, [VEHICLE]),
+    );
+    const client = createFleetClient({ baseUrl: server.origin, fleetApiKey: 'key', retry: { sleep: async () => undefined } });
+    client.use({ onRequest: ({ request }) => new Request(request.url, { headers: request.headers, signal: request.signal }) });
+    expect((await client.GET('/vehicles')).data).toEqual([VEHICLE]);
+    expect(server.requests.map((request) => request.headers['api-key'])).toEqual(['key', 'key']);
+  });
+});
+
 describe("a caller's middleware that answers a call itself", () => {
   it('gives the caller its Response, and nothing is sent', async () => {
     server = await service(() => expect.fail('the call was sent'));

@@ -67,6 +67,34 @@ describe('a kept-alive connection the server closed before any byte of the answe
   });
 });
 
+describe('a call sent once more on a new connection', () => {
+  it('counts that send among its attempts when it then fails', async () => {
+    const served = new WeakMap<Socket, number>();
+    let calls = 0;
+    const server = createServer((request, response) => {
+      const n = (served.get(request.socket) ?? 0) + 1;
+      served.set(request.socket, n);
+      request.resume();
+      calls += 1;
+      if (n > 1) return void request.socket.destroy();
+      response.writeHead(calls === 1 ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(calls === 1 ? [VEHICLE] : {}));
+    });
+    const origin = `http://127.0.0.1:${await listen(server)}`;
+    try {
+      const fleet = createFleetClient({ baseUrl: origin, fleetApiKey: FLEET_API_KEY, retry: { attempts: 1 } });
+      await fleet.GET('/vehicles');
+      // undici frees the connection a moment after the answer: a call sent at once would open another.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const error = await fleet.GET('/vehicles').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 503, attempts: 2 });
+      expect((error as ApiError).message).toContain('after 2 attempts');
+    } finally {
+      await close(server);
+    }
+  });
+});
+
 describe('a kept-alive connection the server reset (RST) before any byte of the answer', () => {
   it('sends the call once more, on a new connection', async () => {
     const served = new WeakMap<Socket, number>();

@@ -452,6 +452,28 @@ describe('a renewal that fails', () => {
   });
 });
 
+describe('a token answer without a token', () => {
+  it('fails naming the operation of its endpoint', async () => {
+    server = await startLoopbackServer((_request, response) => sendJson(response, 200, { token_type: 'Bearer', expires_in: 3600 }));
+    const operations: string[] = [];
+    for (const tokenEndpoint of ['service', 'identity-provider'] as const) {
+      const provider = createTokenProvider({
+        tokenEndpoint,
+        baseUrl: server.origin,
+        authUrl: server.origin,
+        clientId: 'app',
+        clientSecret: CLIENT_SECRET,
+        scope: 's',
+        subscriptionKey: SUBSCRIPTION_KEY,
+      });
+      const error = (await provider.getToken().catch((e: unknown) => e)) as ApiError;
+      expect(error.kind).toBe('invalid_response');
+      operations.push(error.operation);
+    }
+    expect(operations).toEqual(['POST /token', 'POST /oauth2/default/v1/token']);
+  });
+});
+
 describe('invalidate', () => {
   it('without a token drops whichever token is cached', async () => {
     server = await tokenServer('expired_in', 3600, 0);
