@@ -344,6 +344,15 @@ describe('maxResponseBytes', () => {
     for (let call = 0; call < 2; call += 1) expect((await failure(fleet.GET('/vehicles'))).kind).toBe('response_too_large');
   });
 
+  it("does not trust a Content-Length that is not a number (a caller's fetch may build any): the body is counted", async () => {
+    for (const length of ['12abc', 'abc12']) {
+      const fetch = async () =>
+        new Response(JSON.stringify([VEHICLE]), { headers: { 'content-type': 'application/json', 'content-length': length } });
+      const fleet = createFleetClient({ baseUrl: ORIGIN, fleetApiKey: API_KEY, fetch, maxResponseBytes: 10_000 });
+      expect((await fleet.GET('/vehicles')).data, length).toEqual([VEHICLE]);
+    }
+  });
+
   it('accepts a body of exactly that many bytes, without a Content-Length', async () => {
     const body = JSON.stringify(['x'.repeat(96)]);
     expect(body).toHaveLength(100);
