@@ -249,6 +249,19 @@ describe("the caller's signal", () => {
     expect(getEventListeners(shared, 'abort')).toHaveLength(0);
   });
 
+  it('holds no listener of a call that sends a body either', async () => {
+    server = await service((_request, response) => sendJson(response, 200, { message: 'recorded' }));
+    const { signal } = new AbortController();
+    const whileSent: number[] = [];
+    const fetch = (input: Request | string, init?: RequestInit) => {
+      whileSent.push(getEventListeners(signal, 'abort').length);
+      return globalThis.fetch(input, init);
+    };
+    await carriers(server.origin, { fetch }).POST(MILESTONES, { body: EVENT, signal });
+    // The token request, then the milestone.
+    expect(whileSent).toEqual([0, 0]);
+  });
+
   it('holds none of the calls after one that brought a middleware of its own, which gets a real Request', async () => {
     const { client, whileSent, signal } = await listening();
     const seen: boolean[] = [];

@@ -186,6 +186,25 @@ describe('createCarriersClient', () => {
     expect(tokenRequests(server)).toHaveLength(2);
   });
 
+  it('sends no subscription key header when none is configured', async () => {
+    server = await service((_request, response) => sendJson(response, 200, { message: 'recorded' }));
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    await carriers.POST('/v1/load-milestone-events', { body: EVENT });
+    expect(milestoneRequests(server).map((request) => request.headers['ocp-apim-subscription-key'])).toEqual([undefined]);
+  });
+
+  it("takes a token provider of the caller's own, which has only the TokenProvider methods", async () => {
+    server = await service((request, response) => sendJson(response, 200, { message: `seen ${request.headers.authorization}` }));
+    const own = {
+      getToken: async () => 'own-token-1',
+      getTokenInfo: async () => ({ accessToken: 'own-token-1', tokenType: 'Bearer', expiresInSeconds: 3600, refreshAt: 0, expiresAt: 0 }),
+      invalidate: () => undefined,
+    };
+    const carriers = createCarriersClient({ baseUrl: server.origin, tokenProvider: own });
+    expect((await carriers.POST('/v1/load-milestone-events', { body: EVENT })).data).toEqual({ message: 'seen Bearer own-token-1' });
+    expect(tokenRequests(server)).toHaveLength(0);
+  });
+
   it('surfaces a second 401 as ApiError without a third attempt', async () => {
     server = await service((_request, response) =>
       sendJson(response, 401, { code: 'unauthorized', message: 'no' }, { 'x-request-id': 'req-42' }),

@@ -201,7 +201,7 @@ describe('what a call resolves with, and what fails it while its body is read', 
 
   it("an error a caller's middleware throws passes through as it is", async () => {
     const fleet = createFleetClient({ baseUrl: ORIGIN, fleetApiKey: API_KEY });
-    const refusal = new Error('this caller does not list vehicles on Sundays');
+    const refusal = new Error('this caller does not list vehicles on Sundays', { cause: 'policy' });
     fleet.use({
       onRequest() {
         throw refusal;
@@ -275,6 +275,19 @@ describe('what an error says of its body', () => {
     expect(error.message).toBe(
       `GET /vehicles failed: the response body (status 200) is over the size limit (maxResponseBytes): 100 bytes; the download was stopped [${server!.origin}/vehicles]`,
     );
+  });
+});
+
+describe('the summary of an error body in the message', () => {
+  it('joins the OAuth and gateway fields it knows, each once, skipping empty ones, at most 300 characters', async () => {
+    const long = 'd'.repeat(400);
+    const bodies = [
+      { error: 'invalid_client', code: '', error_description: 'bad secret', message: 'bad secret' },
+      { error: 'x', message: long },
+    ];
+    const fleet = await fleetAt((_request, response, index) => sendJson(response, 400, bodies[index]));
+    expect((await failure(fleet.GET('/vehicles'))).message).toContain('failed with status 400: invalid_client - bad secret [');
+    expect((await failure(fleet.GET('/vehicles'))).message).toContain(`failed with status 400: ${`x - ${long}`.slice(0, 300)} [`);
   });
 });
 
