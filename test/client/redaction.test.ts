@@ -178,6 +178,8 @@ describe('Redactor, at the edges of what it reads', () => {
     expect(hidden([KEY, FLEET_KEY], `<${KEY}${FLEET_KEY}>`)).toBe(`<${REDACTED}>`);
     expect(hidden(['trailing-secret+'], 'a trailing-secret+ b')).toBe(`a ${REDACTED} b`);
     expect(hidden(['trailing-secret%'], 'a trailing-secret% b')).toBe(`a ${REDACTED} b`);
+    // A % that starts no escape is a character like any other, and so are the two after it.
+    expect(hidden(['zz-secret-1234'], 'x %zz-secret-1234')).toBe(`x %${REDACTED}`);
   });
 
   it('hides a credential of 4 characters in every spelling, and one of 5 in base64; 3 are ignored', () => {
