@@ -14,6 +14,7 @@ import {
   type Connections,
   connections,
   displayProxy,
+  isStaleConnection,
   leastRequestRoundTrip,
   type ProxySettings,
   proxyFor,
@@ -235,6 +236,25 @@ describe('the connections of every client built without a fetch or dispatcher of
     expect(sharedConnections({ ...settings })).toBe(first);
     expect(sharedConnections({ ...settings, httpsProxy: 'http://tls-proxy:3128' })).not.toBe(first);
     expect(first.pooled).not.toBe(first.fresh);
+  });
+});
+
+describe('which failures were a kept-alive connection closed before the answer', () => {
+  // First in this file to start the tracking, as every client does when it is built, and again as the next client does.
+  it('never a new connection, however often the tracking was started', async () => {
+    trackReusedConnections();
+    trackReusedConnections();
+    const server = createServer((request) => request.socket.destroy());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const error = await fetch(url, { method: 'POST', body: 'x' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect(isStaleConnection(error)).toBe(false);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 
