@@ -1,6 +1,11 @@
 // @ts-check
 // Mutation testing of the published client (npm run test:mutation): StrykerJS changes src/ one mutant at a time and the
 // client's own tests (test/client/vitest.mutation.config.ts) must fail. Reports go to dist/mutation/.
+// The vitest runner runs the tests in worker threads, where a test cannot switch the time zone for itself (the asctime
+// Retry-After test does in the client project's own processes): the whole run takes one far from UTC instead, so that a
+// date read as local time rather than as GMT is 14 hours off. Its test runners inherit it.
+process.env.TZ = 'Pacific/Kiritimati';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
   testRunner: 'vitest',

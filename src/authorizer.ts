@@ -54,6 +54,7 @@ export function bearerTokenAuthorizer(tokens: TokenSource, secrets: Secrets, sub
       return untilAborted(tokens.getToken(), origin ? origin.callerSignal : request.signal).then((token) => setCredentials(request, token));
     },
     renew(request) {
+      // Stryker disable next-line StringLiteral: no header and a placeholder are both not a Bearer header
       const header = request.headers.get('Authorization') ?? '';
       tokens.invalidate(header.startsWith('Bearer ') ? header.slice(7) : undefined);
     },

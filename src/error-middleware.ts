@@ -108,6 +108,7 @@ async function toApiError(
   }
   const text = redactedStart(secrets, raw, ERROR_BODY_CHARS);
   let body: unknown = text || undefined;
+  // Stryker disable next-line StringLiteral: no Content-Type and a placeholder both say nothing of JSON
   if (text && (response.headers.get('content-type') ?? '').includes('json')) {
     try {
       body = JSON.parse(text);
@@ -187,6 +188,7 @@ function describeFailure(context: FailureContext, error: unknown, request: Reque
   const cause = error instanceof Error ? (error.cause ?? error) : error;
   const code = errorCode(cause);
   const url = displayUrl(request.url);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: WeakMap.get of a primitive or null is undefined, as the guard gives
   const attempts = typeof error === 'object' && error !== null ? context.attempts.get(error) : undefined;
   if (timedOut) {
     const hint = `No answer within ${context.timeoutMs} ms (the option "timeoutMs", per attempt): raise it if the server is slow, or check that "${context.baseUrlOption}" names the right host.`;

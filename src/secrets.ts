@@ -16,6 +16,7 @@ export class Secrets {
 
   /** A configured credential: redacted for the life of the client. */
   add(value: string | undefined): void {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: adding a known credential again, or undefined, changes nothing
     if (value === undefined || this.#fixed.has(value)) return;
     this.#fixed.add(value);
     this.#tokens.delete(value);
@@ -24,6 +25,7 @@ export class Secrets {
 
   /** An issued token: redacted while it is among the latest tokens. Called on every authorized call, so cheap when known. */
   addToken(value: string | undefined): void {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: adding a known token again changes nothing, and no token is undefined
     if (value === undefined || this.#tokens.has(value) || this.#fixed.has(value)) return;
     this.#tokens.add(value);
     this.#redactor.add(value);

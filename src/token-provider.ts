@@ -172,6 +172,7 @@ export function buildTokenProvider(settings: TokenProviderSettings): TokenProvid
     const previous = cached;
     const pending = requestToken().then(
       (info) => {
+        // Stryker disable next-line ConditionalExpression: one token request is in flight at a time (getTokenInfo returns inFlight while set): it is this one
         if (inFlight === pending) {
           cache(info);
           inFlight = undefined;
@@ -179,6 +180,7 @@ export function buildTokenProvider(settings: TokenProviderSettings): TokenProvid
         return info;
       },
       (error: unknown) => {
+        // Stryker disable next-line ConditionalExpression: one token request is in flight at a time (getTokenInfo returns inFlight while set): it is this one
         if (inFlight === pending) inFlight = undefined;
         // A renewal ahead of expiry failed, but the current token is still valid (and was not rejected by a 401):
         // keep using it, and try again after a quarter of its remaining life (at least a second). Only a token
@@ -200,6 +202,7 @@ export function buildTokenProvider(settings: TokenProviderSettings): TokenProvid
   const provider: TokenProvider & TokenSource = {
     getTokenInfo,
     getToken: () => fresh()?.token ?? getTokenInfo().then(tokenOf),
+    // Stryker disable next-line ArrowFunction: without it the authorizer awaits getToken, which returns the same cached token
     peekToken: () => fresh()?.info.accessToken,
     invalidate(token) {
       if (token === undefined || cached?.info.accessToken === token) cached = undefined;

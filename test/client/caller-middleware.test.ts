@@ -201,6 +201,18 @@ describe("a caller's fetch", () => {
   });
 });
 
+describe("a caller's middleware that rebuilds a request without a body", () => {
+  it('has it retried after a 503, as the client would its own', async () => {
+    server = await startLoopbackServer((_request, response, index) =>
+      index === 0 ? sendJson(response, 503, { message: 'busy' }) : sendJson(response, 200, [VEHICLE]),
+    );
+    const client = createFleetClient({ baseUrl: server.origin, fleetApiKey: 'key', retry: { sleep: async () => undefined } });
+    client.use({ onRequest: ({ request }) => new Request(request.url, { headers: request.headers, signal: request.signal }) });
+    expect((await client.GET('/vehicles')).data).toEqual([VEHICLE]);
+    expect(server.requests.map((request) => request.headers['api-key'])).toEqual(['key', 'key']);
+  });
+});
+
 describe("a caller's middleware that answers a call itself", () => {
   it('gives the caller its Response, and nothing is sent', async () => {
     server = await service(() => expect.fail('the call was sent'));
@@ -235,6 +247,19 @@ describe("the caller's signal", () => {
     for (let call = 0; call < 3; call += 1) await client.GET('/vehicles', { signal: shared });
     expect(whileSent).toEqual([0, 0, 0]);
     expect(getEventListeners(shared, 'abort')).toHaveLength(0);
+  });
+
+  it('holds no listener of a call that sends a body either', async () => {
+    server = await service((_request, response) => sendJson(response, 200, { message: 'recorded' }));
+    const { signal } = new AbortController();
+    const whileSent: number[] = [];
+    const fetch = (input: Request | string, init?: RequestInit) => {
+      whileSent.push(getEventListeners(signal, 'abort').length);
+      return globalThis.fetch(input, init);
+    };
+    await carriers(server.origin, { fetch }).POST(MILESTONES, { body: EVENT, signal });
+    // The token request, then the milestone.
+    expect(whileSent).toEqual([0, 0]);
   });
 
   it('holds none of the calls after one that brought a middleware of its own, which gets a real Request', async () => {

@@ -1,4 +1,5 @@
 // Carriers client: bearer auth, one replay after 401, and no retry of the milestone POST unless the caller opts in.
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, createCarriersClient, createLogisticsClient, createTokenProvider } from '../../src/index.ts';
 import { dropConnection, sendJson, startLoopbackServer, type LoopbackServer, type RecordedRequest } from './loopback-server.ts';
@@ -117,6 +118,91 @@ describe('createCarriersClient', () => {
     expect((await patient).data).toEqual({ message: 'recorded' });
     expect(tokenRequests(server)).toHaveLength(1);
     expect(milestoneRequests(server)).toHaveLength(1);
+  });
+
+  it("leaves no listener on the caller's signal once it had to wait for a token, issued or refused", async () => {
+    let refuse = false;
+    server = await startLoopbackServer((request, response) => {
+      if (!request.url.endsWith('/token')) return sendJson(response, 200, { message: 'recorded' });
+      if (refuse) return sendJson(response, 503, { message: 'busy' });
+      sendJson(response, 200, { access_token: 'token-1', token_type: 'Bearer', expired_in: 3600 });
+    });
+    for (const refused of [false, true]) {
+      refuse = refused;
+      const carriers = createCarriersClient({
+        baseUrl: server.origin,
+        clientId: 'app',
+        clientSecret: CLIENT_SECRET,
+        retry: { attempts: 1 },
+      });
+      const { signal } = new AbortController();
+      const outcome = await carriers.POST('/v1/load-milestone-events', { body: EVENT, signal }).catch((e: unknown) => e);
+      expect(outcome instanceof ApiError ? outcome.status : 'recorded', String(refused)).toBe(refused ? 503 : 'recorded');
+      expect(getEventListeners(signal, 'abort'), String(refused)).toHaveLength(0);
+    }
+  });
+
+  it("a caller's abort during the wait for a token leaves no listener; a signal aborted before the call waits for nothing", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server = await startLoopbackServer(async (request, response) => {
+      if (!request.url.endsWith('/token')) return sendJson(response, 200, { message: 'recorded' });
+      await held;
+      sendJson(response, 200, { access_token: 'token-1', token_type: 'Bearer', expired_in: 3600 });
+    });
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    const before = new AbortController();
+    before.abort(new Error('gone already'));
+    expect(await carriers.POST('/v1/load-milestone-events', { body: EVENT, signal: before.signal }).catch((e: unknown) => e)).toBe(
+      before.signal.reason,
+    );
+    const during = new AbortController();
+    const call = carriers.POST('/v1/load-milestone-events', { body: EVENT, signal: during.signal }).catch((e: unknown) => e);
+    while (tokenRequests(server).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    during.abort(new Error('gone now'));
+    expect(await call).toBe(during.signal.reason);
+    expect(getEventListeners(during.signal, 'abort')).toHaveLength(0);
+    release();
+  });
+
+  it("renews the token after a 401 even when a caller's middleware replaced the Authorization header", async () => {
+    server = await service((request, response) =>
+      request.headers.authorization?.startsWith('Basic ') && tokenRequests(server!).length < 2
+        ? sendJson(response, 401, { message: 'no' })
+        : sendJson(response, 200, { message: 'recorded' }),
+    );
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    let calls = 0;
+    carriers.use({
+      onRequest({ request }) {
+        calls += 1;
+        if (calls === 1) request.headers.set('Authorization', `Basic ${btoa('someone:something-else')}`);
+        return undefined;
+      },
+    });
+    expect((await carriers.POST('/v1/load-milestone-events', { body: EVENT })).data).toEqual({ message: 'recorded' });
+    expect(tokenRequests(server)).toHaveLength(2);
+  });
+
+  it('sends no subscription key header when none is configured', async () => {
+    server = await service((_request, response) => sendJson(response, 200, { message: 'recorded' }));
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    await carriers.POST('/v1/load-milestone-events', { body: EVENT });
+    expect(milestoneRequests(server).map((request) => request.headers['ocp-apim-subscription-key'])).toEqual([undefined]);
+  });
+
+  it("takes a token provider of the caller's own, which has only the TokenProvider methods", async () => {
+    server = await service((request, response) => sendJson(response, 200, { message: `seen ${request.headers.authorization}` }));
+    const own = {
+      getToken: async () => 'own-token-1',
+      getTokenInfo: async () => ({ accessToken: 'own-token-1', tokenType: 'Bearer', expiresInSeconds: 3600, refreshAt: 0, expiresAt: 0 }),
+      invalidate: () => undefined,
+    };
+    const carriers = createCarriersClient({ baseUrl: server.origin, tokenProvider: own });
+    expect((await carriers.POST('/v1/load-milestone-events', { body: EVENT })).data).toEqual({ message: 'seen Bearer own-token-1' });
+    expect(tokenRequests(server)).toHaveLength(0);
   });
 
   it('surfaces a second 401 as ApiError without a third attempt', async () => {

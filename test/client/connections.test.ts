@@ -1,6 +1,6 @@
 // How the client connects: through the proxy HTTPS_PROXY, HTTP_PROXY and NO_PROXY name (read as a partner's shell sets
 // them, so in a child process of its own), over a dispatcher or fetch of the caller's when given one, and with one
-// re-send on a new connection when a kept-alive connection turns out closed before any byte of the answer. Real
+// re-send on a new connection when a kept-alive connection turns out closed (or reset) before any byte of the answer. Real
 // loopback servers, a forward proxy that is the only route to a host name no DNS knows, and a CA made for the run.
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -64,6 +64,61 @@ describe('a kept-alive connection the server closed before any byte of the answe
     expect(data).toEqual({ message: 'recorded' });
     expect(seen).toEqual(['POST /svc/token #1', 'POST /svc/v1/load-milestone-events #2', 'POST /svc/v1/load-milestone-events #1']);
     expect(connections).toBe(2);
+  });
+});
+
+describe('a call sent once more on a new connection', () => {
+  it('counts that send among its attempts when it then fails', async () => {
+    const served = new WeakMap<Socket, number>();
+    let calls = 0;
+    const server = createServer((request, response) => {
+      const n = (served.get(request.socket) ?? 0) + 1;
+      served.set(request.socket, n);
+      request.resume();
+      calls += 1;
+      if (n > 1) return void request.socket.destroy();
+      response.writeHead(calls === 1 ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(calls === 1 ? [VEHICLE] : {}));
+    });
+    const origin = `http://127.0.0.1:${await listen(server)}`;
+    try {
+      const fleet = createFleetClient({ baseUrl: origin, fleetApiKey: FLEET_API_KEY, retry: { attempts: 1 } });
+      await fleet.GET('/vehicles');
+      // undici frees the connection a moment after the answer: a call sent at once would open another.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const error = await fleet.GET('/vehicles').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status: 503, attempts: 2 });
+      expect((error as ApiError).message).toContain('after 2 attempts');
+    } finally {
+      await close(server);
+    }
+  });
+});
+
+describe('a kept-alive connection the server reset (RST) before any byte of the answer', () => {
+  it('sends the call once more, on a new connection', async () => {
+    const served = new WeakMap<Socket, number>();
+    const seen: number[] = [];
+    const server = createServer((request, response) => {
+      const n = (served.get(request.socket) ?? 0) + 1;
+      served.set(request.socket, n);
+      seen.push(n);
+      request.resume();
+      if (n > 1) return void request.socket.resetAndDestroy();
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([VEHICLE]));
+    });
+    const origin = `http://127.0.0.1:${await listen(server)}`;
+    try {
+      const fleet = createFleetClient({ baseUrl: origin, fleetApiKey: FLEET_API_KEY, retry: { attempts: 1 } });
+      await fleet.GET('/vehicles');
+      // undici frees the connection a moment after the answer: a call sent at once would open another.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { data } = await fleet.GET('/vehicles');
+      expect(data).toEqual([VEHICLE]);
+      expect(seen).toEqual([1, 2, 1]);
+    } finally {
+      await close(server);
+    }
   });
 });
 

@@ -145,6 +145,33 @@ describe('credentials are absent from every error', () => {
     expectNoCredentials(error);
   });
 
+  it('hides an issued token a server echoes bare while it is among the latest 32; the one before them is forgotten', async () => {
+    // The first answer issues, by a server's mistake, the subscription key as the token: it stays hidden all the same.
+    const tokens = [SECRETS.subscriptionKey, ...Array.from({ length: 33 }, (_, n) => `issued-token-${String(n + 1).padStart(2, '0')}-x`)];
+    let issued = 0;
+    let failing = false;
+    server = await startLoopbackServer((_request, response) => {
+      if (failing) return sendJson(response, 400, { error: 'invalid_request', echo: tokens });
+      sendJson(response, 200, { access_token: tokens[issued++], token_type: 'Bearer', expired_in: 3600 });
+    });
+    let clock = 0;
+    const lp = createLogisticsClient({
+      baseUrl: server.origin,
+      clientId: 'app',
+      clientSecret: SECRETS.clientSecret,
+      subscriptionKey: SECRETS.subscriptionKey,
+      now: () => clock,
+    });
+    for (const _ of tokens) {
+      await lp.tokenProvider.getToken();
+      clock += 3600_000;
+    }
+    expect(issued).toBe(34);
+    failing = true;
+    const error = (await lp.tokenProvider.getToken().catch((e: unknown) => e)) as ApiError;
+    expect((error.body as { echo: string[] }).echo).toEqual(['[REDACTED]', 'issued-token-01-x', ...Array(32).fill('[REDACTED]')]);
+  });
+
   it('configuration errors name the option, never the value', () => {
     const error = (() => {
       try {

@@ -159,3 +159,123 @@ describe('Redactor', () => {
     expect(redactor.redact(KEY)).toBe(KEY);
   });
 });
+
+describe('Redactor, at the edges of what it reads', () => {
+  const hidden = (values: string[], text: string) => new Redactor(values).redact(text);
+  /** Each character as a JavaScript \xXX escape (ASCII only). */
+  const jsHex = (text: string) => [...text].map((char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+  /** Each character as UTF-16 \u escapes (a surrogate pair for an emoji). */
+  const unicode = (char: string) => everyCharEscaped(char);
+
+  it('hides a spelling that makes up the whole text, and replaces a base64 value whole wherever it stands', () => {
+    for (const spelling of [KEY, base64(KEY), base64url(KEY), base64(`app:${KEY}`), hex(KEY)])
+      expect(hidden([KEY], spelling), spelling).toBe(REDACTED);
+    expect(hidden([KEY], `id=${base64(`app:${KEY}`)};`)).toBe(`id=${REDACTED};`);
+    expect(hidden([KEY], `${base64(`appx:${KEY}`)} then`)).toBe(`${REDACTED} then`);
+  });
+
+  it('hides adjacent credentials as one, and a credential ending in an escape character that escapes nothing', () => {
+    expect(hidden([KEY, FLEET_KEY], `<${KEY}${FLEET_KEY}>`)).toBe(`<${REDACTED}>`);
+    expect(hidden(['trailing-secret+'], 'a trailing-secret+ b')).toBe(`a ${REDACTED} b`);
+    expect(hidden(['trailing-secret%'], 'a trailing-secret% b')).toBe(`a ${REDACTED} b`);
+    // A % that starts no escape is a character like any other, and so are the two after it.
+    expect(hidden(['zz-secret-1234'], 'x %zz-secret-1234')).toBe(`x %${REDACTED}`);
+  });
+
+  it('hides a credential of 4 characters in every spelling, and one of 5 in base64; 3 are ignored', () => {
+    expect(hidden(['ab/c'], 'x ab/c y ab%2Fc z')).toBe(`x ${REDACTED} y ${REDACTED} z`);
+    expect(hidden(['k3y!5'], `Basic ${base64('ab:k3y!5')} and ${base64('k3y!5')}`)).toBe(`Basic ${REDACTED} and ${REDACTED}`);
+    expect(hidden(['abc'], 'abc')).toBe('abc');
+  });
+
+  it('does not hide base64 that merely starts like a short credential', () => {
+    // 'YWJjZ' begins the base64 of 'abcd' and of anything else starting with 'abc': too short to look for.
+    expect(hidden(['abcd'], 'request YWJjZXX1 done')).toBe('request YWJjZXX1 done');
+  });
+
+  it('hides URL-safe base64 of a credential whose base64 has + and / at every alignment', () => {
+    const value = '?>?>~~~~??>>';
+    for (const prefix of ['', 'x', 'xy']) {
+      const safe = base64url(`${prefix}${value}`);
+      expect(safe).toMatch(/[-_]/);
+      expect(hidden([value], `v=${safe}.`), prefix).toBe(`v=${REDACTED}.`);
+    }
+  });
+
+  it('reads JavaScript escapes: \\xXX, escaped quotes and slashes, an escaped backslash', () => {
+    expect(hidden([KEY], `'${jsHex(KEY)}'`)).toBe(`'${REDACTED}'`);
+    const quoted = `it's "${KEY}"/path\\to`;
+    expect(hidden([quoted], `'it\\'s \\"${KEY}\\"\\/path\\\\to'`)).toBe(`'${REDACTED}'`);
+    // \x with no two hex digits after it escapes nothing.
+    expect(hidden([KEY], `\\xZ${KEY}`)).toBe(`\\xZ${REDACTED}`);
+  });
+
+  it('hides a credential right after a backslash that escapes nothing (a Windows path), or that starts no \\u escape', () => {
+    expect(hidden(['users-secret-1234'], 'C:\\users-secret-1234')).toBe(`C:\\${REDACTED}`);
+    expect(hidden(['ABCD-secret'], 'at \\x41BCD-secret')).toBe(`at ${REDACTED}`);
+  });
+
+  it('reads the named HTML entities and numeric ones, and leaves a number past Unicode as written', () => {
+    const value = `<a href='x'>"${KEY}"</a>`;
+    const html = value.replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll("'", '&apos;').replaceAll('"', '&quot;');
+    expect(hidden([value], `[${html}]`)).toBe(`[${REDACTED}]`);
+    expect(hidden([KEY], `&#9999999;${KEY}&#x110000;`)).toBe(`&#9999999;${REDACTED}&#x110000;`);
+  });
+
+  it('reads UTF-8 in %XX escapes of 2, 3 and 4 bytes, mixed with \\u escapes of the same characters', () => {
+    const value = 'ü-é-ß-€-→-😀-🔑-secret';
+    const chars = [...value];
+    const nonAscii = chars.filter((char) => char.codePointAt(0)! > 0x7f);
+    for (const percentFirst of [true, false]) {
+      let seen = 0;
+      const text = chars
+        .map((char) => {
+          if (char.codePointAt(0)! <= 0x7f) return char;
+          seen += 1;
+          return (seen % 2 === 1) === percentFirst ? encodeURIComponent(char) : unicode(char);
+        })
+        .join('');
+      expect(seen).toBe(nonAscii.length);
+      expect(hidden([value], `"${text}"`), text).toBe(`"${REDACTED}"`);
+    }
+  });
+
+  it('reads a broken UTF-8 %XX sequence as one replacement character, and finds a credential right after it', () => {
+    const value = 'AB-secret-value';
+    const encodedA = `%41B-secret-value`;
+    for (const broken of ['%C3', '%C0', '%C1', '%80', '%F5', '%FF', '%E2%82', '%F0%9F%98', '%F4%90%80%80', '%C3%C3'])
+      for (const text of [`${broken}${value}`, `${broken}${encodedA}`])
+        expect(hidden([value], text), text).toMatch(new RegExp(`^${broken.replace(/%/g, '%')}.*\\[REDACTED\\]$`));
+    expect(hidden([value], `%E2%82${encodedA}`)).toBe(`%E2%82${REDACTED}`);
+    expect(hidden([value], `%C3${encodedA}`)).toBe(`%C3${REDACTED}`);
+    expect(hidden([value], `%F4%90%80%80${value}`)).toBe(`%F4%90%80%80${REDACTED}`);
+  });
+
+  it('decodes up to four layers of encoding, and stops there', () => {
+    let text = KEY.replace('-', '/');
+    const value = text;
+    for (let layer = 1; layer <= 4; layer += 1) {
+      text = encodeURIComponent(text);
+      expect(hidden([value], text), `${layer} layers`).toBe(REDACTED);
+    }
+    const fifth = encodeURIComponent(text);
+    expect(hidden([value], fifth)).toBe(fifth);
+  });
+
+  it('hides unknown bearer tokens and Basic credentials after any run of spaces, unpadded too; leaves "Basic" prose', () => {
+    expect(hidden([], 'Bearer   abcdefghijklmnopqrstuvwxyz0123')).toBe(`Bearer   ${REDACTED}`);
+    expect(hidden([], `Basic  ${base64('user:pass')}`)).toBe(`Basic  ${REDACTED}`);
+    expect(base64('user:pass')).not.toContain('=');
+    for (const prose of ['Basic abcde fails', 'Basic authentication', 'Basic dXNlcg== (no colon)', 'the value is undefined'])
+      expect(hidden([KEY], prose)).toBe(prose);
+  });
+
+  it('hides every credential header whole, whatever its value; takes headers as pairs or a Map too', () => {
+    const names = ['Authorization', 'Proxy-Authorization', 'Cookie', 'Set-Cookie', 'API-Key', 'X-API-Key', 'Ocp-Apim-Subscription-Key'];
+    const headers = names.map((name) => [name, 'any value at all'] as const);
+    const expected = Object.fromEntries(names.map((name) => [name.toLowerCase(), REDACTED]));
+    expect(new Redactor().redactHeaders(headers)).toEqual(expected);
+    expect(new Redactor().redactHeaders(new Map(headers))).toEqual(expected);
+    expect(new Redactor([KEY]).redactHeaders([['X-Echo', `k=${KEY}`]])).toEqual({ 'x-echo': `k=${REDACTED}` });
+  });
+});

@@ -118,16 +118,21 @@ describe('how often a call is sent, and what its error says', () => {
   it("fails with an ApiError after the retries when the caller's fetch rejects with something that is not an Error", async () => {
     for (const reason of ['offline', null, 42]) {
       const { sleep, waits } = recordingSleep();
+      let sent = 0;
       const client = createFleetClient({
         baseUrl: 'http://127.0.0.1:9',
         fleetApiKey: API_KEY,
-        fetch: () => Promise.reject(reason),
+        fetch: () => {
+          sent += 1;
+          return Promise.reject(reason);
+        },
         retry: { sleep },
       });
       const error = await failure(client.GET('/vehicles'));
       expect(error, String(reason)).toBeInstanceOf(ApiError);
       expect(error.kind, String(reason)).toBe('network');
       expect(waits, String(reason)).toHaveLength(2);
+      expect(sent, String(reason)).toBe(3);
     }
   });
 

@@ -452,6 +452,71 @@ describe('a renewal that fails', () => {
   });
 });
 
+describe('a token answer without a token', () => {
+  it('fails naming the operation of its endpoint', async () => {
+    server = await startLoopbackServer((_request, response) => sendJson(response, 200, { token_type: 'Bearer', expires_in: 3600 }));
+    const operations: string[] = [];
+    for (const tokenEndpoint of ['service', 'identity-provider'] as const) {
+      const provider = createTokenProvider({
+        tokenEndpoint,
+        baseUrl: server.origin,
+        authUrl: server.origin,
+        clientId: 'app',
+        clientSecret: CLIENT_SECRET,
+        scope: 's',
+        subscriptionKey: SUBSCRIPTION_KEY,
+      });
+      const error = (await provider.getToken().catch((e: unknown) => e)) as ApiError;
+      expect(error.kind).toBe('invalid_response');
+      operations.push(error.operation);
+    }
+    expect(operations).toEqual(['POST /token', 'POST /oauth2/default/v1/token']);
+  });
+});
+
+describe('what is not a token', () => {
+  it('an access_token that is empty, not a string, or an answer that is null: invalid_response', async () => {
+    const answers = ['{"access_token":"","token_type":"Bearer"}', '{"access_token":42,"token_type":"Bearer"}', 'null'];
+    server = await startLoopbackServer((_request, response, index) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(answers[index]);
+    });
+    for (const answer of answers) {
+      const provider = createTokenProvider({
+        baseUrl: server.origin,
+        clientId: 'app',
+        clientSecret: CLIENT_SECRET,
+        retry: { attempts: 1 },
+      });
+      const error = (await provider.getToken().catch((e: unknown) => e)) as ApiError;
+      expect(error, answer).toBeInstanceOf(ApiError);
+      expect(error.kind, answer).toBe('invalid_response');
+    }
+  });
+
+  it("from a caller's fetch that builds its own answer (no URL), the error says about:blank", async () => {
+    const fetch = async () => Response.json({ token_type: 'Bearer', expires_in: 3600 });
+    const provider = createTokenProvider({ baseUrl: 'http://127.0.0.1:9', clientId: 'app', clientSecret: CLIENT_SECRET, fetch });
+    const error = (await provider.getToken().catch((e: unknown) => e)) as ApiError;
+    expect(error).toMatchObject({ kind: 'invalid_response', url: 'about:blank' });
+  });
+});
+
+describe("a token request a caller's middleware rebuilt", () => {
+  it('is not sent again after a 503: the client cannot tell its grant', async () => {
+    server = await startLoopbackServer((_request, response) => sendJson(response, 503, { message: 'busy' }));
+    const lp = createLogisticsClient({ baseUrl: server.origin, retry: { sleep: async () => undefined } });
+    lp.token.use({
+      onRequest: async ({ request }) => new Request(request.url, { method: 'POST', headers: request.headers, body: await request.text() }),
+    });
+    const error = await lp.token
+      .POST('/token', { body: { grant_type: 'client_credentials', client_id: 'app', client_secret: CLIENT_SECRET } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(503);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe('invalidate', () => {
   it('without a token drops whichever token is cached', async () => {
     server = await tokenServer('expired_in', 3600, 0);

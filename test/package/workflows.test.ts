@@ -1,6 +1,6 @@
 // The release workflow does what issue 16 asks, the nightly contract run (contract-live.yml) what "Violations a partner
-// can act on" asks, each with least privilege, and lint:workflows catches a broken workflow (run as a process, as npm
-// test runs it).
+// can act on" asks, the client's mutation testing (mutation.yml) what issue 33 asks, each with least privilege, and
+// lint:workflows catches a broken workflow (run as a process, as npm test runs it).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,11 +145,52 @@ describe('contract-live.yml', () => {
   });
 });
 
+describe('mutation.yml', () => {
+  type Workflow = {
+    on: Record<string, { paths?: string[] } | null>;
+    permissions: unknown;
+    jobs: Record<string, Job & Record<string, unknown>>;
+  };
+  const mutation = parse(readFileSync(`${repoRoot}/.github/workflows/mutation.yml`, 'utf8')) as Workflow;
+  const job = mutation.jobs.mutation!;
+  const live = parse(readFileSync(`${repoRoot}/.github/workflows/contract-live.yml`, 'utf8')) as Workflow;
+
+  it('runs npm run test:mutation when a pull request or a push changes the client, its tests or the set-up, and on demand', () => {
+    expect(Object.keys(mutation.on).sort()).toEqual(['pull_request', 'push', 'workflow_call', 'workflow_dispatch']);
+    for (const event of ['push', 'pull_request'])
+      expect(mutation.on[event]?.paths).toEqual(expect.arrayContaining(['src/**', 'test/client/**', 'stryker.config.mjs']));
+    expect(job.steps!.map((step) => step.run ?? '')).toContain('npm run test:mutation');
+    expect(job['timeout-minutes']).toEqual(expect.any(Number));
+  });
+
+  it('runs every night as a job of contract-live.yml, read-only and without the staging environment', () => {
+    expect(live.jobs.mutation).toMatchObject({ uses: './.github/workflows/mutation.yml', permissions: { contents: 'read' } });
+    expect(live.jobs.mutation!.environment).toBeUndefined();
+    expect(mutation.permissions).toEqual({});
+    expect(job.permissions).toEqual({ contents: 'read' });
+  });
+
+  it("carries Stryker's incremental file from run to run in the Actions cache, and uploads the report", () => {
+    const restore = job.steps!.find((step) => step.uses === 'actions/cache/restore@v4')!;
+    const save = job.steps!.find((step) => step.uses === 'actions/cache/save@v4')!;
+    expect(restore.with?.path).toBe('dist/mutation/stryker-incremental.json');
+    expect(save.with).toEqual(expect.objectContaining({ path: restore.with?.path, key: restore.with?.key }));
+    expect(restore.with?.key?.startsWith(restore.with?.['restore-keys'] ?? '?')).toBe(true);
+    expect(job.steps).toContainEqual(
+      expect.objectContaining({
+        uses: 'actions/upload-artifact@v4',
+        with: expect.objectContaining({ path: expect.stringContaining('dist/mutation/') }),
+      }),
+    );
+  });
+});
+
 describe('npm run lint:workflows', () => {
   it('passes the workflows of the repo', () => {
     const { code, out } = lint();
     expect(out).toContain('ok      .github/workflows/release.yml');
     expect(out).toContain('ok      .github/workflows/contract-live.yml');
+    expect(out).toContain('ok      .github/workflows/mutation.yml');
     expect(code).toBe(0);
   });
 
