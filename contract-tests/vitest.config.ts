@@ -1,6 +1,7 @@
 // Vitest project of the contract suite: the same files run against the mock, the sandbox or a live target (LP_* variables).
 import { configDefaults, defineProject } from 'vitest/config';
 import { PROJECT_TIMEOUTS } from '../config/test-waits.ts';
+import { HeaviestFirst } from './support/heaviest-first.ts';
 
 // The suite's tests of itself send nothing to the target: they run with the mock (the default target) and nowhere else,
 // so a live run's verdict line counts only checks of the target, and the sandbox runs (contract:sandbox,
@@ -14,6 +15,10 @@ const endToEnd = process.env.LP_CONTRACT_END_TO_END === '1';
 // target then costs one round trip per step of the longest file, not of all of them. The transport divides
 // --concurrency and --rate-limit among the workers, so the target sees no more than the partner allowed.
 const workers = live ? Math.max(1, Number(process.env.LP_CONTRACT_WORKERS) || 3) : 1;
+// Checks a file runs side by side (describe.concurrent: the operators, one check per operation and operator) against a
+// live target: vitest's default of 5 made the token operators (80 checks, about 1,200 requests) a chain of 16 waves, the
+// longest file of a far run by twice. The transport, not this, bounds the requests in flight.
+const checksAtOnce = live ? 32 : 5;
 
 export default defineProject({
   test: {
@@ -35,6 +40,9 @@ export default defineProject({
     // expire another file's tokens.
     fileParallelism: workers > 1,
     maxWorkers: workers,
+    maxConcurrency: checksAtOnce,
+    // Side by side, the heaviest files first (support/heaviest-first.ts); one at a time, vitest's own order.
+    ...(workers > 1 ? { sequence: { sequencer: HeaviestFirst } } : {}),
     // Files share one module graph, so the bundles are parsed and the ajv validators compiled once per run.
     isolate: false,
     // Worker threads: a run's worker starts cheaper than a process (contract:mutation starts one per run, some 50).

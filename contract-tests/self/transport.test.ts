@@ -4,12 +4,17 @@
 // closed before any byte of the answer), TLS failures are tried once and named with their fix, proxies are the route
 // they are configured to be, and what cannot be judged ends in CouldNotJudge. Plain node:http and node:https, a forward
 // proxy and certificates of a CA made for the run, no target: these run the same on every target.
+import { readdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TestSpecification } from 'vitest/node';
+import { repoRoot } from '../../spec-core/apis.ts';
 import { proxySettings } from '../../src/connections.ts';
 import { type ForwardProxy, startForwardProxy } from '../fixtures/forward-proxy.ts';
+import { HEAVIEST_FIRST, HeaviestFirst, weightRank } from '../support/heaviest-first.ts';
 import { makeTestCertificates, type TestCertificates } from '../fixtures/test-certificates.ts';
 import {
   CouldNotJudge,
@@ -535,6 +540,32 @@ describe('requests in flight adapt to the round trip, within --concurrency', () 
     expect(farther(8)).toEqual([3, 3, 4, 8, 8]);
     expect(farther(2)).toEqual([3, 3, 4, 4, 4]);
     expect(farther(1)).toEqual([3, 3, 4, 4, 4]);
+  });
+
+  it('hands the workers the heaviest files first, each prefix naming a file of the suite, the rest in path order', () => {
+    const files = readdirSync(join(repoRoot, 'contract-tests'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => join(repoRoot, 'contract-tests', f));
+    for (const prefix of HEAVIEST_FIRST)
+      expect(
+        files.some((f) => f.includes(prefix)),
+        prefix,
+      ).toBe(true);
+    const spec = (moduleId: string) => ({ moduleId }) as TestSpecification;
+    const order = new HeaviestFirst()
+      .sort(
+        ['flows/a.test.ts', 'property/operators.fleet.test.ts', 'carriers/b.test.ts', 'property/operators.token.test.ts'].map((f) =>
+          spec(`/r/contract-tests/${f}`),
+        ),
+      )
+      .map((s) => s.moduleId.replace('/r/contract-tests/', ''));
+    expect(order).toEqual([
+      'property/operators.token.test.ts',
+      'property/operators.fleet.test.ts',
+      'carriers/b.test.ts',
+      'flows/a.test.ts',
+    ]);
+    expect(weightRank('contract-tests/token/expiry.test.ts')).toBe(HEAVIEST_FIRST.length);
   });
 });
 

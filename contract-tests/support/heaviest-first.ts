@@ -1,0 +1,32 @@
+// The order a live run hands its test files to the workers: the heaviest first, so that none of them starts last and
+// runs on alone while the other workers idle. Vitest's own order puts a file's last duration first, or without one its
+// size: the operators' files are four lines each (their checks come from the registry), so a fresh clone started them
+// last. Measured 200 ms away: the token operators about 1,200 requests, the fleet operators 320, lessee isolation 210,
+// the carriers operators 140; every other file fewer than 100.
+import type { TestSequencer, TestSpecification } from 'vitest/node';
+
+/** Path prefixes (from the repository root) of the files whose checks are made for every operation, heaviest first. */
+export const HEAVIEST_FIRST = [
+  'contract-tests/property/operators.token.',
+  'contract-tests/property/operators.fleet.',
+  'contract-tests/security/lessee-ownership.',
+  'contract-tests/property/operators.carriers.',
+  'contract-tests/security/auth-matrix.',
+  'contract-tests/property/',
+] as const;
+
+/** A file's place in HEAVIEST_FIRST: the rest come after, in path order. */
+export function weightRank(path: string): number {
+  const rank = HEAVIEST_FIRST.findIndex((prefix) => path.includes(prefix));
+  return rank === -1 ? HEAVIEST_FIRST.length : rank;
+}
+
+export class HeaviestFirst implements TestSequencer {
+  shard(files: TestSpecification[]): TestSpecification[] {
+    return files;
+  }
+
+  sort(files: TestSpecification[]): TestSpecification[] {
+    return [...files].sort((a, b) => weightRank(a.moduleId) - weightRank(b.moduleId) || a.moduleId.localeCompare(b.moduleId));
+  }
+}
