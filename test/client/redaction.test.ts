@@ -151,6 +151,15 @@ describe('Redactor', () => {
     expect(redactor.redact('AB\\ and %41%42\\\\')).toBe(`AB\\ and ${REDACTED}`);
   });
 
+  it('hides a credential URL-encoded four times deep where a text carries it encoded once more, if 4 characters remain', () => {
+    // Four layers are decoded: the text then reads as the credential decoded three times, '%2F' and what follows.
+    const deep = '%2525252Fa';
+    expect(new Redactor([deep]).redact(`x ${encodeURIComponent(deep)} y`)).toBe(`x ${REDACTED} y`);
+    // '%2F' alone is too short to look for; the credential is then looked for only as written.
+    const short = '%2525252F';
+    expect(new Redactor([short]).redact(`x ${encodeURIComponent(short)} y ${short}`)).toBe(`x ${encodeURIComponent(short)} y ${REDACTED}`);
+  });
+
   it('ignores values too short to be credentials, and forgets a deleted one', () => {
     const redactor = new Redactor(['abc', undefined, '']);
     expect(redactor.redact('abc abc')).toBe('abc abc');
@@ -172,6 +181,11 @@ describe('Redactor, at the edges of what it reads', () => {
       expect(hidden([KEY], spelling), spelling).toBe(REDACTED);
     expect(hidden([KEY], `id=${base64(`app:${KEY}`)};`)).toBe(`id=${REDACTED};`);
     expect(hidden([KEY], `${base64(`appx:${KEY}`)} then`)).toBe(`${REDACTED} then`);
+  });
+
+  it('hides in hex a credential with a byte under 0x10 (a tab)', () => {
+    const tabbed = 'tab\there-secret';
+    expect(hidden([tabbed], `x=${hex(tabbed)}`)).toBe(`x=${REDACTED}`);
   });
 
   it('hides adjacent credentials as one, and a credential ending in an escape character that escapes nothing', () => {
@@ -213,6 +227,12 @@ describe('Redactor, at the edges of what it reads', () => {
   it('hides a credential right after a backslash that escapes nothing (a Windows path), or that starts no \\u escape', () => {
     expect(hidden(['users-secret-1234'], 'C:\\users-secret-1234')).toBe(`C:\\${REDACTED}`);
     expect(hidden(['ABCD-secret'], 'at \\x41BCD-secret')).toBe(`at ${REDACTED}`);
+    // \d escapes nothing, whatever follows it.
+    expect(hidden(['db01-secret-key'], 'C:\\db01-secret-key')).toBe(`C:\\${REDACTED}`);
+  });
+
+  it('keeps a backslash that escapes nothing as part of the text: a text that differs from a credential by one is left', () => {
+    expect(hidden(['keyZ-secret-1'], 'key\\Z-secret-1')).toBe('key\\Z-secret-1');
   });
 
   it('reads the named HTML entities and numeric ones, and leaves a number past Unicode as written', () => {
