@@ -41,8 +41,8 @@ interface Spellings {
    * characters would be found.
    */
   literal?: string | undefined;
-  /** Its UTF-8 bytes in hex, either case. */
-  hex: RegExp;
+  /** Its UTF-8 bytes in hex, in lower case (looked for in either case). */
+  hex: string;
   /** Canonical forms of the base64 fragments that encode only the value's bytes, at each of the three byte alignments. */
   base64: readonly string[];
 }
@@ -53,6 +53,8 @@ export type HeaderSource = Headers | Iterable<readonly [string, string]> | Recor
 /** @internal */
 export class Redactor {
   readonly #credentials = new Map<string, Spellings>();
+  /** Every needle of every credential, by its first characters: a text is read once, however many credentials. */
+  readonly #needles = new NeedleIndex();
 
   constructor(values: Iterable<string | undefined> = []) {
     for (const value of values) this.add(value);
@@ -61,12 +63,17 @@ export class Redactor {
   /** A credential to hide from now on (values under 4 characters are ignored: they would hide ordinary words). */
   add(value: string | undefined): void {
     if (value === undefined || value.length < MIN_CREDENTIAL_LENGTH || this.#credentials.has(value)) return;
-    this.#credentials.set(value, spellingsOf(value));
+    const spellings = spellingsOf(value);
+    this.#credentials.set(value, spellings);
+    this.#needles.add(spellings);
   }
 
   /** Stop hiding a credential (a rotated-out token). */
   delete(value: string): void {
+    const spellings = this.#credentials.get(value);
+    if (!spellings) return;
     this.#credentials.delete(value);
+    this.#needles.delete(spellings);
   }
 
   redact(text: string): string {
@@ -106,24 +113,73 @@ export class Redactor {
   #redactKnown(text: string): string {
     const ranges: Array<[number, number]> = [];
     const canonical = canonicalize(text);
-    const find = (needle: string, onFound: (from: number, to: number) => void) => {
-      for (let at = canonical.text.indexOf(needle); at !== -1; at = canonical.text.indexOf(needle, at + 1))
-        onFound(...canonical.original(at, at + needle.length));
-    };
-    // A credential in hex is at least 8 hex digits long; most texts have no such run.
-    const mayHaveHex = HEX_RUN.test(text);
-    for (const spellings of this.#credentials.values()) {
-      if (spellings.canonical !== undefined) find(spellings.canonical, (from, to) => ranges.push([from, to]));
-      else
-        for (let at = text.indexOf(spellings.value); at !== -1; at = text.indexOf(spellings.value, at + 1))
-          ranges.push([at, at + spellings.value.length]);
-      if (spellings.literal) find(spellings.literal, (from, to) => ranges.push([from, to]));
-      for (const fragment of spellings.base64) find(fragment, (from, to) => ranges.push(wholeBase64Value(text, from, to)));
-      // Stryker disable next-line ConditionalExpression: it only skips a search that finds nothing in a text without 8 hex digits in a row
-      if (mayHaveHex) for (const match of text.matchAll(spellings.hex)) ranges.push([match.index, match.index + match[0].length]);
+    for (const [at, needle] of this.#needles.find(canonical.text, 'canonical')) {
+      const [from, to] = canonical.original(at, at + needle.text.length);
+      ranges.push(needle.base64 ? wholeBase64Value(text, from, to) : [from, to]);
     }
+    for (const [at, needle] of this.#needles.find(text, 'as-is')) ranges.push([at, at + needle.text.length]);
+    // A credential in hex is at least 8 hex digits long; most texts have no such run.
+    if (HEX_RUN.test(text))
+      for (const [at, needle] of this.#needles.find(
+        text.replace(/[A-F]/g, (c) => c.toLowerCase()),
+        'hex',
+      ))
+        ranges.push([at, at + needle.text.length]);
     return ranges.length ? replaceRanges(text, ranges) : text;
   }
+}
+
+/** Where a needle is looked for: the canonical form of a text, the text as it is, or the text with hex in lower case. */
+type NeedleText = 'canonical' | 'as-is' | 'hex';
+interface Needle {
+  text: string;
+  in: NeedleText;
+  /** The credential it spells (two credentials may share a spelling: deleting one keeps the other's). */
+  of: Spellings;
+  /** A base64 fragment: the whole base64 value around it is hidden. */
+  base64?: true;
+}
+
+/** Needles by their first MIN_CREDENTIAL_LENGTH characters (every needle is at least that long). */
+class NeedleIndex {
+  readonly #byStart = new Map<string, Needle[]>();
+
+  add(spellings: Spellings): void {
+    for (const needle of needlesOf(spellings)) {
+      const key = needle.text.slice(0, MIN_CREDENTIAL_LENGTH);
+      const list = this.#byStart.get(key);
+      if (list) list.push(needle);
+      else this.#byStart.set(key, [needle]);
+    }
+  }
+
+  delete(spellings: Spellings): void {
+    for (const needle of needlesOf(spellings)) {
+      const key = needle.text.slice(0, MIN_CREDENTIAL_LENGTH);
+      const kept = (this.#byStart.get(key) ?? []).filter((n) => n.of !== spellings);
+      if (kept.length) this.#byStart.set(key, kept);
+      else this.#byStart.delete(key);
+    }
+  }
+
+  /** Every occurrence (overlapping ones too) of the needles meant for this kind of text. */
+  *find(text: string, kind: NeedleText): Generator<[number, Needle]> {
+    for (let at = 0; at + MIN_CREDENTIAL_LENGTH <= text.length; at += 1) {
+      const candidates = this.#byStart.get(text.slice(at, at + MIN_CREDENTIAL_LENGTH));
+      if (candidates) for (const needle of candidates) if (needle.in === kind && text.startsWith(needle.text, at)) yield [at, needle];
+    }
+  }
+}
+
+/** What is looked for of one credential: its canonical form (or the value as it is), its literal form, base64, hex. */
+function needlesOf(spellings: Spellings): Needle[] {
+  const of = spellings;
+  return [
+    spellings.canonical !== undefined ? { text: spellings.canonical, in: 'canonical', of } : { text: spellings.value, in: 'as-is', of },
+    ...(spellings.literal ? [{ text: spellings.literal, in: 'canonical', of } as const] : []),
+    ...spellings.base64.map((text) => ({ text, in: 'canonical', base64: true, of }) as const),
+    { text: spellings.hex, in: 'hex', of },
+  ];
 }
 
 /** Basic auth's value is base64 of user:password; "Basic authentication" in prose is not. */
@@ -158,7 +214,7 @@ function spellingsOf(value: string): Spellings {
     canonical: canonical.length >= MIN_CREDENTIAL_LENGTH ? canonical : undefined,
     value,
     literal: literal !== canonical && literal.length >= MIN_CREDENTIAL_LENGTH ? literal : undefined,
-    hex: new RegExp(hex, 'gi'),
+    hex,
     base64: [...base64],
   };
 }
