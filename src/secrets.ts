@@ -16,17 +16,21 @@ export class Secrets {
 
   /** A configured credential: redacted for the life of the client. */
   add(value: string | undefined): void {
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: adding a known credential again, or undefined, changes nothing
-    if (value === undefined || this.#fixed.has(value)) return;
+    // Adding a known credential again changes nothing, so it is not looked up first.
+    // Stryker disable next-line ConditionalExpression: the redactor ignores undefined, and no credential is looked up as undefined
+    if (value === undefined) return;
     this.#fixed.add(value);
     this.#tokens.delete(value);
     this.#redactor.add(value);
   }
 
-  /** An issued token: redacted while it is among the latest tokens. Called on every authorized call, so cheap when known. */
+  /**
+   * An issued token: redacted while it is among the latest tokens. A token that is also a configured credential stays
+   * one (never rotated out). Called on every authorized call: adding a known token again moves nothing (a Set keeps its
+   * first place) and the redactor already has it.
+   */
   addToken(value: string | undefined): void {
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: adding a known token again changes nothing, and no token is undefined
-    if (value === undefined || this.#tokens.has(value) || this.#fixed.has(value)) return;
+    if (value === undefined || this.#fixed.has(value)) return;
     this.#tokens.add(value);
     this.#redactor.add(value);
     if (this.#tokens.size > MAX_TOKENS) {
