@@ -150,7 +150,9 @@ function describeLateFailure(
   let url: string;
   try {
     url = createFinalURL(path, {
+      // Stryker disable next-line OptionalChaining: without init, the fallback below builds the same URL from baseUrl and path
       baseUrl: init?.baseUrl ?? baseUrl,
+      // Stryker disable next-line OptionalChaining: without init, the fallback below builds the same URL from baseUrl and path
       params: init?.params ?? {},
       querySerializer: QUERY_SERIALIZER,
       pathSerializer: defaultPathSerializer,
