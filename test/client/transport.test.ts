@@ -1,10 +1,10 @@
 // The transport as a caller meets it: how long each attempt's timeout runs (until its answer has been read, and on for a
 // body the caller reads as a stream), the timeout and the caller's abort for a Request of the caller's middleware, the
-// re-send on a new connection (through a fetch given for one call, and when every idle connection went stale), the
-// parseAs options, which failures while a body is read become an ApiError and which pass through as they are, what an
-// error says of its body (cut at 64 KiB, text that looks like JSON, a body that never ends, one too large, one that is
-// not JSON), redirects (300, no Location, one that does not parse), an ApiError's own surface, and maxResponseBytes at
-// its edges. Real loopback servers, or a fetch of the caller's that answers from memory.
+// re-send on a new connection (through a fetch given for one call, when every idle connection went stale, and never on
+// another kept-alive one), the parseAs options, which failures while a body is read become an ApiError and which pass
+// through as they are, what an error says of its body (cut at 64 KiB, text that looks like JSON, a body that never ends,
+// one too large, one that is not JSON), redirects (300, no Location, one that does not parse), an ApiError's own
+// surface, and maxResponseBytes at its edges. Real loopback servers, or a fetch of the caller's that answers from memory.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
