@@ -150,12 +150,14 @@ function describeLateFailure(
   let url: string;
   try {
     url = createFinalURL(path, {
+      // Stryker disable next-line OptionalChaining: without init, the fallback below builds the same URL from baseUrl and path
       baseUrl: init?.baseUrl ?? baseUrl,
+      // Stryker disable next-line OptionalChaining: without init, the fallback below builds the same URL from baseUrl and path
       params: init?.params ?? {},
       querySerializer: QUERY_SERIALIZER,
       pathSerializer: defaultPathSerializer,
     });
-  } catch {
+  } catch /* Stryker disable next-line BlockStatement: the call built this URL from the same options before it failed */ {
     // Stryker disable next-line StringLiteral: the call built this URL from the same options before it failed
     url = `${baseUrl}${path}`;
   }

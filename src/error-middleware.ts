@@ -15,7 +15,9 @@ const REDACTION_MARGIN_CHARS = 4096;
 
 /** The first `chars` characters of `text`, redacted. */
 function redactedStart(secrets: Secrets, text: string, chars: number): string {
-  return secrets.redact(text.slice(0, chars + REDACTION_MARGIN_CHARS)).slice(0, chars);
+  // Stryker disable next-line MethodExpression: redacting the whole text gives the same first characters; the cut only saves work
+  const start = text.slice(0, chars + REDACTION_MARGIN_CHARS);
+  return secrets.redact(start).slice(0, chars);
 }
 
 /**

@@ -1,10 +1,10 @@
 // The transport as a caller meets it: how long each attempt's timeout runs (until its answer has been read, and on for a
 // body the caller reads as a stream), the timeout and the caller's abort for a Request of the caller's middleware, the
-// re-send on a new connection (through a fetch given for one call, and when every idle connection went stale), the
-// parseAs options, which failures while a body is read become an ApiError and which pass through as they are, what an
-// error says of its body (cut at 64 KiB, text that looks like JSON, a body that never ends, one too large, one that is
-// not JSON), redirects (300, no Location, one that does not parse), an ApiError's own surface, and maxResponseBytes at
-// its edges. Real loopback servers, or a fetch of the caller's that answers from memory.
+// re-send on a new connection (through a fetch given for one call, when every idle connection went stale, and never on
+// another kept-alive one), the parseAs options, which failures while a body is read become an ApiError and which pass
+// through as they are, what an error says of its body (cut at 64 KiB, text that looks like JSON, a body that never ends,
+// one too large, one that is not JSON), redirects (300, no Location, one that does not parse), an ApiError's own
+// surface, and maxResponseBytes at its edges. Real loopback servers, or a fetch of the caller's that answers from memory.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -163,6 +163,37 @@ describe('the re-send on a new connection', () => {
     await pause();
     expect((await fleet.GET('/vehicles')).data).toEqual([VEHICLE]);
   });
+
+  it('opens a connection of its own, never one kept alive, which may be just as stale', async () => {
+    // Three kept-alive connections; then a call held, one answered, and one the server drops (stale). A request on a
+    // connection that served before is dropped; one on a new connection answered.
+    const served = new WeakSet<Socket>();
+    const held: Array<() => void> = [];
+    let dropThird: (() => void) | undefined;
+    const fleet = await fleetAt((_request, response, index) => {
+      const reused = served.has(response.socket!);
+      served.add(response.socket!);
+      const answer = () => sendJson(response, 200, [VEHICLE]);
+      if (index < 3) {
+        held.push(answer);
+        if (held.length === 3) for (const release of held.splice(0)) release();
+      } else if (index === 3) held.push(answer);
+      else if (index === 5) dropThird = () => dropConnection(response);
+      else if (reused && index > 5) dropConnection(response);
+      else answer();
+    });
+    await Promise.all([fleet.GET('/vehicles'), fleet.GET('/vehicles'), fleet.GET('/vehicles')]);
+    await pause();
+    const waiting = fleet.GET('/vehicles');
+    while (server!.requests.length < 4) await pause();
+    expect((await fleet.GET('/vehicles')).data).toEqual([VEHICLE]);
+    const resent = fleet.GET('/vehicles');
+    while (!dropThird) await pause();
+    dropThird();
+    expect((await resent).data).toEqual([VEHICLE]);
+    for (const release of held.splice(0)) release();
+    await waiting;
+  });
 });
 
 describe('what a call resolves with, and what fails it while its body is read', () => {
@@ -199,15 +230,29 @@ describe('what a call resolves with, and what fails it while its body is read', 
     expect(error).not.toBeInstanceOf(ApiError);
   });
 
-  it("an error a caller's middleware throws passes through as it is", async () => {
-    const fleet = createFleetClient({ baseUrl: ORIGIN, fleetApiKey: API_KEY });
-    const refusal = new Error('this caller does not list vehicles on Sundays', { cause: 'policy' });
-    fleet.use({
-      onRequest() {
-        throw refusal;
-      },
-    });
-    expect(await fleet.GET('/vehicles').catch((e: unknown) => e)).toBe(refusal);
+  it("an error a caller's middleware throws passes through as it is, a TypeError too", async () => {
+    const refusals = [new Error('this caller does not list vehicles on Sundays', { cause: 'policy' }), new TypeError('no vehicles today')];
+    for (const refusal of refusals) {
+      const fleet = createFleetClient({ baseUrl: ORIGIN, fleetApiKey: API_KEY });
+      fleet.use({
+        onRequest() {
+          throw refusal;
+        },
+      });
+      expect(await fleet.GET('/vehicles').catch((e: unknown) => e)).toBe(refusal);
+    }
+  });
+
+  it('a network failure is an ApiError even when the caller aborted meanwhile: only the abort reason passes through', async () => {
+    const controller = new AbortController();
+    const fetch = async () => {
+      controller.abort(new Error('the user left'));
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+    };
+    const fleet = createFleetClient({ baseUrl: ORIGIN, fleetApiKey: API_KEY, fetch, retry: { sleep: async () => undefined } });
+    const error = await failure(fleet.GET('/vehicles', { signal: controller.signal }));
+    expect(error.kind).toBe('network');
+    expect(error.message).toContain('ECONNRESET: read ECONNRESET');
   });
 
   it("an AbortError from a caller's fetch passes through as it is, not retried", async () => {
