@@ -14,7 +14,15 @@ type Job = {
   needs?: string | string[];
   environment?: string;
   permissions?: Record<string, string>;
-  steps?: Array<{ id?: string; name?: string; uses?: string; run?: string; with?: Record<string, string>; env?: Record<string, string> }>;
+  steps?: Array<{
+    id?: string;
+    name?: string;
+    if?: string;
+    uses?: string;
+    run?: string;
+    with?: Record<string, string>;
+    env?: Record<string, string>;
+  }>;
 };
 const release = parse(readFileSync(`${repoRoot}/.github/workflows/release.yml`, 'utf8')) as {
   on: unknown;
@@ -176,6 +184,9 @@ describe('mutation.yml', () => {
     expect(restore.with?.path).toBe('dist/mutation/stryker-incremental.json');
     expect(save.with).toEqual(expect.objectContaining({ path: restore.with?.path, key: restore.with?.key }));
     expect(restore.with?.key?.startsWith(restore.with?.['restore-keys'] ?? '?')).toBe(true);
+    // The nightly run starts without it, so that no reused result outlives the tests (static mutants).
+    expect(restore.if).toContain("github.event_name != 'schedule'");
+    expect(save.if).not.toContain('schedule');
     expect(job.steps).toContainEqual(
       expect.objectContaining({
         uses: 'actions/upload-artifact@v4',
