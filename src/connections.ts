@@ -198,6 +198,8 @@ export function leastRequestRoundTrip(): number {
  */
 export function isStaleConnection(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
+  if (closedBeforeAnswer.has(error)) return true;
   const cause = (error as { cause?: unknown }).cause;
-  return closedBeforeAnswer.has(error) || (typeof cause === 'object' && cause !== null && closedBeforeAnswer.has(cause));
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: WeakSet.has of a primitive or null is false: the checks before it only narrow the type
+  return typeof cause === 'object' && cause !== null && closedBeforeAnswer.has(cause);
 }
