@@ -61,6 +61,7 @@ export function proxyFor(url: string | URL, settings = proxySettings()): string 
   // Stryker disable next-line Regex: splitting on single separators adds only empty entries, which are skipped
   for (const entry of settings.noProxy.split(/[,\s]+/)) {
     if (entry === '*') return undefined;
+    // Stryker disable next-line Regex: an entry holds no line break, so a match of (.+) always starts at its first character
     const parsed = /^(.+):(\d+)$/.exec(entry);
     const name = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
     if (!name || (parsed && Number(parsed[2]) !== port)) continue;
