@@ -6,7 +6,7 @@
 // route to a host name no DNS knows, and a CA made for the run.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ForwardProxy, startForwardProxy } from '../../contract-tests/fixtures/forward-proxy.ts';
 import { makeTestCertificates, type TestCertificates } from '../../contract-tests/fixtures/test-certificates.ts';
@@ -277,11 +277,11 @@ describe('the tracking every client starts when it is built', () => {
     }
   });
 
-  it('knows a kept-alive connection closed before any byte of the answer by what fetch rejects with, and by its cause', async () => {
-    trackReusedConnections();
+  /** What fetch rejects with when a kept-alive connection is ended by `end` (the server's side) as the next request comes. */
+  async function reusedConnectionEnded(end: (socket: Socket) => void): Promise<unknown> {
     const used = new WeakSet<object>();
     const server = await startLoopbackServer((_request, response) => {
-      if (used.has(response.socket!)) return dropConnection(response);
+      if (used.has(response.socket!)) return end(response.socket!);
       used.add(response.socket!);
       response.end('ok');
     });
@@ -289,14 +289,23 @@ describe('the tracking every client starts when it is built', () => {
       const init = { dispatcher: connections({}, DIRECT).pooled } as RequestInit;
       expect(await (await fetch(server.origin, init)).text()).toBe('ok');
       await new Promise((resolve) => setTimeout(resolve, 20));
-      const error = await fetch(server.origin, init).catch((e: unknown) => e);
-      expect(isStaleConnection(error)).toBe(true);
-      expect(isStaleConnection((error as Error).cause)).toBe(true);
-      // A caller's fetch may reject with anything.
-      for (const other of [undefined, null, 'socket hang up', 42, new Error('other', { cause: 'x' })])
-        expect(isStaleConnection(other), String(other)).toBe(false);
+      return await fetch(server.origin, init).catch((e: unknown) => e);
     } finally {
       await server.close();
     }
+  }
+
+  it('knows a kept-alive connection closed or reset before any byte of the answer, by what fetch rejects with and by its cause', async () => {
+    trackReusedConnections();
+    const ends = { UND_ERR_SOCKET: (socket: Socket) => socket.destroy(), ECONNRESET: (socket: Socket) => socket.resetAndDestroy() };
+    for (const [code, end] of Object.entries(ends)) {
+      const error = (await reusedConnectionEnded(end)) as Error & { cause: { code?: string } };
+      expect(error.cause.code).toBe(code);
+      expect(isStaleConnection(error), code).toBe(true);
+      expect(isStaleConnection(error.cause), code).toBe(true);
+    }
+    // A caller's fetch may reject with anything.
+    for (const other of [undefined, null, 'socket hang up', 42, new Error('other', { cause: 'x' })])
+      expect(isStaleConnection(other), String(other)).toBe(false);
   });
 });
