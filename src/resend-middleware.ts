@@ -83,8 +83,8 @@ export function resendMiddleware(
       if (outcome.response) {
         if (!RETRYABLE_STATUSES.has(outcome.response.status)) return sentTimes(outcome, sent);
         const hinted = retryAfterMs(outcome.response.headers.get('retry-after'));
-        // Stryker disable next-line ConditionalExpression: undefined > a number is false: the first check only narrows the type
-        if (hinted !== undefined && hinted > policy.maxRetryAfterMs) return sentTimes(outcome, sent);
+        // No hint is never too long (maxRetryAfterMs is not negative).
+        if ((hinted ?? 0) > policy.maxRetryAfterMs) return sentTimes(outcome, sent);
         wait = hinted ?? backoffMs(attempt, policy);
         await discardResponse(outcome.response);
       } else {

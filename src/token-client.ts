@@ -114,7 +114,8 @@ function isClientCredentialsGrant(request: Request): boolean {
   if (request.method !== 'POST') return false;
   const body = originOf(request)?.body;
   // Stryker disable next-line ConditionalExpression: a body that is not a string has no grant_type either (the URLSearchParams of null or of nothing)
-  return typeof body === 'string' && new URLSearchParams(body).get('grant_type') === 'client_credentials';
+  if (typeof body !== 'string') return false;
+  return new URLSearchParams(body).get('grant_type') === 'client_credentials';
 }
 
 /**
