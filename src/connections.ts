@@ -199,8 +199,6 @@ export function leastRequestRoundTrip(): number {
  */
 export function isStaleConnection(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  if (closedBeforeAnswer.has(error)) return true;
-  const cause = (error as { cause?: unknown }).cause;
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: WeakSet.has of a primitive or null is false: the checks before it only narrow the type
-  return typeof cause === 'object' && cause !== null && closedBeforeAnswer.has(cause);
+  // WeakSet.has is false for what it cannot hold: a cause that is a primitive, or none.
+  return closedBeforeAnswer.has(error) || closedBeforeAnswer.has((error as { cause?: unknown }).cause as object);
 }
