@@ -61,6 +61,7 @@ export function proxyFor(url: string | URL, settings = proxySettings()): string 
   // Stryker disable next-line Regex: splitting on single separators adds only empty entries, which are skipped
   for (const entry of settings.noProxy.split(/[,\s]+/)) {
     if (entry === '*') return undefined;
+    // Stryker disable next-line Regex: an entry holds no line break, so a match of (.+) always starts at its first character
     const parsed = /^(.+):(\d+)$/.exec(entry);
     const name = (parsed ? parsed[1]! : entry).replace(/^\*?\./, '').toLowerCase();
     if (!name || (parsed && Number(parsed[2]) !== port)) continue;
@@ -198,6 +199,6 @@ export function leastRequestRoundTrip(): number {
  */
 export function isStaleConnection(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const cause = (error as { cause?: unknown }).cause;
-  return closedBeforeAnswer.has(error) || (typeof cause === 'object' && cause !== null && closedBeforeAnswer.has(cause));
+  // WeakSet.has is false for what it cannot hold: a cause that is a primitive, or none.
+  return closedBeforeAnswer.has(error) || closedBeforeAnswer.has((error as { cause?: unknown }).cause as object);
 }

@@ -15,7 +15,8 @@ type Outcome = { response: Response; error?: undefined } | { response?: undefine
 
 /**
  * `describeFailure`: the client's one failure-to-ApiError function (the error middleware's onError uses it too).
- * `attempts`: where it records how often a request was sent, by its final response or error, when more than once.
+ * `attempts`: where it records how often a request was sent, by its final response or error (an error object a caller's
+ * fetch rejects with may come back in a later call: each call records its own count).
  * `safeToRepeat`: requests that may be retried although their method is not idempotent.
  * `newConnection`: the fetch that sends over a new connection, given the fetch a request was sent with.
  * @internal
@@ -49,10 +50,10 @@ export function resendMiddleware(
     }
   }
 
-  /** The outcome, noted with how often the request was sent when that was more than once. */
+  /** The outcome, noted with how often the request was sent. */
   function sentTimes(outcome: Outcome, sent: number): Outcome {
     const key = outcome.response ?? outcome.error;
-    if (sent > 1 && typeof key === 'object' && key !== null) attempts.set(key, sent);
+    if (typeof key === 'object' && key !== null) attempts.set(key, sent);
     return outcome;
   }
 
@@ -82,7 +83,8 @@ export function resendMiddleware(
       if (outcome.response) {
         if (!RETRYABLE_STATUSES.has(outcome.response.status)) return sentTimes(outcome, sent);
         const hinted = retryAfterMs(outcome.response.headers.get('retry-after'));
-        if (hinted !== undefined && hinted > policy.maxRetryAfterMs) return sentTimes(outcome, sent);
+        // No hint is never too long (maxRetryAfterMs is not negative).
+        if ((hinted ?? 0) > policy.maxRetryAfterMs) return sentTimes(outcome, sent);
         wait = hinted ?? backoffMs(attempt, policy);
         await discardResponse(outcome.response);
       } else {

@@ -147,7 +147,7 @@ export function buildTokenProvider(settings: TokenProviderSettings): TokenProvid
     requireAccessToken(data, response, endpoint === 'service' ? 'POST /token' : 'POST /oauth2/default/v1/token');
     const fields = data as { access_token: string; token_type?: unknown; expired_in?: unknown; expires_in?: unknown };
     secrets.addToken(fields.access_token);
-    const lifetime = [fields.expired_in, fields.expires_in].find((v): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0);
+    const lifetime = [fields.expired_in, fields.expires_in].find((v): v is number => Number.isFinite(v) && (v as number) > 0);
     const expiresInSeconds = lifetime ?? DEFAULT_LIFETIME_SECONDS;
     // A skew larger than half the lifetime would make every call fetch a new token.
     const expiresAt = now() + expiresInSeconds * 1000;

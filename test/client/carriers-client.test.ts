@@ -142,6 +142,16 @@ describe('createCarriersClient', () => {
     }
   });
 
+  it("sends no body when a caller's body serializer gives null, and leaves no listener on the caller's signal", async () => {
+    server = await service((_request, response) => sendJson(response, 200, { message: 'recorded' }));
+    const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    const { signal } = new AbortController();
+    const { data } = await carriers.POST('/v1/load-milestone-events', { body: EVENT, bodySerializer: () => null, signal });
+    expect(data).toEqual({ message: 'recorded' });
+    expect(milestoneRequests(server)[0]?.body).toBe('');
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  });
+
   it("a caller's abort during the wait for a token leaves no listener; a signal aborted before the call waits for nothing", async () => {
     let release = () => {};
     const held = new Promise<void>((resolve) => {

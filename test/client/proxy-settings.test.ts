@@ -4,9 +4,9 @@
 // long, trusting which CA, through the proxy for one scheme or both), one pool per set of settings, and the least round
 // trip the contract suite sizes its workers by. Real loopback servers, an in-process forward proxy that is the only
 // route to a host name no DNS knows, and a CA made for the run.
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ForwardProxy, startForwardProxy } from '../../contract-tests/fixtures/forward-proxy.ts';
 import { makeTestCertificates, type TestCertificates } from '../../contract-tests/fixtures/test-certificates.ts';
@@ -22,6 +22,7 @@ import {
   sharedConnections,
   trackReusedConnections,
 } from '../../src/connections.ts';
+import { dropConnection, startLoopbackServer } from './loopback-server.ts';
 
 const HOST = 'fleet.partner.invalid';
 const LOOPBACK = 'localhost,127.0.0.1,[::1]';
@@ -239,43 +240,72 @@ describe('the connections of every client built without a fetch or dispatcher of
   });
 });
 
-describe('which failures were a kept-alive connection closed before the answer', () => {
-  // First in this file to start the tracking, as every client does when it is built, and again as the next client does.
-  it('never a new connection, however often the tracking was started', async () => {
-    trackReusedConnections();
-    trackReusedConnections();
-    const server = createServer((request) => request.socket.destroy());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+describe('the tracking every client starts when it is built', () => {
+  // First in this file to start it (as the first client built does), and again (as every next client does), while a
+  // request is out already.
+  it('measures the round trip of every answer, one sent before it started too, and takes no new connection for a stale one', async () => {
+    let held: ServerResponse | undefined;
+    let arrived = () => {};
+    const server = await startLoopbackServer((request, response) => {
+      if (request.url === '/drop') return dropConnection(response);
+      if (request.url !== '/held') return void response.end('ok');
+      held = response;
+      arrived();
+    });
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-      const error = await fetch(url, { method: 'POST', body: 'x' }).catch((e: unknown) => e);
+      const out = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      const before = fetch(`${server.origin}/held`);
+      await out;
+      trackReusedConnections();
+      trackReusedConnections();
+      // On a new connection (the first one is busy), closed before any answer.
+      const error = await fetch(`${server.origin}/drop`, { method: 'POST', body: 'x' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TypeError);
       expect(isStaleConnection(error)).toBe(false);
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-  });
-});
-
-describe('the least round trip of a request, on an open connection (the contract suite sizes its workers by it)', () => {
-  it('is known after an answer, and no longer than the whole call took', async () => {
-    trackReusedConnections();
-    const server = createServer((request, response) => {
-      request.resume();
-      response.end('ok');
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
+      held?.end('ok');
+      expect(await (await before).text()).toBe('ok');
       const started = performance.now();
-      await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)).text();
+      expect(await (await fetch(`${server.origin}/`)).text()).toBe('ok');
       const took = performance.now() - started;
       const least = leastRequestRoundTrip();
       expect(least).toBeGreaterThanOrEqual(0);
       expect(least).toBeLessThanOrEqual(took);
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
+  });
+
+  /** What fetch rejects with when a kept-alive connection is ended by `end` (the server's side) as the next request comes. */
+  async function reusedConnectionEnded(end: (socket: Socket) => void): Promise<unknown> {
+    const used = new WeakSet<object>();
+    const server = await startLoopbackServer((_request, response) => {
+      if (used.has(response.socket!)) return end(response.socket!);
+      used.add(response.socket!);
+      response.end('ok');
+    });
+    try {
+      const init = { dispatcher: connections({}, DIRECT).pooled } as RequestInit;
+      expect(await (await fetch(server.origin, init)).text()).toBe('ok');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return await fetch(server.origin, init).catch((e: unknown) => e);
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('knows a kept-alive connection closed or reset before any byte of the answer, by what fetch rejects with and by its cause', async () => {
+    trackReusedConnections();
+    const ends = { UND_ERR_SOCKET: (socket: Socket) => socket.destroy(), ECONNRESET: (socket: Socket) => socket.resetAndDestroy() };
+    for (const [code, end] of Object.entries(ends)) {
+      const error = (await reusedConnectionEnded(end)) as Error & { cause: { code?: string } };
+      expect(error.cause.code).toBe(code);
+      expect(isStaleConnection(error), code).toBe(true);
+      expect(isStaleConnection(error.cause), code).toBe(true);
+    }
+    // A caller's fetch may reject with anything.
+    for (const other of [undefined, null, 'socket hang up', 42, new Error('other', { cause: 'x' })])
+      expect(isStaleConnection(other), String(other)).toBe(false);
   });
 });

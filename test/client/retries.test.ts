@@ -136,6 +136,19 @@ describe('how often a call is sent, and what its error says', () => {
     }
   });
 
+  it("says how often each call was sent when the caller's fetch rejects with the same error every time", async () => {
+    const offline = new Error('offline');
+    const { sleep } = recordingSleep();
+    const fetch = () => Promise.reject(offline);
+    const client = createFleetClient({ baseUrl: 'http://127.0.0.1:9', fleetApiKey: API_KEY, fetch, retry: { sleep } });
+    // The fleet API has only GET; any method can be sent through request().
+    const send = client.request as unknown as (method: string, path: string) => Promise<unknown>;
+    expect((await failure(client.GET('/vehicles'))).attempts).toBe(3);
+    const once = await failure(send('post', '/vehicles'));
+    expect(once.attempts).toBe(1);
+    expect(once.message).not.toContain('attempts');
+  });
+
   it('sends a call once with attempts: 1', async () => {
     const { sleep, waits } = recordingSleep();
     const client = await fleet(answering([503]), { attempts: 1, sleep });

@@ -380,6 +380,29 @@ describe('a token request that meets a busy server', () => {
     expect(server.requests).toHaveLength(1);
     expect(waits).toEqual([]);
   });
+
+  it("is not sent again when a caller's body serializer made its form into bytes: its grant cannot be told", async () => {
+    server = await busyFor(1);
+    const { sleep, waits } = recordingSleep();
+    const tokens = createTokenClient({ baseUrl: server.origin, retry: { sleep } });
+    const body = { grant_type: 'client_credentials', client_id: 'app', client_secret: CLIENT_SECRET } as const;
+    const bodySerializer = (form: Record<string, string>) => new TextEncoder().encode(new URLSearchParams(form).toString());
+    expect(((await tokens.POST('/token', { body, bodySerializer }).catch((e: unknown) => e)) as ApiError).status).toBe(503);
+    expect(server.requests.map((request) => request.body)).toEqual([new URLSearchParams(body).toString()]);
+    expect(waits).toEqual([]);
+  });
+
+  it('is sent again only as a POST: another method that carries the same form is not', async () => {
+    server = await busyFor(1);
+    const { sleep, waits } = recordingSleep();
+    const tokens = createTokenClient({ baseUrl: server.origin, retry: { sleep } });
+    // The Token API has no PATCH; any method can be sent through request().
+    const send = tokens.request as unknown as (method: string, path: string, init?: object) => Promise<unknown>;
+    const body = { grant_type: 'client_credentials', client_id: 'app', client_secret: CLIENT_SECRET };
+    expect(((await send('patch', '/token', { body }).catch((e: unknown) => e)) as ApiError).status).toBe(503);
+    expect(server.requests.map((request) => request.method)).toEqual(['PATCH']);
+    expect(waits).toEqual([]);
+  });
 });
 
 describe('a renewal that fails', () => {
