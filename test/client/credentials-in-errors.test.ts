@@ -43,6 +43,19 @@ function client(origin: string) {
   });
 }
 
+/** A client whose clock the test moves (an hour makes the token expire, so getToken asks for a new one). */
+function clientWithClock(origin: string) {
+  const clock = { now: 0 };
+  const lp = createLogisticsClient({
+    baseUrl: origin,
+    clientId: 'app',
+    clientSecret: SECRETS.clientSecret,
+    subscriptionKey: SECRETS.subscriptionKey,
+    now: () => clock.now,
+  });
+  return { lp, clock };
+}
+
 describe('credentials are absent from every error', () => {
   it('token endpoint failure', async () => {
     server = await echoingServer(() => 400);
@@ -125,17 +138,10 @@ describe('credentials are absent from every error', () => {
       issued += 1;
       sendJson(response, 200, { access_token: `issued-token-${issued}`, token_type: 'Bearer', expired_in: 3600 });
     });
-    let clock = 0;
-    const lp = createLogisticsClient({
-      baseUrl: server.origin,
-      clientId: 'app',
-      clientSecret: SECRETS.clientSecret,
-      subscriptionKey: SECRETS.subscriptionKey,
-      now: () => clock,
-    });
+    const { lp, clock } = clientWithClock(server.origin);
     for (let hour = 0; hour < 40; hour += 1) {
       await lp.tokenProvider.getToken();
-      clock += 3600_000;
+      clock.now += 3600_000;
     }
     expect(issued).toBe(40);
     failing = true;
@@ -154,17 +160,10 @@ describe('credentials are absent from every error', () => {
       if (failing) return sendJson(response, 400, { error: 'invalid_request', echo: tokens });
       sendJson(response, 200, { access_token: tokens[issued++], token_type: 'Bearer', expired_in: 3600 });
     });
-    let clock = 0;
-    const lp = createLogisticsClient({
-      baseUrl: server.origin,
-      clientId: 'app',
-      clientSecret: SECRETS.clientSecret,
-      subscriptionKey: SECRETS.subscriptionKey,
-      now: () => clock,
-    });
+    const { lp, clock } = clientWithClock(server.origin);
     for (const _ of tokens) {
       await lp.tokenProvider.getToken();
-      clock += 3600_000;
+      clock.now += 3600_000;
     }
     expect(issued).toBe(34);
     failing = true;

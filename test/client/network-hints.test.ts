@@ -14,6 +14,14 @@ const FLEET_API_KEY = 'fleet-api-key-DO-NOT-PRINT-9012';
 const PROXY_PASSWORD = 'proxy-password-DO-NOT-PRINT-77';
 
 /** A system error as Node reports it: an Error with a code. */
+/** The codes of a certificate signed by a CA Node does not know. */
+const UNKNOWN_CA_CODES = [
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+];
 const systemError = (code: string, message = `${code}: something failed`) => Object.assign(new Error(message), { code });
 
 /** The ApiError of a fleet call whose every try fails as fetch fails: a TypeError whose cause is `cause`. */
@@ -28,13 +36,7 @@ async function failingWith(cause: unknown, baseUrl = 'https://fleet.partner.inva
 
 describe('the hint of a failure Node reports with a code', () => {
   it('a certificate signed by a CA Node does not know: each code, with NODE_EXTRA_CA_CERTS and the option', async () => {
-    for (const code of [
-      'DEPTH_ZERO_SELF_SIGNED_CERT',
-      'SELF_SIGNED_CERT_IN_CHAIN',
-      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-      'UNABLE_TO_GET_ISSUER_CERT',
-      'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-    ])
+    for (const code of UNKNOWN_CA_CODES)
       expect((await failingWith(systemError(code))).hint, code).toBe(
         `The TLS certificate of fleet.partner.invalid:443 is not trusted (${code}): it is signed by a CA Node does not know. If the server's CA is a private one (your partner's own, or a proxy that inspects TLS), give Node that CA's certificate when it starts: NODE_EXTRA_CA_CERTS=/path/to/ca.pem; otherwise check that "baseUrl" names the right host.`,
       );
@@ -184,11 +186,7 @@ describe('the hint of a failure through a proxy', () => {
 describe('what the contract suite reads from a failure', () => {
   it('a TLS failure, which no second try mends: a refused certificate, or a handshake with a server without TLS', () => {
     for (const code of [
-      'DEPTH_ZERO_SELF_SIGNED_CERT',
-      'SELF_SIGNED_CERT_IN_CHAIN',
-      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-      'UNABLE_TO_GET_ISSUER_CERT',
-      'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+      ...UNKNOWN_CA_CODES,
       'CERT_HAS_EXPIRED',
       'CERT_NOT_YET_VALID',
       'ERR_TLS_CERT_ALTNAME_INVALID',
