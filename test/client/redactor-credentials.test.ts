@@ -24,6 +24,21 @@ describe('a redactor holding many credentials', () => {
     expect(redactor.redact('x abcdefghijkl y abcdefgh z')).toBe(`x ${REDACTED} y ${REDACTED} z`);
   });
 
+  it('hides a credential of 4 characters that ends the text, and reads letters in their case (hex in either)', () => {
+    const redactor = new Redactor(['k3y9', 'abcdef12']);
+    expect(redactor.redact('key=k3y9')).toBe(`key=${REDACTED}`);
+    expect(redactor.redact('k3y9')).toBe(REDACTED);
+    expect(redactor.redact('id ABCDEF12 and abcdef12')).toBe(`id ABCDEF12 and ${REDACTED}`);
+    expect(redactor.redact(`hex ${Buffer.from('abcdef12').toString('hex').toUpperCase()}`)).toBe(`hex ${REDACTED}`);
+  });
+
+  it('forgets a credential added twice with one delete', () => {
+    const redactor = new Redactor(['rotated-token-1']);
+    redactor.add('rotated-token-1');
+    redactor.delete('rotated-token-1');
+    expect(redactor.redact('a rotated-token-1 b')).toBe('a rotated-token-1 b');
+  });
+
   it('still hides a credential after another with the same spelling was forgotten', () => {
     // 'abcd%41zz' and 'abcdAzz' are the same characters once decoded: both are looked for as 'abcdAzz'.
     const redactor = new Redactor(['abcd%41zz', 'abcdAzz']);
