@@ -3,6 +3,7 @@
 import type { Middleware } from 'openapi-fetch';
 import { ApiError, displayUrl, requestIdsOf, summarizeBody } from './api-error.js';
 import { errorCode, networkHint } from './network-hints.js';
+import { redactionWindow } from './redact.js';
 import { InvalidJson, limitResponse } from './response-body.js';
 import type { Secrets } from './secrets.js';
 import { discardResponse, settleTimeout } from './timeout-fetch.js';
@@ -11,13 +12,10 @@ import { discardResponse, settleTimeout } from './timeout-fetch.js';
 // with room for the longest spelling of a credential that starts inside what is kept.
 const ERROR_BODY_CHARS = 64 * 1024;
 const EXCERPT_CHARS = 200;
-const REDACTION_MARGIN_CHARS = 4096;
 
 /** The first `chars` characters of `text`, redacted. */
 function redactedStart(secrets: Secrets, text: string, chars: number): string {
-  // Stryker disable next-line MethodExpression: redacting the whole text gives the same first characters; the cut only saves work
-  const start = text.slice(0, chars + REDACTION_MARGIN_CHARS);
-  return secrets.redact(start).slice(0, chars);
+  return secrets.redact(redactionWindow(text, chars)).slice(0, chars);
 }
 
 /**

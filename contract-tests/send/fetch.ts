@@ -9,6 +9,7 @@ import { type Evidence, evidenceOf } from './evidence.ts';
 import type { Finding } from './findings.ts';
 import { type Observed, record } from './ledger.ts';
 import { mediaTypeOf } from './media-types.ts';
+import { redactionWindow } from '../../src/redact.ts';
 import { redactorFor } from './redact.ts';
 import { operations, type Operation } from './spec.ts';
 import { target, type Target } from './target.ts';
@@ -112,12 +113,6 @@ export function onExchange(listener: ExchangeListener): void {
 }
 
 const BODY_EXCERPT = 200;
-/**
- * How much of a body is redacted for its excerpt: the excerpt and room for any spelling of a credential that starts in
- * it to end (a 64-character secret encoded four times over is under 2,500 characters). Redacting a whole vehicle list
- * for 200 characters of it cost a live run about 2 CPU-seconds.
- */
-const EXCERPT_WINDOW = BODY_EXCERPT + 4_096;
 
 /** Method, path, status, content type and the start of the body, redacted: what a report may show of an exchange. */
 function observedOf(request: Request, response: Response, bodyText: string): Observed {
@@ -128,8 +123,9 @@ function observedOf(request: Request, response: Response, bodyText: string): Obs
     request: redactor.redact(`${request.method} ${url.pathname}${query ? `?${query}` : ''}`),
     status: response.status,
     contentType: mediaTypeOf(response.headers.get('content-type')) || '(none)',
-    // Redacted before it is cut, and over more than the excerpt, so that no cut leaves part of a credential behind.
-    body: redactor.redact(bodyText.slice(0, EXCERPT_WINDOW)).replace(/\s+/g, ' ').slice(0, BODY_EXCERPT),
+    // Redacted before it is cut, over the client's window (the excerpt and a margin), so that no cut leaves part of a
+    // credential behind: redacting a whole vehicle list for 200 characters of it cost a live run about 2 CPU-seconds.
+    body: redactor.redact(redactionWindow(bodyText, BODY_EXCERPT)).replace(/\s+/g, ' ').slice(0, BODY_EXCERPT),
   };
 }
 
