@@ -15,9 +15,13 @@ const endToEnd = process.env.LP_CONTRACT_END_TO_END === '1';
 // target then costs one round trip per step of the longest file, not of all of them. The transport divides
 // --concurrency and --rate-limit among the workers, so the target sees no more than the partner allowed.
 const workers = live ? Math.max(1, Number(process.env.LP_CONTRACT_WORKERS) || 3) : 1;
-// Checks a file runs side by side (describe.concurrent: the operators, one check per operation and operator) against a
-// live target: vitest's default of 5 made the token operators (80 checks, about 1,200 requests) a chain of 16 waves, the
-// longest file of a far run by twice. The transport, not this, bounds the requests in flight.
+// Against a live target a file's checks run side by side as well, up to 32 at once: one after another, a far target
+// cost a round trip per answer of every check in the file (fleet/vehicles.test.ts, 20 answers in a row; the token
+// operators, 80 checks, in waves of vitest's default 5). No check of the suite waits for another's (state comes from a
+// file's beforeAll), and each check's exchanges and problems stay its own (support/setup.ts names the check around
+// every test). The transport, not this, bounds the requests in flight. The mock and the sandbox: one after another,
+// since loopback has no round trip to save and contract:mutation's runs end at their first failure (bail), which
+// leaves checks cancelled side by side with no result.
 const checksAtOnce = live ? 32 : 5;
 
 export default defineProject({
@@ -41,12 +45,16 @@ export default defineProject({
     fileParallelism: workers > 1,
     maxWorkers: workers,
     maxConcurrency: checksAtOnce,
-    // Side by side, the heaviest files first (support/heaviest-first.ts); one at a time, vitest's own order.
-    ...(workers > 1 ? { sequence: { sequencer: HeaviestFirst } } : {}),
+    // Files side by side: the heaviest first (support/heaviest-first.ts); one at a time, vitest's own order.
+    sequence: { concurrent: live, ...(workers > 1 ? { sequencer: HeaviestFirst } : {}) },
     // Files share one module graph, so the bundles are parsed and the ajv validators compiled once per run.
     isolate: false,
     // Worker threads: a run's worker starts cheaper than a process (contract:mutation starts one per run, some 50).
     pool: 'threads',
+    // Vitest's transforms of the suite's modules kept on disk between runs (node_modules/.experimental-vitest-cache,
+    // keyed by each file's content): a run's workers wait for the main thread to transform every module they load,
+    // which took about 1.3 s of a live run's start on two cores.
+    experimental: { fsModuleCache: true },
     hookTimeout: live ? 600_000 : PROJECT_TIMEOUTS.hookTimeout,
     // A write whose answer never came has an unknown outcome (send/transport.ts says so in these words): that is
     // nobody's verdict yet, so the check runs once more, building a new event, before it counts as "could not judge".

@@ -94,12 +94,21 @@ export interface Connections {
 export interface ConnectionOptions {
   /**
    * Reuse an idle connection for at most this long when the server announced no keep-alive timeout (with one, its
-   * timeout less 2 s, undici's margin). Default 4000, undici's.
+   * timeout less KEEP_ALIVE_MARGIN_MS). Default 4000, undici's.
    */
   keepAliveMs?: number;
   /** PEM certificates to trust besides Node's own (for tests; in a process, NODE_EXTRA_CA_CERTS does it). */
   ca?: string[];
 }
+
+/**
+ * How much sooner than a server's announced keep-alive timeout (`Keep-Alive: timeout=N`) a connection stops being
+ * reused. undici's own margin is 2 s, so a server announcing 2 s (some gateways do) got a new connection for every
+ * request: a TCP (and TLS) set-up, a round trip or more each, to a far server. One second is margin enough, since a
+ * kept-alive connection that closes before any byte of the answer is sent once more on a new one.
+ * @internal
+ */
+export const KEEP_ALIVE_MARGIN_MS = 1_000;
 
 /**
  * Dispatchers for the proxy settings now in force: through the proxy when one applies (CONNECT for https and for http
@@ -110,6 +119,7 @@ export function connections(options: ConnectionOptions = {}, settings = proxySet
   const agent = (fresh: boolean) => {
     const base = {
       keepAliveTimeout: options.keepAliveMs ?? 4_000,
+      keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
       // undici's pipelining 0: no keep-alive, a new connection per request.
       ...(fresh ? { pipelining: 0 } : {}),
       ...(options.ca ? { connect: { ca: options.ca } } : {}),

@@ -14,7 +14,6 @@ import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, sa
 import type { DocumentedParameter } from '../send/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
 import { target } from '../send/target.ts';
-import { inTest, testNameOf } from '../send/test-scope.ts';
 import { mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
 
@@ -87,19 +86,22 @@ async function sendVariant(entry: ModelEntry, application: Application, index: n
 const NO_HANDLING =
   "the Prism mock answers from the spec's examples: it has no handling of a parameter's values for the operators to judge (the sandbox and a live target get them all)";
 
-/** Registers one test per operation of the API and operator. */
-export function operatorChecks(api: ApiName): void {
+/** One of the files an API's operator checks are dealt to: the `part`th (from 1) of `of`. */
+export interface Share {
+  part: number;
+  of: number;
+}
+
+/** Registers one test per operation of the API and operator (with a share: every `of`th of them, from the `part`th). */
+export function operatorChecks(api: ApiName, share: Share = { part: 1, of: 1 }): void {
   const entries = MODEL.filter((entry) => entry.operation.api === api);
-  // Against a live target side by side (vitest's maxConcurrency at a time): each check's requests are few and depend
-  // on each other, so one after another the checks would make a chain of answers as long as all of theirs together,
-  // which a far target pays a round trip each. inTest keeps each exchange, finding and problem with the check that sent
-  // it. The mock and the sandbox are on loopback, with no round trip to save, and contract:mutation's runs end at their
-  // first failure (bail), which leaves checks cancelled side by side with no result: there, one after another.
-  const group = target.name === 'live' ? describe.concurrent : describe;
-  group(`the operators of the negative space, on every ${api} operation`, () => {
-    it.for(entries.flatMap((entry) => OPERATORS.map((operator) => [`${entryLabel(entry)}: ${operator.title}`, entry, operator] as const)))(
-      '%s',
-      ([, entry, operator], ctx) => inTest(testNameOf(ctx.task), () => operatorCheck(entry, operator, ctx)),
+  // Against a live target its checks run side by side, as every file's do (contract-tests/vitest.config.ts).
+  describe(`the operators of the negative space, on every ${api} operation`, () => {
+    const all = entries.flatMap((entry) =>
+      OPERATORS.map((operator) => [`${entryLabel(entry)}: ${operator.title}`, entry, operator] as const),
+    );
+    it.for(all.filter((_, index) => index % share.of === share.part - 1))('%s', ([, entry, operator], ctx) =>
+      operatorCheck(entry, operator, ctx),
     );
   });
 }

@@ -2,7 +2,10 @@
 // operation of the registry meets every parameter operator (every operation every operation operator), each either
 // making variants or saying why it cannot. Shown failing on a removed operator and on one that goes silent. Pure: the
 // values are stand-ins, no request is sent.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import { isInapplicable, type Operator, type ParameterOperator } from '../operators/operator.ts';
 import { applicationsOf, OPERATORS, operatorProblems, REQUIRED_OPERATORS } from '../operators/operators.ts';
 import { REGISTRY } from '../send/operations.ts';
@@ -41,5 +44,23 @@ describe('the operators of the negative space', () => {
           entry.parameters.some((p) => p.credential === id),
           `${entry.operationId} ${id}`,
         ).toBe(true);
+  });
+});
+
+describe("the files the operators' checks are dealt to", () => {
+  it('give every API all of its checks: one file, or parts 1 to N of N', () => {
+    const dir = join(repoRoot, 'contract-tests/property');
+    const parts = new Map<string, string[]>();
+    for (const file of readdirSync(dir).filter((f) => /^operators\..*\.test\.ts$/.test(f))) {
+      const call = /operatorChecks\('(\w+)'(?:, \{ part: (\d+), of: (\d+) \})?\)/.exec(readFileSync(join(dir, file), 'utf8'));
+      expect(call, `${file} calls operatorChecks`).not.toBeNull();
+      const [, api, part = '1', of = '1'] = call!;
+      parts.set(api!, [...(parts.get(api!) ?? []), `${part} of ${of}`]);
+    }
+    for (const api of API_NAMES) {
+      const found = (parts.get(api) ?? []).sort();
+      const of = found.length;
+      expect(found, api).toEqual(Array.from({ length: Math.max(of, 1) }, (_, i) => `${i + 1} of ${of}`));
+    }
   });
 });

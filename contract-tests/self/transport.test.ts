@@ -185,6 +185,13 @@ describe('the transport stays within its bounds', () => {
     expect(mostInFlight).toBeGreaterThanOrEqual(2);
   });
 
+  it("shares --concurrency among the workers without rounding past it: each worker's gate gets its part, rounded down", () => {
+    const ceilingOf = (concurrency: number, workers: number) => new Transport({ ...DEFAULT_TRANSPORT, concurrency, workers }).gate.ceiling;
+    expect(ceilingOf(128, 3)).toBe(42);
+    expect(ceilingOf(128, 4)).toBe(32);
+    expect(ceilingOf(2, 4)).toBe(1);
+  });
+
   it('sends no faster than --rate-limit', async () => {
     handler = (_, response) => answer(200)(response);
     const transport = quick({ rateLimit: 50 });
@@ -532,6 +539,8 @@ describe('requests in flight adapt to the round trip, within --concurrency', () 
     expect(paceOf(notes, 128)?.ratio).toBeCloseTo(400 / 300);
     // At one request in flight the ceiling, not the chain, bounds them: four round trips.
     expect(paceOf(notes, 1)?.boundMs).toBe(400);
+    // Two workers' clocks a millisecond apart cannot show more in flight than their gates allowed together.
+    expect(paceOf(notes, 1)?.mostInFlight).toBe(1);
     expect(paceOf([], 8)).toBeUndefined();
   });
 

@@ -1,9 +1,7 @@
-// Which check a request, a finding or a problem belongs to. Vitest knows the running test while checks run one after
-// another; checks that run side by side (describe.concurrent: property/operators.ts) name theirs with `inTest`, which
-// holds across every await of the check (AsyncLocalStorage), so each exchange, its findings and its problems reach the
-// check that sent it.
+// Which check a request, a finding or a problem belongs to. The setup file runs every check as itself (`inTest`, around
+// each test), which holds across every await of the check (AsyncLocalStorage): checks that run side by side (a live
+// run's) each keep their own exchanges, findings and problems. Outside a check (a file's beforeAll) it is nobody's.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { expect } from 'vitest';
 
 /** The name problems found outside any check go under (a beforeAll's requests): the next check reports them. */
 export const OUTSIDE_A_TEST = '(outside a test)';
@@ -11,7 +9,7 @@ export const OUTSIDE_A_TEST = '(outside a test)';
 const scope = new AsyncLocalStorage<string>();
 
 /** The running check's name as vitest writes it ("describe > check"). */
-export const currentTest = (): string => scope.getStore() ?? expect.getState().currentTestName ?? OUTSIDE_A_TEST;
+export const currentTest = (): string => scope.getStore() ?? OUTSIDE_A_TEST;
 
 /** Runs `check` as the check `name`: what it sends and finds is that check's, even beside other checks. */
 export const inTest = <T>(name: string, check: () => T): T => scope.run(name, check);

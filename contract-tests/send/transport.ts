@@ -214,7 +214,7 @@ export class Gate {
   private readonly accepted: number[] = [];
 
   constructor(
-    private readonly ceiling: number,
+    readonly ceiling: number,
     private readonly rateLimit?: number,
     initial = ceiling,
   ) {
@@ -460,8 +460,9 @@ export class Transport {
     private readonly random: () => number = Math.random,
     network: NetworkOptions = {},
   ) {
-    // The suite's workers each have a transport: each takes its share, so together they keep within the bounds.
-    const share = (total: number) => Math.max(1, Math.ceil(total / Math.max(1, settings.workers)));
+    // The suite's workers each have a transport: each takes its share, rounded down, so together they keep within the
+    // bounds (128 among 3 workers is 42 each, never 43).
+    const share = (total: number) => Math.max(1, Math.floor(total / Math.max(1, settings.workers)));
     const rate = settings.rateLimit && settings.rateLimit / Math.max(1, settings.workers);
     this.gate = new Gate(share(settings.concurrency), rate, share(INITIAL_IN_FLIGHT));
     this.proxies = network.proxies ?? proxySettings();
@@ -673,6 +674,9 @@ export function paceOf(notes: Partial<RequestPace>[], ceiling: number): RunPace 
     inFlight += step!;
     mostInFlight = Math.max(mostInFlight, inFlight);
   }
+  // The workers' gates keep within the ceiling; the notes' times come from each worker thread's own clock, which may
+  // differ from another's by a millisecond, so an overlap counted across workers is capped at the ceiling.
+  mostInFlight = Math.min(mostInFlight, ceiling);
   const spanMs = Math.max(1, edges.at(-1)![0]! - edges[0]![0]!);
   const chain = Math.max(...sent.map((n) => n.depth ?? 1));
   const boundMs = Math.max(chain * roundTripMs, (sent.length * roundTripMs) / ceiling, 1);

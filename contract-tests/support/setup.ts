@@ -4,7 +4,7 @@
 // Problems found in a beforeAll hook are reported by the first test that ends after it; a skipped test leaves them
 // pending (its failure would not count), and whatever is still pending when the file ends fails the file.
 import { relative } from 'node:path';
-import { afterAll, afterEach, expect } from 'vitest';
+import { afterAll, afterEach, aroundEach, expect } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { judgeExchange } from '../judge/judge-exchange.ts';
 import { promiseOf } from '../judge/promises.ts';
@@ -14,10 +14,14 @@ import { provideValueSources } from '../send/model.ts';
 import { ownVehicles } from '../send/own-fleet.ts';
 import { record, reportContradictions, reportProblems, strictAssumptions, takeProblems } from '../send/ledger.ts';
 import { type LpVariable, target } from '../send/target.ts';
-import { OUTSIDE_A_TEST, testNameOf } from '../send/test-scope.ts';
+import { inTest, OUTSIDE_A_TEST, testNameOf } from '../send/test-scope.ts';
+
+aroundEach((runTest, context) => inTest(testNameOf(context.task), runTest));
 
 // Every exchange of every check is judged against every promise (judge/exchange-checks.ts).
 onExchange(judgeExchange);
+// Each check runs as itself: what it sends and finds stays its own when a live run's checks run side by side.
+aroundEach((runTest, context) => inTest(testNameOf(context.task), runTest));
 // What the model's valid requests need from above it: a fresh code, the key's own fleet.
 provideValueSources({ freshCode: () => freshCode(), ownVehicles, unattendedApproval });
 

@@ -48,3 +48,21 @@ describe("the re-send on a new connection, through a fetch of the caller's", () 
     expect(sent).toBe(4);
   });
 });
+
+describe('a server that announces a short keep-alive timeout', () => {
+  it('has its connection reused within that timeout less a second (undici alone would open one per call)', async () => {
+    const sockets = new Set<Socket>();
+    server = await startLoopbackServer((_request, response) => {
+      sockets.add(response.socket!);
+      // Announced as Node's keepAliveTimeout of 2 s would be, as some gateways announce theirs.
+      response.writeHead(200, { 'content-type': 'application/json', 'keep-alive': 'timeout=2' }).end(JSON.stringify([VEHICLE]));
+    });
+    const fleet = createFleetClient({ baseUrl: server.origin, fleetApiKey: 'fleet-key' });
+    for (let call = 0; call < 3; call++) {
+      expect((await fleet.GET('/vehicles')).data).toEqual([VEHICLE]);
+      // undici frees the connection a moment after the answer: a call sent at once would open another.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(sockets.size).toBe(1);
+  });
+});
