@@ -17,6 +17,7 @@
 // No vitest here: the runner's preflight uses the same transport before the suite starts.
 import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
+import { directFetch } from './direct-fetch.ts';
 import { connect as connectTls } from 'node:tls';
 import { integerVariable, readVariable } from '../../config/environment.ts';
 import {
@@ -149,7 +150,8 @@ export interface TransportStats {
 export interface RequestPace {
   /** When its last attempt went out, in ms since the epoch. */
   sentAt: number;
-  /** From its last attempt going out to the answer's headers, in ms. */
+  /** From its last attempt going out to its answer (the headers through fetch; the whole answer, read at once, through
+   * send/direct-fetch.ts), in ms. */
   roundTripMs: number;
   /**
    * Answers its worker had waited for before it was asked for, plus one: the length of the chain it ends, counting as
@@ -496,6 +498,10 @@ export class Transport {
 
   private async attempt(request: Request, stats: TransportStats, pace: RequestPace): Promise<Response> {
     const replayable = await isReplayable(request);
+    // The suite's own requests (redirect: manual, no fetch injected) go out on undici's request (send/direct-fetch.ts),
+    // their body read once for every attempt.
+    const direct = this.fetchImpl === fetch && request.redirect === 'manual';
+    const body = direct && request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
     let reconnect = false;
     let reconnected = false;
     for (let attempt = 1; ; attempt++) {
@@ -507,8 +513,10 @@ export class Transport {
       const sentAt = performance.now();
       try {
         const dispatcher = reconnect ? this.connections.fresh : this.connections.pooled;
-        const init = { dispatcher } as RequestInit;
-        response = await this.fetchImpl(new Request(request.clone(), { signal: AbortSignal.any([request.signal, timeout]) }), init);
+        const signal = AbortSignal.any([request.signal, timeout]);
+        response = direct
+          ? await directFetch(request, body, signal, dispatcher)
+          : await this.fetchImpl(new Request(request.clone(), { signal }), { dispatcher } as RequestInit);
       } catch (error) {
         this.gate.release();
         if (request.signal.aborted) throw error;
