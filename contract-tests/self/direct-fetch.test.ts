@@ -4,7 +4,7 @@
 // answers; failures reject as fetch's do.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directFetch } from '../send/direct-fetch.ts';
@@ -24,6 +24,17 @@ const answers: Record<string, (response: ServerResponse) => void> = {
       ])
       .end('ok'),
   '/redirect': (r) => r.writeHead(302, { location: 'https://partner.example/callback?code=c' }).end(),
+  '/gzip-cut-short': (r) => {
+    const whole = gzipSync(JSON_BODY);
+    r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(whole.subarray(0, whole.length - 12));
+  },
+  '/raw-deflate': (r) =>
+    r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' }).end(deflateRawSync(JSON_BODY)),
+  '/gzip-twice': (r) =>
+    r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip, gzip' }).end(gzipSync(gzipSync(JSON_BODY))),
+  '/unknown-coding': (r) =>
+    r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip, compress' }).end(gzipSync(JSON_BODY)),
+  '/gzip-empty': (r) => r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(),
   '/empty': (r) => r.writeHead(204).end(),
   '/odd-status': (r) => r.writeHead(600, { 'content-type': 'text/plain' }).end('six hundred'),
 };
@@ -97,6 +108,11 @@ describe('a request sent on undici request() instead of fetch', () => {
     ['a gzip answer', '/gzip', {}],
     ['a deflate answer', '/deflate', {}],
     ['a brotli answer', '/br', {}],
+    ['a gzip answer cut short', '/gzip-cut-short', {}],
+    ['a raw deflate answer', '/raw-deflate', {}],
+    ['an answer gzipped twice', '/gzip-twice', {}],
+    ['an answer with a coding fetch does not know', '/unknown-coding', {}],
+    ['an empty gzip answer', '/gzip-empty', {}],
     ['two cookies', '/cookies', {}],
     ['a redirect, not followed', '/redirect', {}],
     ['a 204', '/empty', { method: 'DELETE' }],

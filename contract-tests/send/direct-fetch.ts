@@ -4,7 +4,7 @@
 // request. A far live run sends some thousands of requests on a machine that also judges every answer; fetch's own
 // work per request was about a tenth of the suite's CPU. The transport uses it for its requests (send/transport.ts);
 // anything else (another redirect mode, an injected fetch) still goes through fetch.
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
 import { type Dispatcher, request as send } from 'undici';
 
 /** What fetch adds to a request that does not say (measured on Node 20's fetch), besides Accept-Encoding. */
@@ -17,22 +17,37 @@ const FETCH_DEFAULTS: readonly (readonly [string, string])[] = [
 /** Statuses whose answer has no body (RFC 9110), as a Response must be made for them. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-/** Decodes a body by its Content-Encoding, the last coding first, as fetch does; a coding fetch leaves alone stays. */
+/** The most codings fetch decodes (undici's guard against a resource exhaustion): past it, reading the body fails. */
+const MAX_CODINGS = 5;
+// Leniently, as fetch (and curl) decode: a body cut short still gives what it holds.
+const LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+const LENIENT_BROTLI = { flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH };
+const zstd = (zlib as { zstdDecompressSync?: (bytes: Buffer) => Buffer }).zstdDecompressSync;
+const DECODERS: Record<string, ((bytes: Buffer) => Buffer) | undefined> = {
+  gzip: (bytes) => zlib.gunzipSync(bytes, LENIENT),
+  'x-gzip': (bytes) => zlib.gunzipSync(bytes, LENIENT),
+  // zlib-wrapped or raw, told by the first byte, as undici's fetch tells them.
+  deflate: (bytes) =>
+    bytes.length && (bytes[0]! & 0x0f) !== 0x08 ? zlib.inflateRawSync(bytes, LENIENT) : zlib.inflateSync(bytes, LENIENT),
+  br: (bytes) => zlib.brotliDecompressSync(bytes, LENIENT_BROTLI),
+  // Where this Node has it (22.15, 23.8 and later), as its fetch does.
+  ...(zstd ? { zstd: (bytes: Buffer) => zstd(bytes) } : {}),
+};
+
+/** Decodes a body by its Content-Encoding, the last coding first, as fetch does; with a coding fetch does not know,
+ * the body stays as it came. */
 function decoded(body: Buffer, contentEncoding: string | null): Buffer {
-  const codings = (contentEncoding ?? '')
-    .toLowerCase()
-    .split(',')
-    .map((c) => c.trim())
-    .filter(Boolean)
-    .reverse();
-  let bytes = body;
-  for (const coding of codings) {
-    if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(bytes);
-    else if (coding === 'deflate') bytes = inflateSync(bytes);
-    else if (coding === 'br') bytes = brotliDecompressSync(bytes);
-    else break;
-  }
-  return bytes;
+  const codings = contentEncoding
+    ? contentEncoding
+        .toLowerCase()
+        .split(',')
+        .map((c) => c.trim())
+    : [];
+  if (codings.length > MAX_CODINGS)
+    throw new Error(`too many content-encodings in response: ${codings.length}, maximum allowed is ${MAX_CODINGS}`);
+  const decoders = codings.reverse().map((coding) => DECODERS[coding]);
+  if (decoders.some((decoder) => decoder === undefined)) return body;
+  return decoders.reduce((bytes, decoder) => decoder!(bytes), body);
 }
 
 /**
