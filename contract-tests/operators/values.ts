@@ -81,10 +81,11 @@ export function longUnicode(inUrl: boolean): MadeValue {
   // Made once per process: every application of the Unicode operator asks for it, and making it again each time cost
   // a live run about half a CPU-second per worker.
   const where = inUrl ? 'url' : 'body';
-  const points = inUrl ? pointsThatFit(4096) : 5000;
-  LONG_UNICODE[where] ??= Object.freeze({ label: `${points} code points of mixed scripts`, value: mixedScripts(points) });
+  LONG_UNICODE[where] ??= mixedScriptsValue(inUrl ? pointsThatFit(4096) : 5000);
   return LONG_UNICODE[where];
 }
+const mixedScriptsValue = (points: number): MadeValue =>
+  Object.freeze({ label: `${points} code points of mixed scripts`, value: mixedScripts(points) });
 const LONG_UNICODE: { url?: MadeValue; body?: MadeValue } = {};
 
 /** The most code points of mixedScripts whose percent-encoding fits `bytes`. */

@@ -17,7 +17,6 @@
 // No vitest here: the runner's preflight uses the same transport before the suite starts.
 import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
-import { directFetch } from './direct-fetch.ts';
 import { connect as connectTls } from 'node:tls';
 import { integerVariable, readVariable } from '../../config/environment.ts';
 import {
@@ -31,6 +30,7 @@ import {
   trackReusedConnections,
 } from '../../src/connections.ts';
 import { errorCode, isTlsFailure, networkHint, proxyRefusal } from '../../src/network-hints.ts';
+import { directFetch } from './direct-fetch.ts';
 
 /** What ended a request without an answer the suite can judge; the kind decides the words, never the verdict. */
 export type UnjudgedKind = 'unreachable' | 'tls' | 'timeout' | 'throttled' | 'outcome-unknown';

@@ -16,8 +16,6 @@ import { record, reportContradictions, reportProblems, strictAssumptions, takePr
 import { type LpVariable, target } from '../send/target.ts';
 import { inTest, OUTSIDE_A_TEST, testNameOf } from '../send/test-scope.ts';
 
-aroundEach((runTest, context) => inTest(testNameOf(context.task), runTest));
-
 // Every exchange of every check is judged against every promise (judge/exchange-checks.ts).
 onExchange(judgeExchange);
 // Each check runs as itself: what it sends and finds stays its own when a live run's checks run side by side.
