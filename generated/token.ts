@@ -295,8 +295,11 @@ export interface components {
          */
         CacheControlNoStore: string;
         /**
-         * @description `no-cache`: the HTTP/1.0 spelling of the same rule for older caches (RFC 6749
-         *     section 5.1 requires it of every token response).
+         * @description `no-cache`: the HTTP/1.0 spelling of `no-store` for older caches. RFC 6749
+         *     section 5.1 asks for it in every token response, but RFC 9111 section 5.4 has
+         *     since deprecated `Pragma`, and the OAuth 2.1 draft asks only for
+         *     `Cache-Control: no-store`: a server may leave it out. When sent, it says
+         *     `no-cache`.
          */
         PragmaNoCache: string;
         /** @description Seconds to wait before retrying the request. */
@@ -577,11 +580,16 @@ export interface operations {
             };
             /**
              * @description The same redirect with another status (RFC 6749 section 4.1.2 allows any
-             *     redirect the user agent follows, e.g. 303 or 307).
+             *     redirect the user agent follows, e.g. 303 or 307); or, for a user who must
+             *     still sign in, a redirect to the identity provider's own login page.
              */
             "3XX": {
                 headers: {
-                    /** @description The registered redirect URI with `code` and `state` (or `error` and `state`) in its query. */
+                    /**
+                     * @description The registered redirect URI with `code` and `state` (or `error` and `state`) in its query; or the
+                     *     identity provider's login page, often as a relative reference (RFC 9110 section 10.2.2: a
+                     *     URI-reference, resolved against the request's URI).
+                     */
                     Location: string;
                     [name: string]: unknown;
                 };

@@ -6,6 +6,7 @@ import type { ValidateFunction } from 'ajv';
 import type { ApiName } from '../../spec-core/apis.ts';
 import { escapePointer } from '../../spec-core/pointer.ts';
 import { nodeAt, resolveRef, validatorAt, type HeaderObject, type Operation } from '../send/spec.ts';
+import { headerGrammar } from './header-grammar.ts';
 
 export interface ObservedResponse {
   status: number;
@@ -151,6 +152,13 @@ export function inspectResponse(operation: Operation, response: ObservedResponse
     if (value === null) {
       if (header.required)
         problems.push({ message: `${where}: required header ${name} is missing`, location: `${headerPointer}/required` });
+      continue;
+    }
+    // A header HTTP gives a grammar is judged by it (a relative Location is a URI-reference), not by the schema's format.
+    const grammar = headerGrammar(name);
+    if (grammar) {
+      if (grammar.accepts(value)) held.push(headerPointer);
+      else problems.push({ message: `${where}: header ${name} "${value}" is not ${grammar.name}`, location: `${headerPointer}/schema` });
       continue;
     }
     if (header.schema) {

@@ -14,6 +14,8 @@ export interface ExchangeCheck {
   /** The promise, in a partner's words (judge/promises.ts). */
   promise: () => string;
   source: PromiseSource;
+  /** The clauses it judges, by id (judge/clauses/standings.ts); the first is its findings' unless they name another. */
+  clauses: readonly [string, ...string[]];
   /** The operations whose exchanges it judges ('*': every exchange, an address no operation has included). */
   operations: readonly string[] | '*';
   /** The answers it looks at, in words ('2xx', '401', 'any'), for the docs and the coverage. */
@@ -23,12 +25,14 @@ export interface ExchangeCheck {
   judge(seen: Exchange, context: RunContext): Finding[] | Promise<Finding[]>;
 }
 
-/** A violation of the check's promise. */
-export const violation = (check: ExchangeCheck, message: string): Finding => ({
+/** A violation of the check's promise: of `clause`, one of the check's (its first by default). The judge makes it a note
+ * when that clause is not a MUST that stands today (judge-exchange.ts). */
+export const violation = (check: ExchangeCheck, message: string, clause: string = check.clauses[0]): Finding => ({
   check: check.id,
   promise: check.promise(),
   verdict: 'violation',
   message,
+  clause,
 });
 
 /** An assumption of the specs that the answer contradicts (or, `kept`, confirms). */

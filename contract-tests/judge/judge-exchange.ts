@@ -11,6 +11,9 @@ import { target } from '../send/target.ts';
 import { recordClientEvidence } from './client-evidence.ts';
 import { runContext } from './context.ts';
 import { applies, EXCHANGE_CHECKS } from './exchange-checks.ts';
+import { operationIdOf } from './exchange-facts.ts';
+import { beyondRfc, breaksContract, whyNote } from './clauses/clause-standing.ts';
+import { standingOf } from './clauses/standings.ts';
 
 function recordFindings(seen: Exchange, findings: Finding[]): void {
   const violations = findings.filter((f) => f.verdict === 'violation');
@@ -28,6 +31,15 @@ function recordFindings(seen: Exchange, findings: Finding[]): void {
     contradicted.map((f) => `${f.message} (assumed at ${f.assumption?.api}#${f.assumption?.pointer}: ${f.assumption?.match})`),
     seen.test,
   );
+  for (const f of findings)
+    if (f.verdict === 'note')
+      record({
+        kind: 'note',
+        operationId: operationIdOf(seen) ?? seen.request.method,
+        dimension: f.check,
+        text: f.message,
+        test: seen.test,
+      });
   // The Prism mock answers from the spec itself: what it sends confirms or contradicts nothing.
   if (!capabilityOf(target.name).hasDataSemantics) return;
   for (const f of findings)
@@ -45,13 +57,24 @@ function recordFindings(seen: Exchange, findings: Finding[]): void {
       });
 }
 
+/** A violation as its clause reads today: a note when the clause is not a MUST that still stands, or binds the client;
+ * a requirement of the published documentation beyond the RFC says so (judge/clauses/). */
+export function asItStandsToday(finding: Finding): Finding {
+  if (finding.verdict !== 'violation' || finding.clause === undefined) return finding;
+  const standing = standingOf(finding.clause);
+  if (!breaksContract(standing)) return { ...finding, verdict: 'note', message: `${finding.message}: ${whyNote(standing)}` };
+  const beyond = beyondRfc(standing);
+  return beyond ? { ...finding, message: `${finding.message} (${beyond})`, promise: `${finding.promise} (${beyond})` } : finding;
+}
+
 /** Judges one exchange; subscribed to the one fetch by the suite's setup. */
 export async function judgeExchange(seen: Exchange): Promise<void> {
   const context = runContext();
   const findings: Finding[] = [];
   for (const check of EXCHANGE_CHECKS) {
     if (!applies(check, seen, context)) continue;
-    for (const finding of await check.judge(seen, context)) findings.push({ ...finding, message: redactor.redact(finding.message) });
+    for (const finding of await check.judge(seen, context))
+      findings.push(asItStandsToday({ ...finding, message: redactor.redact(finding.message) }));
   }
   context.learn(seen);
   seen.findings.push(...findings);

@@ -36,6 +36,12 @@ interface Rule {
 const RULES: Rule[] = [
   { test: /foreign|another lessee|other lessee|lessee isolation/i, promise: PROMISES.lessee },
   { test: /discloses?|disclosure/i, promise: PROMISES.disclosure, answers: true },
+  // A requirement of the published documentation beyond the RFC names the documentation as its source, whatever RFC it
+  // cites beside (the check's title says what the RFC alone would allow).
+  {
+    test: /\((published documentation (\d+(?:\.\d+)*)[^)]*)\)/,
+    promise: (m) => PROMISES.seed(m[2]!, `${m.input.slice(0, m.index).trim()} (${m[1]!})`),
+  },
   { test: /\bRFC ?(\d{4})[,:]? (?:section )?(\d+(?:\.\d+)*)/, promise: (m) => PROMISES.rfc(m[1]!, m[2]!) },
   { test: /a 5xx status|server error|never a 5xx|no 5xx/i, promise: PROMISES.serverError, answers: true },
   {

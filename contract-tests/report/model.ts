@@ -25,7 +25,11 @@ export interface ViolationGroup {
   messages: string[];
   /** Expected against got, in one sentence (from the first example). */
   sentence: string;
+  /** Up to two, the plainest first. */
   examples: Evidence[];
+  /** violations.json only: every exchange of the group (up to report/violations.ts MAX_OCCURRENCES), each with its own
+   * message and evidence; the console and the other reports show the group once. */
+  occurrences?: Array<{ test: string; message: string; evidence?: Evidence }>;
 }
 
 /** A failed check's violations: what the JUnit report's failure of that check carries. */

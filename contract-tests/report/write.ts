@@ -35,7 +35,7 @@ export function writeReports(dir: string, ledgerDir: string, targetName: string)
   );
   writeFileSync(
     join(dir, 'violations.json'),
-    `${JSON.stringify({ target: targetName, violations: violationGroups(entries), byCheck: violationsByCheck(entries) }, null, 2)}\n`,
+    `${JSON.stringify({ target: targetName, violations: violationGroups(entries, { occurrences: true }), byCheck: violationsByCheck(entries) }, null, 2)}\n`,
   );
   const dimensions = dimensionCoverage(entries);
   const clauses = clauseTable();

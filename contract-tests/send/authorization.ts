@@ -41,26 +41,91 @@ export const authorize = (overrides: Record<string, string | undefined> = {}) =>
 /** Same origin and path (the query carries code and state). */
 export const sameEndpoint = (a: URL, b: URL) => a.origin === b.origin && a.pathname === b.pathname;
 
-/** The answer is a redirect back to LP_REDIRECT_URI. */
+/** The answer is a redirect back to LP_REDIRECT_URI (with a code, or with an error). */
 export const redirectedBack = (answer: Authorized) =>
   Math.floor(answer.response.status / 100) === 3 &&
   answer.location !== undefined &&
   sameEndpoint(answer.location, new URL(required(target, 'LP_REDIRECT_URI')));
 
-/** Undefined when authorize redirects to LP_REDIRECT_URI unattended, else why the code-grant checks cannot run. */
-export async function unattendedApproval(): Promise<string | undefined> {
+/** The parameters a redirect back carries: its query, and its fragment (RFC 6749 4.2.2.1 answers response_type=token
+ * there, errors included). */
+export function redirectParameters(location: URL): URLSearchParams {
+  const parameters = new URLSearchParams(location.search);
+  for (const [name, value] of new URLSearchParams(location.hash.replace(/^#/, ''))) parameters.append(name, value);
+  return parameters;
+}
+
+/**
+ * What an authorize answer means for a run that needs codes without a person:
+ * - `approved`: a redirect back to LP_REDIRECT_URI with a code;
+ * - `refused`: a redirect back with `error` (RFC 6749 4.1.2.1), e.g. a server that requires PKCE;
+ * - `sign-in`: the identity provider shows its login or consent page, or redirects to one of its own (a 200 page, or a
+ *   3xx anywhere but LP_REDIRECT_URI, a relative Location included): a person has to sign in;
+ * - `other`: any other answer (a 4xx page, a redirect without a Location).
+ */
+export type AuthorizeOutcome = 'approved' | 'refused' | 'sign-in' | 'other';
+
+export function outcomeOf(answer: Authorized): AuthorizeOutcome {
+  const status = answer.response.status;
+  if (redirectedBack(answer)) {
+    const parameters = redirectParameters(answer.location!);
+    if (parameters.has('code')) return 'approved';
+    return parameters.has('error') ? 'refused' : 'other';
+  }
+  if (status === 200) return 'sign-in';
+  return Math.floor(status / 100) === 3 && answer.location !== undefined ? 'sign-in' : 'other';
+}
+
+/** The answer in words, for a skip reason: never the Location's query (it may carry a code). */
+function described(answer: Authorized, outcome: AuthorizeOutcome): string {
+  const status = answer.response.status;
+  if (outcome === 'sign-in')
+    return status === 200
+      ? 'the authorize endpoint answered 200 (its login or consent page): a person has to sign in, so no code can be had unattended'
+      : `the authorize endpoint answered ${status} with a redirect to a page of its own, not to LP_REDIRECT_URI: a person has to sign in, so no code can be had unattended`;
+  if (outcome === 'refused')
+    return `the authorize endpoint refused the request with error=${redirectParameters(answer.location!).get('error')}`;
+  return `the authorize endpoint answered ${status}${answer.location ? ' with a redirect elsewhere' : ''}, not a redirect to LP_REDIRECT_URI with a code`;
+}
+
+/** A PKCE pair (RFC 7636 4.1, 4.2: S256). */
+export async function pkcePair(): Promise<{ verifier: string; challenge: string }> {
+  const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
+  return { verifier, challenge: Buffer.from(digest).toString('base64url') };
+}
+
+async function probeApproval(): Promise<string | undefined> {
   const absent = needsAuthorize();
   if (absent) return absent;
-  const answer = await authorize();
-  if (redirectedBack(answer)) return undefined;
-  return `the authorize endpoint answered ${answer.response.status}${answer.location ? ' with a redirect elsewhere' : ''}, not a redirect to LP_REDIRECT_URI: the flow needs a user to log in`;
+  const plain = await authorize();
+  const outcome = outcomeOf(plain);
+  if (outcome === 'approved') return undefined;
+  if (outcome !== 'refused') return described(plain, outcome);
+  // A refusal of the plain request may be a server that requires PKCE (RFC 7636 4.4.1 answers invalid_request): asked
+  // again with an S256 challenge, it shows whether a person has to sign in.
+  const { challenge } = await pkcePair();
+  const withPkce = await authorize({ code_challenge: challenge, code_challenge_method: 'S256' });
+  const second = outcomeOf(withPkce);
+  const refusal = `${described(plain, outcome)} without PKCE`;
+  if (second === 'approved')
+    return `${refusal}, and approved it with an S256 code_challenge: the identity provider requires PKCE, and the checks that need a code send none`;
+  return `${refusal}; with an S256 code_challenge ${described(withPkce, second).replace(/^the authorize endpoint /, 'it ')}`;
+}
+
+let approval: Promise<string | undefined> | undefined;
+/** Undefined when authorize redirects to LP_REDIRECT_URI with a code unattended, else why the code-grant checks cannot
+ * run (settings, a person who has to sign in, a refusal). Probed once per worker: the answer does not change in a run. */
+export function unattendedApproval(): Promise<string | undefined> {
+  approval ??= probeApproval();
+  return approval;
 }
 
 /** A fresh code for the registered redirect URI (the caller has checked unattendedApproval), from an authorize request
  * with `change` applied (e.g. a PKCE challenge). */
 export async function freshCode(change: Change = unchanged): Promise<string> {
   const { location } = await authorizeWith(change);
-  const code = location?.searchParams.get('code');
+  const code = location && redirectParameters(location).get('code');
   if (!code) throw new Error('the authorize endpoint redirected without a code');
   return code;
 }

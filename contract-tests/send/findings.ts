@@ -15,10 +15,14 @@ export interface Finding {
   check: string;
   /** The promise broken or kept, in a partner's words (a seed section, an RFC clause, a security property). */
   promise: string;
-  /** A violation fails the run; a contradicted assumption is reported (failing only when strict); a confirmed one is credited. */
-  verdict: 'violation' | 'contradicted' | 'confirmed';
+  /** A violation fails the run; a contradicted assumption is reported (failing only when strict); a confirmed one is
+   * credited; a note (a clause that is not a MUST today, or binds the client) is reported and judges nothing. */
+  verdict: 'violation' | 'contradicted' | 'confirmed' | 'note';
   /** What the answer showed, redacted. */
   message: string;
   /** For a contradicted or confirmed assumption: which. */
   assumption?: AssumptionId;
+  /** The clause broken, by its id in the judge's clause tables (judge/clauses/standings.ts): how it reads today decides
+   * whether the finding is a violation or a note. */
+  clause?: string;
 }

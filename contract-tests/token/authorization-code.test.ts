@@ -2,7 +2,7 @@
 // when the identity provider approves unattended (answers the authorize call with a redirect to LP_REDIRECT_URI).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAuthorizationUrl, exchangeAuthorizationCode, parseAuthorizationCallback } from '../../src/index.ts';
-import { exchangeCode, needsCodeExchange } from '../send/authorization.ts';
+import { exchangeCode, needsCodeExchange, unattendedApproval } from '../send/authorization.ts';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { clientTransport, explaining } from '../send/clients.ts';
 import { mediaTypeOf } from '../judge/conformance.ts';
@@ -56,15 +56,7 @@ const exchangeOptions = (code: string, redirectUri = required(target, 'LP_REDIRE
 });
 
 beforeAll(async () => {
-  unattended = needsCodeExchange();
-  if (unattended) return;
-  const { response, location } = await authorize();
-  unattended =
-    statusClass(response.status) === 3 && location && sameEndpoint(location, required(target, 'LP_REDIRECT_URI'))
-      ? undefined
-      : statusClass(response.status) === 3
-        ? `the authorize endpoint answered ${response.status} with ${location ? `a Location that is not LP_REDIRECT_URI ("${location.split('?')[0]}")` : 'no Location'}: not an unattended approval`
-        : `the authorize endpoint answered ${response.status}, not a redirect to LP_REDIRECT_URI: the flow needs a user to log in`;
+  unattended = needsCodeExchange() ?? (await unattendedApproval());
 });
 
 describe('authorization code grant', () => {

@@ -63,7 +63,7 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
     );
   });
 
-  it('rejects client credentials without scope with a 4xx (scope is required)', async (ctx) => {
+  it('rejects client credentials without scope with a 4xx (published documentation 4.2 shows scope as required; RFC 6749 alone would allow a default scope, 3.3)', async (ctx) => {
     skipIf(ctx, OP, needs());
     const { response } = await clientCredentials(withForm({ scope: undefined }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);

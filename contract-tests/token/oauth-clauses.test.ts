@@ -5,7 +5,15 @@
 // identity provider's token_type) the answer is recorded against that assumption.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAuthorizationUrl } from '../../src/index.ts';
-import { exchangeCode, freshCode, needsAuthorize, needsCodeExchange, sameEndpoint, unattendedApproval } from '../send/authorization.ts';
+import {
+  exchangeCode,
+  freshCode,
+  needsAuthorize,
+  needsCodeExchange,
+  redirectParameters,
+  sameEndpoint,
+  unattendedApproval,
+} from '../send/authorization.ts';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { type Exchange, exchange } from '../send/fetch.ts';
@@ -165,7 +173,8 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
     ];
     await forEachConcurrently(cases, async ({ label, overrides, errors }) => {
       const answer = await authorizeWith(overrides);
-      const query = answer.location?.searchParams;
+      // The query, and the fragment: a server answers response_type=token there (RFC 6749 4.2.2.1), errors included.
+      const query = answer.location && redirectParameters(answer.location);
       expect(
         query?.has('code') || query?.has('access_token'),
         `RFC 6749 3.1.1: authorize ${label} answered ${answered(answer)} carrying a code or token`,
@@ -337,9 +346,9 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
     expect(jsonOf(bodyText)?.access_token, 'RFC 6749 4.1.3: the refusal carries no access token').toBeUndefined();
   });
 
-  // Cache-Control and Pragma are RFC 6749 5.1's for every response with a token; neither spec documents them, so this
-  // check is what judges them. token_type at the identity provider sits under its response's x-assumption.
-  it('RFC 6749 5.1: token responses of both endpoints say Cache-Control no-store and Pragma no-cache, and the identity provider names token_type Bearer', async (ctx) => {
+  // Cache-Control is RFC 6749 5.1's for every response with a token, a MUST the OAuth 2.1 draft keeps; Pragma is noted
+  // (judge/clauses/standings.ts). token_type at the identity provider sits under its response's x-assumption.
+  it('RFC 6749 5.1: token responses of both endpoints say Cache-Control no-store (Pragma no-cache is noted), and the identity provider names token_type Bearer', async (ctx) => {
     const endpoints = tokenEndpoints();
     skipIf(ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT, reasonIfCannot(target.name, 'hasDataSemantics'));
     const requests: Array<{ label: string; idp: boolean; send: () => Promise<Exchange> }> = endpoints.map((endpoint) => ({
@@ -357,7 +366,8 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
       const directives = (name: string) =>
         (response.headers.get(name) ?? '').split(',').map((directive) => directive.trim().toLowerCase().split('=')[0]);
       expect(directives('cache-control'), `RFC 6749 5.1: the token response of ${label} has Cache-Control: no-store`).toContain('no-store');
-      expect(directives('pragma'), `RFC 6749 5.1: the token response of ${label} has Pragma: no-cache`).toContain('no-cache');
+      // Pragma: no-cache is a note today (RFC 9111 5.4 deprecates Pragma, the OAuth 2.1 draft drops it): the exchange
+      // check rfc6749-token-answer notes a token answer without it, as the clause table says (judge/clauses/).
       if (!idp) return;
       const tokenType = jsonOf(seen.bodyText)?.token_type;
       observeAssumption(
@@ -392,13 +402,17 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
               label: 'client credentials without scope',
               fields: { scope: undefined },
               errors: ['invalid_scope', 'invalid_request'],
+              // The refusal is the published documentation's own requirement (4.2), which the exchange check
+              // rfc6749-refusals judges and labels; RFC 6749 alone allows a default scope (3.3), so 5.2 has no error here.
+              seedOnly: true,
             },
           ]
         : []),
     ]);
-    await forEachConcurrently(cases, async ({ endpoint, label, fields, errors }) => {
+    await forEachConcurrently(cases, async ({ endpoint, label, fields, errors, ...rest }) => {
       const seen = await endpoint.post(fields);
       const { status } = seen.response;
+      if ('seedOnly' in rest && statusClass(status) === 2) return;
       expect(statusClass(status), `RFC 6749 5.2: ${label} at ${endpoint.label} answered ${status}`).toBe(4);
       const body = jsonOf(seen.bodyText);
       const named = typeof body?.error === 'string' ? body.error : undefined;

@@ -40,32 +40,56 @@ function cleanlyDecoded(seen: Exchange, name: string): string | undefined {
   }
 }
 
-function problemsOf(seen: Exchange, location: URL, context: RunContext): Array<[string, string]> {
+/** The redirect goes to the registered redirect URI (origin and path: the query carries the answer). */
+function toRegistered(location: URL, context: RunContext): boolean {
+  const registered = context.env.LP_REDIRECT_URI;
+  if (!registered || !URL.canParse(registered)) return false;
+  const uri = new URL(registered);
+  return location.origin === uri.origin && location.pathname === uri.pathname;
+}
+
+/** A problem: the clause it breaks (judge/clauses/standings.ts), its RFC section and what the redirect did. */
+type Problem = [clause: string, section: string, what: string];
+
+function problemsOf(seen: Exchange, location: URL, context: RunContext): Problem[] {
   const query = queryOf(seen);
-  const problems: Array<[string, string]> = [];
+  const problems: Problem[] = [];
   const back = toClient(seen, location, context);
   const given = valuesOf(query, 'redirect_uri');
   const registered = context.env.LP_REDIRECT_URI;
-  if (back && given.length && registered !== undefined && given[0] !== registered)
-    problems.push(['4.1.2.1', 'redirected back to the client for a redirect_uri that is not the registered one']);
+  // 4.1.2.1 forbids sending the user to an invalid redirect URI; a refusal sent to the registered one is what it asks
+  // (a request that named the registered URI beside another gets its error there).
+  if (back && given.length && registered !== undefined && given[0] !== registered && !toRegistered(location, context))
+    problems.push([
+      'RFC6749-4.1.2.1-no-redirect-invalid-redirect-uri',
+      '4.1.2.1',
+      'redirected back to the client for a redirect_uri that is not the registered one',
+    ]);
   const client = valuesOf(query, 'client_id');
   if (back && context.env.LP_CLIENT_ID !== undefined && client[0] !== context.env.LP_CLIENT_ID)
-    problems.push(['4.1.2.1', `redirected back to the client for ${client.length ? 'an unknown' : 'a missing'} client_id`]);
+    problems.push([
+      'RFC6749-4.1.2.1-no-redirect-invalid-client',
+      '4.1.2.1',
+      `redirected back to the client for ${client.length ? 'an unknown' : 'a missing'} client_id`,
+    ]);
   const answer = redirectParameters(location);
   const codes = valuesOf(answer, 'code');
-  if (codes.length && valuesOf(query, 'response_type')[0] !== 'code') problems.push(['3.1.1', 'issued a code without response_type=code']);
+  if (codes.length && valuesOf(query, 'response_type')[0] !== 'code')
+    problems.push(['RFC6749-3.1.1-response-type-error', '3.1.1', 'issued a code without response_type=code']);
   const repeated = repeatedFields(query);
-  if (codes.length && repeated.length) problems.push(['3.1', `issued a code to a request that sent ${repeated.join(', ')} twice`]);
-  if (codes.length > 1) problems.push(['3.1', 'the redirect carries more than one code']);
+  if (codes.length && repeated.length)
+    problems.push(['RFC6749-3.2-parameters-once', '3.1', `issued a code to a request that sent ${repeated.join(', ')} twice`]);
+  if (codes.length > 1) problems.push(['RFC6749-3.1-response-parameters-once', '3.1', 'the redirect carries more than one code']);
   const state = cleanlyDecoded(seen, 'state');
   const returned = answer.filter(([n]) => n === 'state').map(([, v]) => v);
   if (back && state !== undefined && !repeated.includes('state') && (returned.length !== 1 || returned[0] !== state))
-    problems.push([
-      '4.1.2',
-      returned.length ? 'the redirect changed the state or sent it more than once' : 'the redirect dropped the state',
-    ]);
+    problems.push(
+      returned.length
+        ? ['RFC6749-4.1.2-state-exact', '4.1.2', 'the redirect changed the state or sent it more than once']
+        : ['RFC6749-4.1.2-state-returned', '4.1.2', 'the redirect dropped the state'],
+    );
   if (answer.some(([n]) => n === 'access_token'))
-    problems.push(['4.1.2', 'the redirect carries an access token (the seed has no implicit grant)']);
+    problems.push(['RFC6749-5.2-unsupported-grant', '4.1.2', 'the redirect carries an access token (the seed has no implicit grant)']);
   return problems;
 }
 
@@ -73,14 +97,28 @@ export const authorizeRedirect: ExchangeCheck = {
   id: 'authorize-redirect',
   promise: () => PROMISES.rfc('6749', '4.1.2.1'),
   source: { rfc: '6749', section: '3.1, 3.1.1, 4.1.2, 4.1.2.1, 10.15' },
+  clauses: [
+    'RFC6749-4.1.2.1-no-redirect-invalid-redirect-uri',
+    'RFC6749-4.1.2.1-no-redirect-invalid-client',
+    'RFC6749-3.1.1-response-type-error',
+    'RFC6749-3.2-parameters-once',
+    'RFC6749-3.1-response-parameters-once',
+    'RFC6749-4.1.2-state-exact',
+    'RFC6749-4.1.2-state-returned',
+    'RFC6749-5.2-unsupported-grant',
+  ],
   operations: ROLES.authorization,
   statuses: '3xx',
   needs: 'hasDataSemantics',
   judge(seen, context) {
     const location = locationOf(seen);
     if (!seen.operation || !location) return [];
-    return problemsOf(seen, location, context).map(([section, what]) => ({
-      ...violation(authorizeRedirect, `${seen.operation!.operationId} answered ${seen.response.status}: ${what} (RFC 6749 ${section})`),
+    return problemsOf(seen, location, context).map(([clause, section, what]) => ({
+      ...violation(
+        authorizeRedirect,
+        `${seen.operation!.operationId} answered ${seen.response.status}: ${what} (RFC 6749 ${section})`,
+        clause,
+      ),
       promise: PROMISES.rfc('6749', section),
     }));
   },

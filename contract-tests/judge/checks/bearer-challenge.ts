@@ -37,10 +37,18 @@ export function challengeProblems(header: string | null): string[] {
   return [...problems, ...errorCharacterProblems({ error, error_description: description, error_uri: uri, scope }, false)];
 }
 
+/** The clause a problem of the challenge breaks (judge/clauses/standings.ts). */
+function clauseOf(problem: string): string {
+  if (problem === 'no WWW-Authenticate header') return 'RFC6750-3-www-authenticate';
+  if (problem.includes('RFC 9110 11.6.1')) return 'RFC9110-11.6.1-www-authenticate';
+  return /Bearer challenge/.test(problem) && !/appears more than once/.test(problem) ? 'RFC6750-3-bearer-scheme' : 'RFC6750-3-attributes';
+}
+
 export const bearerChallenge: ExchangeCheck = {
   id: 'rfc6750-bearer-challenge',
   promise: () => PROMISES.rfc('6750', '3'),
   source: { rfc: '6750', section: '3' },
+  clauses: ['RFC6750-3-www-authenticate', 'RFC6750-3-bearer-scheme', 'RFC6750-3-attributes', 'RFC9110-11.6.1-www-authenticate'],
   operations: ROLES.bearerProtected,
   statuses: '401',
   needs: 'verifiesCredentials',
@@ -50,6 +58,7 @@ export const bearerChallenge: ExchangeCheck = {
       violation(
         bearerChallenge,
         `${seen.operation!.operationId} refused a request ${bearerOf(seen) === undefined ? 'without a token' : 'with a token it did not accept'} (401): RFC 6750 3: ${p}`,
+        clauseOf(p),
       ),
     );
   },

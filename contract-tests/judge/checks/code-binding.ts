@@ -9,17 +9,18 @@ import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { answerObject, basicOf, formOf, statusClassOf, valuesOf } from '../exchange-facts.ts';
 import { PROMISES } from '../promises.ts';
 
-function problemsOf(seen: Exchange, context: RunContext): Array<[string, string]> {
+function problemsOf(seen: Exchange, context: RunContext): Array<[clause: string, section: string, what: string]> {
   const form = formOf(seen);
   const code = valuesOf(form, 'code')[0];
   if (valuesOf(form, 'grant_type')[0] !== 'authorization_code' || code === undefined) return [];
   const issued = context.codes.get(code);
-  if (!issued) return [['4.1.3', 'exchanged a code the authorize endpoint never issued to this run']];
-  const problems: Array<[string, string]> = [];
-  if (issued.redeemed) problems.push(['4.1.2', 'exchanged a code that was already redeemed']);
+  if (!issued) return [['RFC6749-4.1.3-code-valid', '4.1.3', 'exchanged a code the authorize endpoint never issued to this run']];
+  const problems: Array<[clause: string, section: string, what: string]> = [];
+  if (issued.redeemed) problems.push(['RFC6749-4.1.2-code-reuse-denied', '4.1.2', 'exchanged a code that was already redeemed']);
   const redirect = valuesOf(form, 'redirect_uri');
   if (issued.redirectUri !== undefined && redirect[0] !== issued.redirectUri)
     problems.push([
+      redirect.length ? 'RFC6749-4.1.3-redirect-uri-identical' : 'RFC6749-4.1.3-redirect-uri-present',
       '4.1.3',
       redirect.length
         ? 'exchanged a code with another redirect_uri than its authorize request'
@@ -27,7 +28,7 @@ function problemsOf(seen: Exchange, context: RunContext): Array<[string, string]
     ]);
   const client = valuesOf(form, 'client_id')[0] ?? basicOf(seen)?.id;
   if (issued.clientId !== undefined && client !== undefined && client !== issued.clientId)
-    problems.push(['4.1.3', 'exchanged a code for another client than the one it was issued to']);
+    problems.push(['RFC6749-10.5-same-client', '4.1.3', 'exchanged a code for another client than the one it was issued to']);
   return problems;
 }
 
@@ -35,14 +36,25 @@ export const codeBinding: ExchangeCheck = {
   id: 'code-bound-to-grant',
   promise: () => PROMISES.rfc('6749', '4.1.3'),
   source: { rfc: '6749', section: '4.1.2, 4.1.3' },
+  clauses: [
+    'RFC6749-4.1.3-code-valid',
+    'RFC6749-4.1.2-code-reuse-denied',
+    'RFC6749-4.1.3-redirect-uri-present',
+    'RFC6749-4.1.3-redirect-uri-identical',
+    'RFC6749-10.5-same-client',
+  ],
   operations: ROLES.tokenEndpoints,
   statuses: '2xx',
   needs: 'hasDataSemantics',
   judge(seen, context) {
     if (!seen.operation || statusClassOf(seen) !== 2) return [];
     if (typeof answerObject(seen)?.access_token !== 'string') return [];
-    return problemsOf(seen, context).map(([section, what]) => ({
-      ...violation(codeBinding, `${seen.operation!.operationId} answered ${seen.response.status} (a token): ${what} (RFC 6749 ${section})`),
+    return problemsOf(seen, context).map(([clause, section, what]) => ({
+      ...violation(
+        codeBinding,
+        `${seen.operation!.operationId} answered ${seen.response.status} (a token): ${what} (RFC 6749 ${section})`,
+        clause,
+      ),
       promise: PROMISES.rfc('6749', section),
     }));
   },

@@ -61,6 +61,7 @@ export const credentialEcho: ExchangeCheck = {
   id: 'no-credential-echo',
   promise: PROMISES.noEcho,
   source: { security: 'no credential echoed' },
+  clauses: ['security-no-credential-echo'],
   operations: '*',
   statuses: 'any',
   judge(seen, context) {

@@ -21,6 +21,7 @@ export const refusalDisclosure: ExchangeCheck = {
   id: 'refusals-disclose-nothing',
   promise: PROMISES.disclosure,
   source: { security: 'refusals disclose nothing' },
+  clauses: ['security-refusals-disclose-nothing'],
   operations: '*',
   statuses: '4xx',
   judge(seen) {

@@ -5,9 +5,16 @@
 // not document has no documented answer to match (only "no 5xx" holds for it).
 import type { Finding } from '../../send/findings.ts';
 import { inspectResponse } from '../conformance.ts';
+import { headerGrammar } from '../header-grammar.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { PROMISES, sectionOfOperation } from '../promises.ts';
 import { verdictOf } from '../verdicts.ts';
+
+/** A header that breaks its own grammar breaks RFC 9110; anything else the published documentation (header-grammar.ts). */
+const grammarClause = (message: string) => {
+  const header = /: header (\S+) ".*" is not /.exec(message)?.[1];
+  return (header && headerGrammar(header)?.clause) ?? 'seed-documented-answer';
+};
 
 const assumptionOf = (a: { api: string; pointer: string; what: string }) => ({ api: a.api, pointer: a.pointer, match: a.what });
 
@@ -15,6 +22,7 @@ export const documentedAnswer: ExchangeCheck = {
   id: 'documented-answer',
   promise: () => PROMISES.seed(undefined, 'every answer is a documented status, content type, schema and headers'),
   source: { seed: '4' },
+  clauses: ['seed-documented-answer', 'RFC9110-10.2.2-location', 'RFC9110-10.2.3-retry-after', 'RFC9110-11.6.1-www-authenticate'],
   operations: '*',
   statuses: 'any but 5xx',
   judge(seen) {
@@ -44,6 +52,7 @@ export const documentedAnswer: ExchangeCheck = {
       promise: promise(message.replace(/^(\S+) answered \d+: /, '$1: ')),
       verdict: 'violation',
       message,
+      clause: grammarClause(message),
     }));
     for (const { assumption, problems } of verdict.contradictions)
       findings.push({

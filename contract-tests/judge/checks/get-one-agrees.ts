@@ -11,6 +11,7 @@ export const getOneAgrees: ExchangeCheck = {
   id: 'get-one-agrees-with-list',
   promise: () => PROMISES.seed('4.6', 'a vehicle fetched on its own has the values the list shows for it'),
   source: { seed: '4.6' },
+  clauses: ['seed-4.5-4.6-agree'],
   operations: ROLES.getsOneVehicle,
   statuses: '2xx',
   needs: 'hasDataSemantics',

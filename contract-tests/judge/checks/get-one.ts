@@ -13,6 +13,7 @@ export const getOneAsked: ExchangeCheck = {
   id: 'get-one-asked',
   promise: () => PROMISES.seed('4.6', 'get one vehicle answers the vehicle asked for'),
   source: { seed: '4.6' },
+  clauses: ['seed-4.6-get-one'],
   operations: ROLES.getsOneVehicle,
   statuses: '2xx',
   needs: 'hasDataSemantics',

@@ -15,6 +15,7 @@ export const lesseeIsolation: ExchangeCheck = {
   id: 'lessee-isolation',
   promise: PROMISES.lessee,
   source: { security: 'lessee isolation' },
+  clauses: ['security-lessee-isolation'],
   operations: ROLES.answersVehicles,
   statuses: '2xx',
   needs: 'hasDataSemantics',

@@ -26,6 +26,7 @@ export const listFilters: ExchangeCheck = {
   id: 'list-matches-filters',
   promise: () => PROMISES.seed('4.5', 'a list answers only vehicles that match every filter it was given'),
   source: { seed: '4.5' },
+  clauses: ['seed-4.5-filters'],
   operations: ROLES.listsVehicles,
   statuses: '2xx',
   needs: 'hasDataSemantics',

@@ -8,6 +8,7 @@ export const serverError: ExchangeCheck = {
   id: 'no-server-error',
   promise: PROMISES.serverError,
   source: { security: 'no 5xx' },
+  clauses: ['security-no-5xx'],
   operations: '*',
   statuses: '5xx',
   judge(seen) {

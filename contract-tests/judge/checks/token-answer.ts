@@ -25,8 +25,12 @@ function fromAuthorizationServer(seen: Exchange, context: RunContext): boolean {
   return key === undefined || requestHeader(seen, 'ocp-apim-subscription-key') === key;
 }
 
-function successProblems(seen: Exchange): string[] {
-  const problems: string[] = [];
+/** A problem of an answer: the clause it breaks (judge/clauses/standings.ts) and what the answer showed. */
+type Problem = [clause: string, text: string];
+
+function successProblems(seen: Exchange): Problem[] {
+  const service = operationIdOf(seen) === 'requestServiceToken';
+  const problems: Problem[] = [];
   let body: Record<string, unknown> | undefined;
   try {
     const parsed = JSON.parse(seen.bodyText) as unknown;
@@ -34,31 +38,44 @@ function successProblems(seen: Exchange): string[] {
   } catch {
     body = undefined;
   }
-  if (!body) return ['5.1: the token answer is not a JSON object'];
-  if (typeof body.access_token !== 'string' || body.access_token === '') problems.push('5.1: access_token is missing or empty');
+  const accessToken = service ? 'RFC6749-5.1-service-access-token' : 'RFC6749-5.1-idp-access-token';
+  if (!body) return [[accessToken, '5.1: the token answer is not a JSON object']];
+  if (typeof body.access_token !== 'string' || body.access_token === '')
+    problems.push([accessToken, '5.1: access_token is missing or empty']);
   if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')
-    problems.push(`5.1: token_type is ${JSON.stringify(body.token_type ?? null)}, not Bearer (compared without case)`);
-  if (!directives(seen.response.headers.get('cache-control')).includes('no-store')) problems.push('5.1: no Cache-Control: no-store');
-  if (!directives(seen.response.headers.get('pragma')).includes('no-cache')) problems.push('5.1: no Pragma: no-cache');
+    problems.push([
+      service ? 'RFC6749-5.1-service-token-type' : 'RFC6749-5.1-idp-token-type',
+      `5.1: token_type is ${JSON.stringify(body.token_type ?? null)}, not Bearer (compared without case)`,
+    ]);
+  if (!directives(seen.response.headers.get('cache-control')).includes('no-store'))
+    problems.push(['RFC6749-5.1-cache-control-no-store', '5.1: no Cache-Control: no-store']);
+  if (!directives(seen.response.headers.get('pragma')).includes('no-cache'))
+    problems.push(['RFC6749-5.1-pragma-no-cache', '5.1: no Pragma: no-cache']);
   const repeated = repeatedNames(topLevelMemberNames(seen.bodyText) ?? []);
-  if (repeated.length) problems.push(`3.2: the answer names ${repeated.join(', ')} more than once`);
+  if (repeated.length)
+    problems.push(['RFC6749-3.2-response-parameters-once', `3.2: the answer names ${repeated.join(', ')} more than once`]);
   return problems;
 }
 
-function refusalProblems(seen: Exchange): string[] {
+function refusalProblems(seen: Exchange): Problem[] {
   const type = mediaTypeOf(seen.response.headers.get('content-type'));
   const names = topLevelMemberNames(seen.bodyText);
-  if (!names) return [`5.2: the refusal is not a JSON object (${type || 'no content type'})`];
-  const problems: string[] = [];
-  if (type !== 'application/json') problems.push(`5.2: the refusal's content type is ${type || '(none)'}, not application/json`);
+  if (!names) return [['RFC6749-5.2-error-required', `5.2: the refusal is not a JSON object (${type || 'no content type'})`]];
+  const problems: Problem[] = [];
+  if (type !== 'application/json')
+    problems.push(['RFC6749-5.2-error-required', `5.2: the refusal's content type is ${type || '(none)'}, not application/json`]);
   const body = JSON.parse(seen.bodyText) as Record<string, unknown>;
-  problems.push(...errorCharacterProblems(body).map((p) => `5.2: ${p}`));
+  problems.push(...errorCharacterProblems(body).map((p): Problem => ['RFC6749-5.2-error-characters', `5.2: ${p}`]));
   const repeated = repeatedNames(names);
-  if (repeated.length) problems.push(`3.2: the refusal names ${repeated.join(', ')} more than once`);
+  if (repeated.length)
+    problems.push(['RFC6749-3.2-response-parameters-once', `3.2: the refusal names ${repeated.join(', ')} more than once`]);
   if (seen.response.status === 401 && basicOf(seen)) {
     const challenges = parseChallenges(seen.response.headers.get('www-authenticate') ?? '') ?? [];
     if (!challenges.some((c) => c.scheme.toLowerCase() === 'basic'))
-      problems.push('5.2: a 401 to a client that authenticated with HTTP Basic has no Basic WWW-Authenticate challenge');
+      problems.push([
+        'RFC6749-5.2-basic-failure-401',
+        '5.2: a 401 to a client that authenticated with HTTP Basic has no Basic WWW-Authenticate challenge',
+      ]);
   }
   return problems;
 }
@@ -67,15 +84,28 @@ export const tokenAnswer: ExchangeCheck = {
   id: 'rfc6749-token-answer',
   promise: () => PROMISES.rfc('6749', '5.1'),
   source: { rfc: '6749', section: '5.1, 5.2' },
+  clauses: [
+    'RFC6749-5.1-idp-access-token',
+    'RFC6749-5.1-service-access-token',
+    'RFC6749-5.1-idp-token-type',
+    'RFC6749-5.1-service-token-type',
+    'RFC6749-5.1-cache-control-no-store',
+    'RFC6749-5.1-pragma-no-cache',
+    'RFC6749-3.2-response-parameters-once',
+    'RFC6749-5.2-error-required',
+    'RFC6749-5.2-error-characters',
+    'RFC6749-5.2-basic-failure-401',
+  ],
   operations: ROLES.tokenEndpoints,
   statuses: '2xx, and 400/401/403 from the authorization server',
   judge(seen, context) {
     if (!seen.operation) return [];
     const what = `${operationIdOf(seen)} answered ${seen.response.status}`;
-    if (statusClassOf(seen) === 2) return successProblems(seen).map((p) => violation(tokenAnswer, `${what}: RFC 6749 ${p}`));
+    if (statusClassOf(seen) === 2)
+      return successProblems(seen).map(([clause, p]) => violation(tokenAnswer, `${what}: RFC 6749 ${p}`, clause));
     if (![400, 401, 403].includes(seen.response.status) || !fromAuthorizationServer(seen, context)) return [];
-    return refusalProblems(seen).map((p) => ({
-      ...violation(tokenAnswer, `${what}: RFC 6749 ${p}`),
+    return refusalProblems(seen).map(([clause, p]) => ({
+      ...violation(tokenAnswer, `${what}: RFC 6749 ${p}`, clause),
       promise: PROMISES.rfc('6749', '5.2'),
     }));
   },

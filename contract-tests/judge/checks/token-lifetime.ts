@@ -16,6 +16,7 @@ export const tokenLifetime: ExchangeCheck = {
   id: 'token-lifetime',
   promise: () => PROMISES.seed('5.2', 'an access token is valid for one hour (3600 seconds, section 8)'),
   source: { seed: '5.2' },
+  clauses: ['seed-5.2-token-lifetime'],
   operations: ROLES.bearerProtected,
   statuses: '401',
   needs: 'verifiesCredentials',

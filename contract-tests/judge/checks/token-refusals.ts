@@ -22,31 +22,64 @@ function grantsOf(operationId: string): Map<string, string[]> {
   return grants;
 }
 
-/** Why the request must be refused (the clause, and what was wrong, never a value), or undefined. */
-export function refusalRequired(seen: Exchange, operationId: string): { rfc?: string; why: string } | undefined {
+/** Why the request must be refused: the clause (judge/clauses/standings.ts), the RFC section when an RFC is its source,
+ * and what was wrong, never a value; or undefined. */
+export function refusalRequired(seen: Exchange, operationId: string): { clause: string; rfc?: string; why: string } | undefined {
   if (seen.request.method !== 'POST')
-    return { rfc: '3.2', why: `a ${seen.request.method} (token requests are POSTs; credentials never go in the URI, 2.3.1)` };
+    return {
+      clause: 'RFC6749-3.2-post',
+      rfc: '3.2',
+      why: `a ${seen.request.method} (token requests are POSTs; credentials never go in the URI, 2.3.1)`,
+    };
   const form = formOf(seen);
   if (!form) return undefined;
   const repeated = repeatedFields(form);
-  if (repeated.length) return { rfc: '3.2', why: `${repeated.join(', ')} sent more than once` };
+  if (repeated.length) return { clause: 'RFC6749-3.2-parameters-once', rfc: '3.2', why: `${repeated.join(', ')} sent more than once` };
   const basic = basicOf(seen);
   const formSecret = valuesOf(form, 'client_secret').length > 0;
-  if (basic && formSecret) return { rfc: '2.3', why: 'the client authenticated twice, with HTTP Basic and with client_secret in the form' };
-  if (!basic && !formSecret) return { rfc: '5.2', why: 'no client authentication (no client_secret, no HTTP Basic)' };
+  if (basic && formSecret)
+    return {
+      clause: 'RFC6749-2.3-one-authentication-method',
+      rfc: '2.3',
+      why: 'the client authenticated twice, with HTTP Basic and with client_secret in the form',
+    };
+  if (!basic && !formSecret)
+    return {
+      clause: 'RFC6749-5.2-client-authentication-required',
+      rfc: '5.2',
+      why: 'no client authentication (no client_secret, no HTTP Basic)',
+    };
   const grant = valuesOf(form, 'grant_type')[0];
-  if (grant === undefined) return { rfc: '5.2', why: 'no grant_type' };
+  if (grant === undefined) return { clause: 'RFC6749-4.4.2-required-fields', rfc: '5.2', why: 'no grant_type' };
   const required = grantsOf(operationId).get(grant);
-  if (!required) return { rfc: '5.2', why: `grant_type ${JSON.stringify(grant.slice(0, 40))}, which the endpoint does not support` };
+  if (!required)
+    return {
+      clause: 'RFC6749-5.2-unsupported-grant',
+      rfc: '5.2',
+      why: `grant_type ${JSON.stringify(grant.slice(0, 40))}, which the endpoint does not support`,
+    };
   const missing = required.filter((name) => valuesOf(form, name).length === 0 && !(basic && ['client_id', 'client_secret'].includes(name)));
-  if (missing.length) return { why: `no ${missing.join(', ')} (required for ${grant}; an empty value counts as none, RFC 6749 3.2)` };
-  return undefined;
+  if (!missing.length) return undefined;
+  const why = `no ${missing.join(', ')} (required for ${grant}; an empty value counts as none, RFC 6749 3.2)`;
+  // The published documentation's own requirement (4.2 shows scope as required); the RFC would allow a default scope.
+  if (missing.includes('scope') && missing.length === 1) return { clause: 'seed-4.2-scope-required', why };
+  return { clause: missing.includes('redirect_uri') ? 'RFC6749-4.1.3-redirect-uri-present' : 'RFC6749-4.4.2-required-fields', why };
 }
 
 export const tokenRefusals: ExchangeCheck = {
   id: 'rfc6749-refusals',
   promise: () => PROMISES.rfc('6749', '5.2'),
   source: { rfc: '6749', section: '2.3, 3.2, 5.2' },
+  clauses: [
+    'RFC6749-3.2-post',
+    'RFC6749-3.2-parameters-once',
+    'RFC6749-2.3-one-authentication-method',
+    'RFC6749-5.2-client-authentication-required',
+    'RFC6749-4.4.2-required-fields',
+    'RFC6749-5.2-unsupported-grant',
+    'seed-4.2-scope-required',
+    'RFC6749-4.1.3-redirect-uri-present',
+  ],
   operations: ROLES.tokenEndpoints,
   statuses: '2xx',
   needs: 'verifiesCredentials',
@@ -59,7 +92,7 @@ export const tokenRefusals: ExchangeCheck = {
     const message = `${operationId} answered ${seen.response.status} (a token) to a request it must refuse: ${required.why}`;
     return [
       {
-        ...violation(tokenRefusals, required.rfc ? `${message} (RFC 6749 ${required.rfc})` : message),
+        ...violation(tokenRefusals, required.rfc ? `${message} (RFC 6749 ${required.rfc})` : message, required.clause),
         promise: required.rfc
           ? PROMISES.rfc('6749', required.rfc)
           : PROMISES.seed(sectionOfOperation(operationId), 'a token request without a field the grant requires is refused'),

@@ -4,6 +4,7 @@
 // present elsewhere in the request (the query, another header) is the authentication matrix's note, not a verdict here;
 // so is the fleet key replaced by a bearer token (an x-assumption of seed 5.3). Only targets that verify credentials.
 import type { Exchange } from '../../send/fetch.ts';
+import type { Finding } from '../../send/findings.ts';
 import { CREDENTIALS, type CredentialId } from '../../send/credentials.ts';
 import { REGISTRY } from '../../send/operations.ts';
 import type { RunContext } from '../context.ts';
@@ -41,6 +42,15 @@ function wrongness(id: CredentialId, values: string[], seen: Exchange, context: 
   return context.ageSeconds(issued, seen.sentAt) > issued.lifetimeSeconds + LIFETIME_MARGIN_SECONDS ? 'an expired' : undefined;
 }
 
+/** The value sent is the configured credential followed by NUL characters only (none of its own characters changed). */
+function nulPadded(id: CredentialId, values: string[], context: RunContext): boolean {
+  const configured = id === 'bearer' ? undefined : context.env[CREDENTIALS[id].variables[0]!];
+  return (
+    configured !== undefined &&
+    values.some((v) => v.length > configured.length && v.startsWith(configured) && /^\0+$/.test(v.slice(configured.length)))
+  );
+}
+
 /** The configured value of the credential is somewhere else in the request (a place the spec does not document). */
 function elsewhere(seen: Exchange, id: CredentialId, context: RunContext): boolean {
   const value = id === 'bearer' ? undefined : context.env[CREDENTIALS[id].variables[0]!];
@@ -52,12 +62,13 @@ export const wrongCredentials: ExchangeCheck = {
   id: 'credentials-refused',
   promise: PROMISES.credentials,
   source: { security: 'wrong credentials refused' },
+  clauses: ['security-credentials-refused'],
   operations: REGISTRY.filter((e) => e.credentials.length).map((e) => e.operationId),
   statuses: '2xx',
   needs: 'verifiesCredentials',
   judge(seen, context) {
     if (!seen.operation || statusClassOf(seen) !== 2 || !context.capability.verifiesCredentials) return [];
-    const findings = [];
+    const findings: Finding[] = [];
     for (const id of requiredCredentials(seen)) {
       const name = CREDENTIALS[id].where.name;
       const values = sentValues(seen, id);
@@ -70,7 +81,16 @@ export const wrongCredentials: ExchangeCheck = {
         continue;
       }
       const wrong = wrongness(id, values, seen, context);
-      if (wrong)
+      if (wrong && nulPadded(id, values, context))
+        findings.push({
+          ...violation(
+            wrongCredentials,
+            `${seen.operation.operationId} answered ${seen.response.status} to the configured ${name} followed by NUL characters`,
+          ),
+          verdict: 'note',
+          message: `${seen.operation.operationId} accepted the configured ${name} followed by NUL characters, as a comparison that pads both values with zero bytes does (a constant-time compare; oidc-provider's): only a holder of the credential can send it, so it still guards the API: a note, not a violation`,
+        });
+      else if (wrong)
         findings.push(
           violation(wrongCredentials, `${seen.operation.operationId} answered ${seen.response.status} to a request with ${wrong} ${name}`),
         );
