@@ -248,13 +248,6 @@ export const MUTATIONS = [
     description: 'A valid milestone whose event_time is a leap second (23:59:60Z) is answered 500.',
   },
   {
-    id: 'service-token-get-accepted',
-    operation: 'requestServiceToken',
-    operator: 'methods',
-    check: 'rfc6749-refusals',
-    description: 'GET {base_url}/token with the form in the query string gets a token (RFC 6749 3.2: POST only).',
-  },
-  {
     id: 'idp-code-redirect-uri-omitted-accepted',
     operation: 'requestIdentityProviderToken',
     operator: 'omit',
@@ -262,11 +255,11 @@ export const MUTATIONS = [
     description: 'A code exchange without redirect_uri gets a token (RFC 6749 4.1.3: it must match the authorize request).',
   },
   {
-    id: 'service-token-basic-with-form-accepted',
+    id: 'service-token-basic-secret-unchecked',
     operation: 'requestServiceToken',
     operator: 'credential-channels',
-    check: 'rfc6749-refusals',
-    description: 'A token request that authenticates with HTTP Basic and with client_secret in the form gets a token (RFC 6749 2.3).',
+    check: 'credentials-refused',
+    description: 'A token request that authenticates with HTTP Basic gets a token whatever its secret (RFC 6749 2.3.1, 3.2.1).',
   },
   {
     id: 'idp-repeated-parameter-accepted',

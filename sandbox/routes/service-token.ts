@@ -6,22 +6,29 @@ import { isFormEncoded, refuseHttpBasic, sendApiError, sendOAuthError } from '..
 import { sharedClientId, TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
 import { errorDescription, withoutEmptyValues } from './identity-provider.ts';
 
+/** The client id of an HTTP Basic Authorization header (RFC 6749 2.3.1: form-urlencoded), or undefined. */
+function basicClientId(authorization: string | undefined): string | undefined {
+  const match = /^basic\s+(\S+)$/i.exec(authorization ?? '');
+  const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  return colon > 0 ? decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')) : undefined;
+}
+
 export function serviceTokenRoutes(app: FastifyInstance, context: SandboxContext): void {
   const validator = context.validators.operation('requestServiceToken');
-
-  // The mutation takes a token request as a GET, its form in the query string (RFC 6749 3.2 allows only POST).
-  if (mutated(context, 'service-token-get-accepted'))
-    app.get('/token', async (request, reply) => issue(withoutEmptyValues(request.query), reply));
 
   app.post('/token', async (request, reply) => {
     if (!isFormEncoded(request.headers['content-type'])) {
       return sendOAuthError(reply, 400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded.');
     }
     const body = withoutEmptyValues(request.body);
-    const basic =
-      mutated(context, 'service-token-basic-with-form-accepted') && body.client_secret !== undefined
-        ? undefined
-        : refuseHttpBasic(request.headers.authorization, body, reply);
+    // The mutation takes any secret in HTTP Basic for the configured client (RFC 6749 2.3.1, 3.2.1 unchecked).
+    if (
+      mutated(context, 'service-token-basic-secret-unchecked') &&
+      basicClientId(request.headers.authorization) === context.credentials.clientId
+    )
+      return issue({ ...body, client_id: context.credentials.clientId, client_secret: context.credentials.clientSecret }, reply);
+    const basic = refuseHttpBasic(request.headers.authorization, body, reply);
     if (basic) return basic;
     return issue(body, reply);
   });
