@@ -1,5 +1,6 @@
 // Contract of POST {base_url}/v1/load-milestone-events: a bearer token is required, bad input is a 4xx (never a 5xx).
-// Valid events are posted only with LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID, and only for that load.
+// Events, valid or not, are posted only with LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID, and only for that load: a server that
+// broke a clause would record an invalid one; without them every check here skips and says so.
 import { describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
@@ -99,7 +100,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   });
 
   it('rejects malformed JSON with a 4xx, never a 5xx', async (ctx) => {
-    skipIf(ctx, OP, tokenSettingsUnset());
+    skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
     const loadId = target.env.LP_TEST_LOAD_ID ?? 'LD-CONTRACT-TEST-REJECTED';
     const { response } = await milestone(withRaw({ body: `{"load_id": "${loadId}", "milestone_type": ` }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
@@ -111,7 +112,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
     ['an event_time with a non-UTC offset', '2026-11-22T14:30:00+02:00'],
     ['a date without a time', '2026-11-22'],
   ] as const)('rejects %s with a 4xx', async ([, eventTime], ctx) => {
-    skipIf(ctx, OP, tokenSettingsUnset());
+    skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
     const { response } = await milestone(withJson({ event_time: eventTime }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
@@ -119,7 +120,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   // The seed gives the format (an ISO 8601 timestamp in UTC) but no status for invalid input; refusing an impossible
   // date rather than rolling it over is the spec's guess, recorded from the answer.
   it('answers an impossible calendar date with a 2xx or a 4xx, and records whether it was refused', async (ctx) => {
-    skipIf(ctx, OP, tokenSettingsUnset());
+    skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
     const seen = await milestone(withJson({ event_time: '2026-02-30T14:30:00Z' }));
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
@@ -130,7 +131,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
   it.for(['load_id', 'milestone_type', 'event_time'])(
     'answers an event without %s with a 2xx or a 4xx, and records whether it was refused',
     async (field, ctx) => {
-      skipIf(ctx, OP, tokenSettingsUnset());
+      skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
       const seen = await milestone(withJson({ [field]: undefined }));
       const status = seen.response.status;
       expect([2, 4], `status ${status}`).toContain(statusClass(status));

@@ -17,9 +17,9 @@ export function liveToken(seen: Exchange, context: RunContext): boolean {
   return issued !== undefined && context.ageSeconds(issued, seen.sentAt) < issued.lifetimeSeconds;
 }
 
-/** The subscription key the request carried is the configured one (or none is configured). */
+/** The subscription key the request carried is the configured one; none is configured, it carried none. */
 export const keyInPlace = (seen: Exchange, context: RunContext) =>
-  context.env.LP_SUBSCRIPTION_KEY === undefined || requestHeader(seen, 'ocp-apim-subscription-key') === context.env.LP_SUBSCRIPTION_KEY;
+  requestHeader(seen, 'ocp-apim-subscription-key') === context.env.LP_SUBSCRIPTION_KEY;
 
 export function challengeProblems(header: string | null): string[] {
   if (header === null) return ['no WWW-Authenticate header'];
