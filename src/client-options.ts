@@ -1,6 +1,7 @@
 // Options every client takes (transport, timeout, retries) and the checks that turn bad configuration into clear errors.
 // Error messages name the option, never its value: values may be credentials.
 import { type Dispatcher, proxyFor, proxySettings, sharedConnections, trackReusedConnections } from './connections.js';
+import type { ResendListener } from './resend-event.js';
 import { resolveMaxResponseBytes } from './response-body.js';
 import { resolveRetryPolicy, type ResolvedRetryPolicy, type RetryOptions } from './retry-policy.js';
 import { DEFAULT_TIMEOUT_MS, timeoutFetch, type FetchFunction } from './timeout-fetch.js';
@@ -25,6 +26,13 @@ export interface TransportOptions {
    */
   maxResponseBytes?: number | undefined;
   retry?: RetryOptions | undefined;
+  /**
+   * Called each time the client sends a request again (a retry, the replay after a 401 with a renewed token, the
+   * re-send on a new connection), synchronously, right before it goes out: after any wait and token renewal, so the
+   * next request your `fetch` is handed is that re-send. It gets no header or body. What it throws, or a promise it
+   * returns rejects with, is ignored: the call goes on as if it had returned.
+   */
+  onResend?: ResendListener | undefined;
 }
 
 /** The LP_* variable the package README's samples read each option from: named when the option is missing. */
@@ -87,6 +95,8 @@ export interface ResolvedTransport {
   timeoutMs: number;
   maxResponseBytes: number;
   retry: ResolvedRetryPolicy;
+  /** The caller's listener for re-sends, if any. */
+  onResend: ResendListener | undefined;
 }
 
 /**
@@ -109,9 +119,15 @@ export function resolveTransport(factory: string, options: TransportOptions): Re
       timeoutMs,
       maxResponseBytes: resolveMaxResponseBytes(options.maxResponseBytes),
       retry: resolveRetryPolicy(options.retry),
+      onResend: resolveListener(options.onResend),
     };
   } catch (error) {
     // The checks below know the option, not which factory it was given to.
     throw error instanceof TypeError ? new TypeError(`${factory}: ${error.message}`) : error;
   }
+}
+
+function resolveListener(listener: unknown): ResendListener | undefined {
+  if (listener === undefined || typeof listener === 'function') return listener as ResendListener | undefined;
+  throw new TypeError(`option "onResend" must be a function, got a value of type ${typeof listener}`);
 }

@@ -86,7 +86,9 @@ export function composeClient<Paths extends {}>(options: ComposeOptions): ApiCli
   if (options.authorizer) client.use(authMiddleware(options.authorizer));
   // A re-send on a new connection goes through the client's own connections; a fetch given for one call is used as it is.
   const newConnection = (fetch: unknown) => (fetch === transport.fetch ? transport.freshFetch : fetch);
-  client.use(resendMiddleware(transport.retry, describe, attempts, options.authorizer, options.safeToRepeat, newConnection));
+  client.use(
+    resendMiddleware(transport.retry, describe, attempts, options.authorizer, options.safeToRepeat, newConnection, transport.onResend),
+  );
   guardCalls(client as unknown as ClientCalls, options.baseUrl, describe, transport.timeoutMs, requests);
   // A caller's middleware reads real Requests (the client's own middlewares, added above, do not need them).
   const use = client.use;

@@ -26,3 +26,4 @@ export { ApiError, type ApiErrorKind } from './api-error.js';
 export type { ApiClient, CallOptions, CallResult, SuccessData } from './api-client.js';
 export type { RetryOptions } from './retry-policy.js';
 export type { TransportOptions } from './client-options.js';
+export type { ResendEvent, ResendListener, ResendReason } from './resend-event.js';

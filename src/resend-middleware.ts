@@ -1,12 +1,15 @@
 // Middleware that sends a request again when that is safe: retries (network errors, timeouts, 429, 502-504) for
 // idempotent calls, one replay after a 401 with a renewed credential (a 401 means the call was not recorded), and one
 // re-send, of any call, on a new connection when a kept-alive connection turned out closed before any byte of the answer
-// (the server closed it while idle and never saw the request: RFC 9112 section 9.3.1; browsers do the same).
+// (the server closed it while idle and never saw the request: RFC 9112 section 9.3.1; browsers do the same). Each
+// re-send is told to the caller's onResend right before it goes out (resend-event.ts).
 import type { Middleware } from 'openapi-fetch';
+import { displayUrl } from './api-error.js';
 import type { RequestAuthorizer } from './authorizer.js';
 import { isStaleConnection } from './connections.js';
 import { isCallerAbort, type Attempts, type FailureDescriber } from './error-middleware.js';
 import { replayOf } from './replayable-request.js';
+import { notifyResend, type ResendListener, type ResendReason } from './resend-event.js';
 import { backoffMs, mayRetry, retryAfterMs, RETRYABLE_STATUSES, type ResolvedRetryPolicy } from './retry-policy.js';
 import { discardResponse } from './timeout-fetch.js';
 
@@ -19,6 +22,7 @@ type Outcome = { response: Response; error?: undefined } | { response?: undefine
  * fetch rejects with may come back in a later call: each call records its own count).
  * `safeToRepeat`: requests that may be retried although their method is not idempotent.
  * `newConnection`: the fetch that sends over a new connection, given the fetch a request was sent with.
+ * `onResend`: the caller's listener, told of each re-send right before it goes out.
  * @internal
  */
 export function resendMiddleware(
@@ -29,6 +33,7 @@ export function resendMiddleware(
   safeToRepeat?: (request: Request) => boolean,
   // Stryker disable next-line ArrowFunction: composeClient, the one caller, always passes newConnection
   newConnection: (fetch: unknown) => unknown = (fetch) => fetch,
+  onResend?: ResendListener,
 ): Middleware {
   // Responses this middleware already settled (from onError) must not be settled again in onResponse.
   const settled = new WeakSet<Response>();
@@ -40,9 +45,11 @@ export function resendMiddleware(
     return replayOf(request) ?? new Request(request);
   }
 
-  async function resend(request: Request, fetch: Fetch): Promise<Outcome> {
+  /** Sends `request` again; `announce` tells the caller right before it goes out (after any token renewal). */
+  async function resend(request: Request, fetch: Fetch, announce: () => void): Promise<Outcome> {
     const next = copyOf(request);
     if (authorizer) await authorizer.authorize(next);
+    announce();
     try {
       return { response: await fetch(next) };
     } catch (error) {
@@ -57,16 +64,31 @@ export function resendMiddleware(
     return outcome;
   }
 
-  async function settle(request: Request, first: Outcome, fetch: Fetch): Promise<Outcome> {
+  async function settle(request: Request, first: Outcome, fetch: Fetch, schemaPath: string): Promise<Outcome> {
     let outcome = first;
     let replayedAfter401 = false;
     let reconnected = false;
     let sent = 1;
     const retryAllowed = retryable(request);
+    /** What tells the caller of the re-send `reason` that `cause` (the outcome before it) led to. */
+    const announcing = (reason: ResendReason, cause: Outcome) => () => {
+      // Stryker disable next-line ConditionalExpression: without a listener, notifyResend would call undefined and drop the TypeError: the same outcome
+      if (onResend === undefined) return;
+      const { method } = request;
+      const status = cause.response?.status ?? 0;
+      notifyResend(onResend, {
+        reason,
+        operation: `${method} ${schemaPath}`,
+        method,
+        url: displayUrl(request.url),
+        attempt: sent + 1,
+        status,
+      });
+    };
     for (let attempt = 1; ; ) {
       if (outcome.error !== undefined && !reconnected && isStaleConnection(outcome.error) && !request.signal.aborted) {
         reconnected = true;
-        outcome = await resend(request, newConnection(fetch) as Fetch);
+        outcome = await resend(request, newConnection(fetch) as Fetch, announcing('new-connection', outcome));
         sent += 1;
         continue;
       }
@@ -74,7 +96,7 @@ export function resendMiddleware(
         replayedAfter401 = true;
         await discardResponse(outcome.response);
         authorizer!.renew!(request);
-        outcome = await resend(request, fetch);
+        outcome = await resend(request, fetch, announcing('renewed-credential', outcome));
         sent += 1;
         continue;
       }
@@ -93,7 +115,7 @@ export function resendMiddleware(
       }
       await policy.sleep(wait, request.signal);
       attempt += 1;
-      outcome = await resend(request, fetch);
+      outcome = await resend(request, fetch, announcing('retry', outcome));
       sent += 1;
     }
   }
@@ -102,14 +124,14 @@ export function resendMiddleware(
     // Not async: the happy path returns at once instead of allocating a promise per call.
     onResponse({ request, response, options, schemaPath }) {
       if (response.ok || settled.has(response)) return undefined;
-      return settle(request, { response }, options.fetch as Fetch).then((outcome) => {
+      return settle(request, { response }, options.fetch as Fetch, schemaPath).then((outcome) => {
         if (outcome.response) return outcome.response;
         // A throw from onResponse skips the other middlewares, so describe the failure here.
         throw describeFailure(outcome.error, request, schemaPath);
       });
     },
-    async onError({ request, error, options }) {
-      const outcome = await settle(request, { error }, options.fetch as Fetch);
+    async onError({ request, error, options, schemaPath }) {
+      const outcome = await settle(request, { error }, options.fetch as Fetch, schemaPath);
       if (outcome.response) {
         settled.add(outcome.response);
         return outcome.response;

@@ -1,30 +1,31 @@
-// What the published client did on the way, as evidence: a call it sent again (after a 401 with a renewed token, or a
-// retry), and the token requests it made for it. The exchanges themselves are judged like every other (a token refused
-// within its hour is a violation of token-lifetime, whoever absorbed it); this records the sequence, so the reports
-// show which positive flows needed the client's help and why.
+// What the published client sent again, as evidence: each re-send the client itself announced (its onResend, which
+// send/clients.ts wires), noted with why and what the target then answered. Nothing is inferred from two similar
+// requests: a check may send the same request twice on purpose. The exchanges themselves are judged like every other
+// (a token refused within its hour is a violation of token-lifetime, whoever absorbed it); the note shows which
+// positive flows needed the client's help, and why.
+import type { ResendEvent } from '../../src/index.ts';
+import { resendOf } from '../send/clients.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { record } from '../send/ledger.ts';
-import { ROLES } from '../send/operations.ts';
 import { operationIdOf } from './exchange-facts.ts';
 
-/** The client's latest call per running check: method, URL and status, to see the next one repeat it. */
-const latest = new Map<string, { key: string; status: number }>();
-const MAX_CHECKS = 1000;
+/** A re-send in words: what the client did, and what the target answered it. */
+export function resendNote(operationId: string, event: ResendEvent, answered: number): string {
+  const client = 'the published client';
+  switch (event.reason) {
+    case 'renewed-credential':
+      return `${client} renewed its token after a 401 and sent ${operationId} again; the server answered ${answered}`;
+    case 'new-connection':
+      return `${client} sent ${operationId} again on a new connection (the kept-alive one had been closed before an answer came); the server answered ${answered}`;
+    case 'retry':
+      return `${client} retried ${operationId} after ${event.status ? `a ${event.status}` : 'no answer'} (attempt ${event.attempt}); the server answered ${answered}`;
+  }
+}
 
+/** Notes the exchange when the published client announced it as a re-send; every other exchange is left alone. */
 export function recordClientEvidence(seen: Exchange): void {
-  if (!seen.meta.client) return;
-  const operationId = operationIdOf(seen) ?? seen.request.method;
-  const key = `${seen.request.method} ${seen.request.url}`;
-  const before = latest.get(seen.test);
-  if (before?.key === key)
-    record({
-      kind: 'note',
-      operationId,
-      dimension: 'client',
-      text: `the published client sent ${operationId} again after it answered ${before.status}${before.status === 401 ? ' (it renewed its token and replayed the call)' : ' (a retry)'}; it answered ${seen.response.status} then`,
-      test: seen.test,
-    });
-  // A token request in between is the client renewing its credential: the call before it stays the one to compare.
-  if (!ROLES.tokenEndpoints.includes(operationId)) latest.set(seen.test, { key, status: seen.response.status });
-  if (latest.size > MAX_CHECKS) latest.delete(latest.keys().next().value!);
+  const event = resendOf(seen);
+  if (!event) return;
+  const operationId = operationIdOf(seen) ?? event.operation;
+  record({ kind: 'note', operationId, dimension: 'client', text: resendNote(operationId, event, seen.response.status), test: seen.test });
 }

@@ -1,5 +1,7 @@
 // The published client, built from the target's LP_* settings and sending through the contract fetch: positive
-// flows go through it (we use what partners use). Retries are off so that every answer the target gives is seen.
+// flows go through it (we use what partners use). Retries are off so that every answer the target gives is seen; what
+// the client still sends again (the replay after a 401 with a renewed token, a re-send on a new connection) it tells
+// through its onResend, and each re-sent exchange carries that event (`resendOf`) for the judge to note.
 // A positive check that the target refuses fails with a message that names the LP_* variables to check, and without
 // a stack trace into the client's sources: the failure is the target's answer, not a bug of the kit.
 import {
@@ -9,16 +11,41 @@ import {
   createTokenProvider,
   type FleetClient,
   type LogisticsClient,
+  type ResendEvent,
   type TokenProvider,
 } from '../../src/index.ts';
 import { CREDENTIALS } from './credentials.ts';
-import { contractFetch, redactor } from './fetch.ts';
+import { type Exchange, type ExchangeMeta, exchange, redactor } from './fetch.ts';
 import { REGISTRY, registryEntry } from './operations.ts';
 import { couldNotJudgeOf } from './transport.ts';
 import { required, type Target } from './target.ts';
 
+/** The re-send the client has just announced: it hands that request to its fetch at once, before anything else runs
+ * (src/client-options.ts, onResend), so the next request clientFetch is given is that re-send. */
+let announced: ResendEvent | undefined;
+/** The client's event of each re-sent exchange, by the exchange's meta (the one fetch hands its listeners that object). */
+const resends = new WeakMap<ExchangeMeta, ResendEvent>();
+
+/** The contract fetch, for the client: each exchange marked as the client's, and a re-send with its event. */
+async function clientFetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
+  const meta: ExchangeMeta = { client: true };
+  if (announced) resends.set(meta, announced);
+  announced = undefined;
+  return (await exchange(input, init, meta)).response;
+}
+
+/** What the published client said of this exchange when it sent it again (undefined: sent once, or not by the client). */
+export const resendOf = (seen: Exchange): ResendEvent | undefined => resends.get(seen.meta);
+
 // The contract fetch's transport times out, retries and waits out throttling; the client's own timer only backs it up.
-const transport = { fetch: contractFetch, retry: { attempts: 1 }, timeoutMs: 600_000 };
+const transport = {
+  fetch: clientFetch,
+  retry: { attempts: 1 },
+  timeoutMs: 600_000,
+  onResend: (event: ResendEvent) => {
+    announced = event;
+  },
+};
 
 /** What to check when a call of an operation is refused as unauthenticated (`operation`: ApiError's `METHOD /path`):
  * the LP_* variables behind the credentials the registry says it carries, and its server's. */
