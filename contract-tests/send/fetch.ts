@@ -259,7 +259,3 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
   });
   return seen;
 }
-
-/** A fetch-compatible function for the typed client and for plain requests. */
-export const contractFetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> =>
-  (await exchange(input, init, { client: true })).response;
