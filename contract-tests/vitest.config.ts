@@ -1,7 +1,18 @@
 // Vitest project of the contract suite: the same files run against the mock, the sandbox or a live target (LP_* variables).
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { configDefaults, defineProject } from 'vitest/config';
 import { PROJECT_TIMEOUTS } from '../config/test-waits.ts';
 import { HeaviestFirst } from './support/heaviest-first.ts';
+
+const root = new URL('..', import.meta.url).pathname;
+const lockFile = join(root, 'package-lock.json');
+const moduleCachePath = join(
+  root,
+  'node_modules/.experimental-vitest-cache',
+  existsSync(lockFile) ? createHash('sha1').update(readFileSync(lockFile)).digest('hex').slice(0, 12) : 'no-lock-file',
+);
 
 // The suite's tests of itself send nothing to the target: they run with the mock (the default target) and nowhere else,
 // so a live run's verdict line counts only checks of the target, and the sandbox runs (contract:sandbox,
@@ -33,7 +44,7 @@ export default defineProject({
       ...(selfTests ? [] : ['contract-tests/self/**']),
       ...(endToEnd ? [] : ['contract-tests/self/end-to-end/**']),
     ],
-    root: new URL('..', import.meta.url).pathname,
+    root,
     setupFiles: ['contract-tests/support/setup.ts'],
     globalSetup: ['contract-tests/support/global-setup.ts'],
     // Targets are remote servers: give slow staging environments room, but never hang forever (the mock and the
@@ -54,7 +65,10 @@ export default defineProject({
     // Vitest's transforms of the suite's modules kept on disk between runs (node_modules/.experimental-vitest-cache,
     // keyed by each file's content): a run's workers wait for the main thread to transform every module they load,
     // which took about 1.3 s of a live run's start on two cores.
-    experimental: { fsModuleCache: true },
+    // Kept in a folder of its own per lock file: vitest clears its cache when the lock file changes, and that clearing
+    // races the run's own first writes (the run after an `npm install` died with ENOENT on a .tmp file of the cache,
+    // before any check); a new lock file now starts an empty folder, which nothing clears.
+    experimental: { fsModuleCache: true, fsModuleCachePath: moduleCachePath },
     hookTimeout: live ? 600_000 : PROJECT_TIMEOUTS.hookTimeout,
     // A write whose answer never came has an unknown outcome (send/transport.ts says so in these words): that is
     // nobody's verdict yet, so the check runs once more, building a new event, before it counts as "could not judge".

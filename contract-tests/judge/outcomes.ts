@@ -6,7 +6,7 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
-import type { Reporter } from 'vitest/reporters';
+import type { Reporter } from 'vitest/node';
 
 export type FailureOutcome = 'violation' | 'unjudged';
 

@@ -122,7 +122,7 @@ async function operatorCheck(entry: ModelEntry, operator: (typeof OPERATORS)[num
     [entry.operationId],
     sendable.length
       ? undefined
-      : `not applicable: ${applications.map((a) => (isInapplicable(a.made) ? a.made.inapplicable : '')).join('; ')}`,
+      : `not applicable: ${[...new Set(applications.map((a) => (isInapplicable(a.made) ? a.made.inapplicable : '')))].join('; ')}`,
   );
   // The valid requests the variants change, made side by side (none kept where each variant needs a fresh code).
   const cache = new Map<string, Base>();

@@ -103,6 +103,8 @@ export function buildRunReport(
     coverage: verdict.coverage,
     transport: verdict.transport,
     gateFailures: verdict.gateFailures,
+    skips: verdict.skips,
+    notes: verdict.notes,
   };
   if (options.baseline) report.drift = driftOf(report, options.baseline.keys, options.baseline.dir);
   if (options.workflows) report.workflows = options.workflows;

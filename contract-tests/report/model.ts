@@ -38,6 +38,13 @@ export interface CheckViolations {
   violations: Array<{ promise: string; sentence: string; evidence?: Evidence }>;
 }
 
+/** Checks skipped for one reason: how many, and up to three of them. */
+export interface SkipGroup {
+  reason: string;
+  count: number;
+  checks: string[];
+}
+
 export interface DimensionRow {
   operationId: string;
   /** Requests by operator id, and by the dimensions above. */
@@ -136,6 +143,10 @@ export interface RunReport {
   /** What the requests met, one line. */
   transport: string;
   gateFailures: string[];
+  /** The skipped checks by reason, the most frequent first (a report written before they were kept has none). */
+  skips?: SkipGroup[];
+  /** What the run noted and did not judge (a clause that is not a MUST today, a re-send of the client), each once. */
+  notes?: string[];
   drift?: Drift;
   /** The documented flows as Arazzo workflows, run after the suite (contract:live): their own verdict and steps. */
   workflows?: WorkflowsRun;

@@ -13,6 +13,7 @@ import {
   type CoverageRow,
   countOutcomes,
   type RetriedCheck,
+  type SkipGroup,
   type SuiteCounts,
   type VerdictWord,
   type ViolationGroup,
@@ -69,6 +70,9 @@ export interface RunVerdict {
   contradictedRows: AssumptionReportRow[];
   /** Why a gate failed the run, if one did. */
   gateFailures: string[];
+  /** The skipped checks by reason, and the run's notes (coverage.json). */
+  skips: SkipGroup[];
+  notes: string[];
   line: string;
 }
 
@@ -76,7 +80,11 @@ export interface RunVerdict {
 export function verdictOfRun(run: SuiteCounts, outputDir: string, gates: Gates = {}): RunVerdict {
   const read = <T>(name: string): Partial<T> => readJsonFile<Partial<T>>(join(outputDir, name)) ?? {};
   const { assumptions = [] } = read<{ assumptions: AssumptionReportRow[] }>('assumptions.json');
-  const { rows = [] } = read<{ rows: CoverageRow[] }>('coverage.json');
+  const {
+    rows = [],
+    skips = [],
+    notesOnce: notes = [],
+  } = read<{ rows: CoverageRow[]; skips: SkipGroup[]; notesOnce: string[] }>('coverage.json');
   const { strictFailures = [] } = read<{ strictFailures: string[] }>('strict-failures.json');
   const transport = read<{ stats: TransportStats; retriedChecks: RetriedCheck[] }>('transport.json');
   const { violations: groups = [], byCheck = [] } = read<{ violations: ViolationGroup[]; byCheck: CheckViolations[] }>('violations.json');
@@ -141,6 +149,8 @@ export function verdictOfRun(run: SuiteCounts, outputDir: string, gates: Gates =
     contradictions: contradictionsText(assumptions),
     contradictedRows: assumptions.filter((a) => a.outcome === 'contradicted'),
     gateFailures,
+    skips,
+    notes,
     line,
   };
 }
@@ -156,7 +166,7 @@ function unjudgedText(checks: FailedCheck[], crashed: boolean): string {
     'targets more room (--timeout, --tries, --max-wait, --rate-limit).',
     '',
     ...checks.map((c, i) => `${i + 1}. ${c.name}\n   ${c.reason ?? ''}`),
-    ...(crashed ? ['- the suite stopped before any check reported (see its output above)'] : []),
+    ...(crashed ? ['- the suite stopped before any check reported (the end of its output is above; all of it in suite-output.log)'] : []),
     '',
   ];
   return lines.join('\n');

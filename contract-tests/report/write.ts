@@ -17,6 +17,7 @@ import {
 import { htmlReport } from './views/html.ts';
 import { summaryMarkdown } from './views/summary.ts';
 import { retriedChecks, transportSummary } from './transport.ts';
+import { notesOf, skipGroups } from './skips.ts';
 import { violationGroups, violationsByCheck } from './violations.ts';
 import { assumptionsMarkdown, coverageMarkdown, dimensionsMarkdown, notesMarkdown } from './views/markdown.ts';
 
@@ -41,7 +42,7 @@ export function writeReports(dir: string, ledgerDir: string, targetName: string)
   const clauses = clauseTable();
   writeFileSync(
     join(dir, 'coverage.json'),
-    `${JSON.stringify({ target: targetName, rows: coverageRows, dimensions, clauses, notes: entries.filter((e) => e.kind === 'note') }, null, 2)}\n`,
+    `${JSON.stringify({ target: targetName, rows: coverageRows, dimensions, clauses, notes: entries.filter((e) => e.kind === 'note'), skips: skipGroups(entries), notesOnce: notesOf(entries) }, null, 2)}\n`,
   );
   const md = [coverageMarkdown(coverageRows, targetName), dimensionsMarkdown(dimensions), notesMarkdown(entries)]
     .filter(Boolean)

@@ -2,7 +2,7 @@
 // the failed checks are listed one line each with their outcome (a violation and what it states, or could not judge and
 // why), and the Violations section the run prints after them gives each broken promise with its request, answer and
 // curl; vitest's assertion diffs and code frames, which say nothing to a partner, are printed only with --verbose.
-import { DefaultReporter } from 'vitest/reporters';
+import { DefaultReporter } from 'vitest/node';
 import { flagVariable } from '../../config/environment.ts';
 import { outcomeOfErrors, unjudgedReason } from '../judge/outcomes.ts';
 

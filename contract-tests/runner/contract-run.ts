@@ -9,7 +9,7 @@ import { buildRunReport, readBaseline } from '../report/build.ts';
 import { EXIT_CODES, verdictOfRun } from '../report/verdict.ts';
 import { githubReport, reportToGithub } from '../report/views/github.ts';
 import { rewriteJunit } from '../report/views/junit.ts';
-import { contradictionsText, driftText, retriesText, violationsText } from '../report/views/text.ts';
+import { contradictionsText, driftText, notesText, retriesText, skipsText, violationsText } from '../report/views/text.ts';
 import { writeRunReport } from '../report/write.ts';
 import { redactorFromEnvironment } from '../send/redact.ts';
 import { Transport, type TransportSettings } from '../send/transport.ts';
@@ -17,7 +17,8 @@ import { runWorkflows } from '../workflows/run-workflows.ts';
 import { workflowLine, workflowsText } from '../workflows/report-text.ts';
 import { summarize, type WorkflowsRun } from '../workflows/verdict.ts';
 import { preflight } from './preflight.ts';
-import { runSuite } from './run-suite.ts';
+import { foldable, outputTail, suiteLine } from './console-summary.ts';
+import { runSuite, SUITE_OUTPUT } from './run-suite.ts';
 
 export interface ContractRunOptions {
   target: TargetName;
@@ -105,16 +106,20 @@ export async function runContract(opts: ContractRunOptions): Promise<number> {
     console.log(
       `contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${opts.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`,
     );
+    if (!opts.verbose) console.log(`contract: suite: running (its own output: ${join(opts.out, SUITE_OUTPUT)}; --verbose prints it)`);
     const run = await runSuite({
       target: opts.target,
       env: { ...env, ...opts.transport.env, ...(opts.verbose ? { LP_CONTRACT_VERBOSE: '1' } : {}) },
       outputDir: opts.out,
       runs: opts.runs,
-      echo: true,
+      echo: opts.verbose,
       vitestArgs: opts.vitestArgs,
       strict: opts.strict,
     });
+    console.log(suiteLine(run));
     const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
+    const crashed = run.exitCode !== 0 && verdict.failedChecks.length === 0;
+    if (crashed && !opts.verbose) console.log(`\n${outputTail(run.output)}`);
     const workflows = opts.workflows ? await runDocumentedFlows(opts, server.env) : undefined;
     const report = buildRunReport(verdict, {
       target: opts.target,
@@ -131,17 +136,16 @@ export async function runContract(opts: ContractRunOptions): Promise<number> {
       verdict.unjudgedText,
       retriesText(report),
       report.drift ? driftText(report.drift) : '',
+      workflows ? workflowsText(workflows) : '',
+      skipsText(report.skips ?? []),
+      notesText(report.notes ?? []),
     ];
-    for (const section of sections) if (section) console.log(`\n${redact(section)}`);
-    if (workflows) {
-      const text = workflowsText(workflows);
-      if (text) console.log(`\n${redact(text)}`);
-    }
+    for (const section of sections) if (section) console.log(`\n${foldable(redact(section))}`);
     if (verdict.transport) console.log(verdict.transport);
     writeRunReport(opts.out, report, redact);
     rewriteJunit(join(opts.out, 'junit.xml'), report, verdict.violationsByCheck);
     console.log(
-      `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (report.html, summary.md, violations.json, assumptions.md, coverage.md, junit.xml)`,
+      `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (report.html, summary.md, violations.json, assumptions.md, coverage.md, junit.xml, ${SUITE_OUTPUT})`,
     );
     console.log(verdict.line);
     if (workflows) console.log(workflows.line);

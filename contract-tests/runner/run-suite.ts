@@ -1,12 +1,15 @@
 // Runs the contract vitest project against one target's LP_* settings, with every line of its output and every
 // report file passed through the redactor of those settings' credentials.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
 import { flagVariable } from '../../config/environment.ts';
 import type { TargetName } from '../send/target.ts';
+
+/** The suite's own output (vitest's, redacted), beside the reports: what --verbose prints. */
+export const SUITE_OUTPUT = 'suite-output.log';
 
 export interface SuiteRun {
   exitCode: number;
@@ -23,7 +26,7 @@ export interface SuiteOptions {
   outputDir: string;
   /** Property-based runs per operation and kind. */
   runs?: number;
-  /** Echo the (redacted) output while it runs. */
+  /** Echo the (redacted) output while it runs (--verbose); it is kept in `<outputDir>/suite-output.log` either way. */
   echo?: boolean;
   /** Vitest test name filter and other arguments. */
   vitestArgs?: string[];
@@ -76,6 +79,8 @@ export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   child.stderr!.on('data', relay(process.stderr));
   return new Promise((resolve) => {
     child.once('exit', (code, signal) => {
+      mkdirSync(options.outputDir, { recursive: true });
+      writeFileSync(join(options.outputDir, SUITE_OUTPUT), output);
       redactFiles(options.outputDir, redactor);
       const count = (word: string) => Number(new RegExp(`Tests\\s+.*?(\\d+) ${word}`).exec(output)?.[1] ?? 0);
       resolve({

@@ -1,6 +1,7 @@
 // The authorize request of the code grant and the code exchange, built from the model (send/model.ts) like every
 // other request: a check changes one part and sends the rest as a valid request has it. Also whether the target
 // approves unattended (answers with a redirect to LP_REDIRECT_URI, so that codes can be had without a user).
+import { reasonIfCannot } from './capabilities.ts';
 import type { Exchange } from './fetch.ts';
 import { request } from './model.ts';
 import { type Change, unchanged, withForm, withQuery } from './parts.ts';
@@ -96,7 +97,7 @@ export async function pkcePair(): Promise<{ verifier: string; challenge: string 
 }
 
 async function probeApproval(): Promise<string | undefined> {
-  const absent = needsAuthorize();
+  const absent = needsAuthorize() ?? reasonIfCannot(target.name, 'hasDataSemantics');
   if (absent) return absent;
   const plain = await authorize();
   const outcome = outcomeOf(plain);

@@ -2,7 +2,7 @@
 // drift since a baseline; the checks that passed only after retries. Views of the report model (report/model.ts).
 import type { Evidence } from '../../send/evidence.ts';
 import type { Observed } from '../../send/ledger.ts';
-import type { AssumptionReportRow, Drift, DriftList, RunReport, ViolationGroup } from '../model.ts';
+import type { AssumptionReportRow, Drift, DriftList, RunReport, SkipGroup, ViolationGroup } from '../model.ts';
 
 /** One example's request, answer and reproduction, as text (the console and the JUnit failures). */
 export function evidenceText(example: Evidence, indent = '   '): string[] {
@@ -85,4 +85,25 @@ export function retriesText(report: RunReport): string {
     ...report.passedAfterRetries.map((c) => `- ${c.check}: ${c.retried} retries${c.throttled ? `, ${c.throttled} throttled` : ''}`),
     '',
   ].join('\n');
+}
+
+/** The skipped checks by reason, the most frequent first: at most `limit` reasons, the rest counted (coverage.md and
+ * report.json have them all). */
+export function skipsText(groups: SkipGroup[], limit = 8): string {
+  if (!groups.length) return '';
+  const total = groups.reduce((sum, g) => sum + g.count, 0);
+  const lines = [`Skipped (${total} checks, ${groups.length} reasons)`, ''];
+  for (const group of groups.slice(0, limit)) lines.push(`- ${group.count} × ${group.reason}`);
+  if (groups.length > limit) lines.push(`- … ${groups.length - limit} more reasons (report.json, "skips")`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** What the run noted and did not judge, each once: at most `limit`, the rest counted (coverage.md has them all). */
+export function notesText(notes: string[], limit = 6): string {
+  if (!notes.length) return '';
+  const lines = [`Noted, not judged (${notes.length})`, '', ...notes.slice(0, limit).map((n) => `- ${n}`)];
+  if (notes.length > limit) lines.push(`- … ${notes.length - limit} more (coverage.md, "Noted, not judged")`);
+  lines.push('');
+  return lines.join('\n');
 }
