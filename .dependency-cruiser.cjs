@@ -86,9 +86,11 @@ module.exports = {
       'suite-workflows-beside-the-suite',
       'error',
       "contract-tests/workflows/ runs the Arazzo workflows with Redocly Respect: it uses the run's redactor (send/) and " +
-        'nothing that judges, operates, reports or runs the suite; the report and the runner read its results.',
+        "judges each step's answer with the suite's own conformance and verdicts (judge/conformance.ts, judge/verdicts.ts: " +
+        'one definition of "conforms" for the suite and the workflows), and nothing else that judges, operates, reports or ' +
+        'runs the suite; the report and the runner read its results.',
       '^contract-tests/workflows/',
-      '^contract-tests/(judge|operators|report|runner|support|self|fixtures|dredd|token|carriers|fleet|security|property|flows)/',
+      '^contract-tests/(judge/(?!conformance\\.ts$|verdicts\\.ts$)|(operators|report|runner|support|self|fixtures|dredd|token|carriers|fleet|security|property|flows)/)',
     ),
     forbid(
       'suite-report-views-read-the-model',

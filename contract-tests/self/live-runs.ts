@@ -21,13 +21,14 @@ export const LIVE_RUN_TIMEOUT_MS = testWaitMs(90_000);
 
 /** Runs the live suite on `files` (or all) with `settings` as its only LP_* variables; reports go to `dir`. The
  * documented flows as workflows are left out (--no-workflows) unless `workflows` is set: the suite's self-tests judge
- * the suite, and test/workflows/ the workflows of a live run. */
+ * the suite, and test/workflows/ the workflows of a live run. `onOutput` is told of the output so far whenever more comes
+ * (to note what a fixture had seen by the time a line was printed). */
 export function contractLive(
   settings: Record<string, string | undefined>,
   dir: string,
   args: string[],
   files: string[] = [],
-  { workflows = false }: { workflows?: boolean } = {},
+  { workflows = false, onOutput }: { workflows?: boolean; onOutput?: (text: string) => void } = {},
 ): Promise<LiveRun> {
   const env: Record<string, string | undefined> = {};
   // Nor the outer run's GitHub Actions settings: a self-test's seeded violations must not annotate the CI run itself.
@@ -43,7 +44,10 @@ export function contractLive(
     { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    onOutput?.(output);
+  });
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), LIVE_RUN_TIMEOUT_MS);
   return new Promise((resolve) => {

@@ -1,7 +1,8 @@
-// A HAR 1.2 file built from Respect's JSON log, for the one workflow Respect cannot record a HAR of: its HAR recorder
-// binds each request to the origin it started at, so the authorize redirect to LP_REDIRECT_URI (another origin) would
-// be sent to the identity provider instead, and the flow would break. The log holds every exchange Respect judged
-// (request, answer, time); what a HAR has beyond that (timings, sizes, cookies) is left empty, as the format allows.
+// A HAR 1.2 file built from Respect's JSON log, for every workflow: Respect's own HAR recorder sends each request on a
+// connection of its own to the origin the step started at, so the authorize redirect to LP_REDIRECT_URI (another
+// origin) would be sent to the identity provider instead, and no request would go through the proxy the environment
+// names. The log holds every exchange Respect judged (request, answer, time); what a HAR has beyond that (timings,
+// sizes, cookies) is left empty, as the format allows.
 import type { RespectLog, RespectStep } from './respect.ts';
 
 type HarPair = { name: string; value: string };
@@ -54,7 +55,8 @@ export function harFromLog(log: RespectLog, note: string, startedAt: Date): obje
       version: '1.2',
       creator: { name: '@logistics-partner/api-kit contract:workflows', version: '1' },
       comment: note,
-      entries: steps.filter((step) => step.request).map((step) => entryOf(step, startedAt.toISOString())),
+      // A step that never reached the target (no answer) has no URL in the log: there is no exchange to record.
+      entries: steps.filter((step) => step.request?.url).map((step) => entryOf(step, startedAt.toISOString())),
     },
   };
 }

@@ -1,9 +1,11 @@
 // One run of Redocly Respect (`redocly respect`, the CLI the kit lints and bundles with) on one published Arazzo file:
 // the target's LP_* variables in its environment and nothing else of ours (Respect reads `inputs.env` from there), the
-// other inputs on its command line, its JSON log and HAR written into a private directory for the caller to redact.
+// other inputs on its command line, its requests over the kit's connections (respect-connections.ts), its JSON log
+// written into a private directory for the caller to redact. Its own HAR is not asked for (see har.ts).
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { REDOCLY_CLI, redoclyEnv, withoutEndOfLifeNotice } from '../../spec-core/redocly.ts';
 import { LP_VARIABLES, withoutLpVariables } from '../../config/environment.ts';
@@ -17,15 +19,14 @@ export interface RespectLog {
 export interface RespectStep {
   stepId: string;
   request?: { method: string; url: string; headers?: Record<string, string>; body?: unknown };
-  response?: { statusCode: number; body?: unknown; headers?: Record<string, string>; time?: number };
+  /** `size` is the body's length in bytes (0 for an empty body, which Respect records as `{}`). */
+  response?: { statusCode: number; body?: unknown; headers?: Record<string, string>; time?: number; size?: number };
   checks: Array<{ name: string; passed: boolean; message?: string; condition?: string; severity?: string }>;
 }
 
 export interface RespectRun {
   /** The parsed JSON log; undefined when Respect wrote none (it could not start, or was stopped). */
   log: RespectLog | undefined;
-  /** Respect's own HAR file, when one was asked for and written. */
-  harFile: string | undefined;
   /** Its stdout and stderr, without Redocly's Node.js end-of-life notice (not yet redacted). */
   output: string;
   /** Its exit code; null when it was stopped for taking longer than the timeout. */
@@ -36,13 +37,11 @@ export interface RespectRun {
 export interface RespectOptions {
   /** The published Arazzo file. */
   file: string;
-  /** The private directory for its raw JSON log and HAR. */
+  /** The private directory for its raw JSON log. */
   rawDir: string;
   env: TargetEnv;
   /** Inputs other than `env` (a milestone's time, a state): not secret, so they travel on the command line. */
   inputs: Record<string, string>;
-  /** Whether to ask Respect for its HAR (see the runner for the workflow it must not be asked for). */
-  har: boolean;
   /** Respect's time per request; the whole run may take ten times as long. */
   requestTimeoutMs: number;
 }
@@ -57,16 +56,37 @@ export function respectEnv(target: TargetEnv): NodeJS.ProcessEnv {
   return { ...base, NO_COLOR: '1', ...Object.fromEntries(LP_VARIABLES.map((name) => [name, target[name] ?? ''])) };
 }
 
-export function respectArgs(options: RespectOptions, jsonFile: string, harFile: string): string[] {
+/**
+ * Respect's checks that the runner makes instead, with the contract suite's judge (step-conformance.ts): whether a
+ * status, a content type and a body conform. Switched off, not to warnings: Respect's schema check treats every object
+ * as closed (its ajv has `defaultUnevaluatedProperties: false`), so an answer with one more field than documented
+ * would read as a failure in its log while the suite, as JSON Schema, lets a server add fields.
+ */
+export const CHECKS_JUDGED_BY_THE_SUITE = ['STATUS_CODE_CHECK', 'CONTENT_TYPE_CHECK', 'SCHEMA_CHECK'] as const;
+
+/**
+ * Loaded before the CLI: Respect's requests over the kit's connections (its proxies). It is TypeScript, so tsx's
+ * CommonJS hook loads it: tsx's ESM loader would sit in the way of every module the CLI loads (2 s more per run on
+ * two busy cores, against half a second).
+ */
+const CONNECTIONS_PRELOAD = fileURLToPath(new URL('./respect-connections.ts', import.meta.url));
+
+/** Node's arguments: the preload, then the CLI's. */
+export function respectArgs(options: RespectOptions, jsonFile: string): string[] {
   return [
+    '--require',
+    'tsx/cjs',
+    '--require',
+    CONNECTIONS_PRELOAD,
     REDOCLY_CLI,
     'respect',
     options.file,
+    '--severity',
+    CHECKS_JUDGED_BY_THE_SUITE.map((check) => `${check}=off`).join(','),
     '--input',
     JSON.stringify(options.inputs),
     '--json-output',
     jsonFile,
-    ...(options.har ? ['--har-output', harFile] : []),
     '--max-fetch-timeout',
     String(options.requestTimeoutMs),
     '--execution-timeout',
@@ -80,18 +100,16 @@ export const respectDeadlineMs = (requestTimeoutMs: number) => requestTimeoutMs 
 /** Runs Respect once; never rejects: a run that failed to produce a log says so in `log: undefined` and its output. */
 export function runRespect(options: RespectOptions): Promise<RespectRun> {
   const jsonFile = join(options.rawDir, 'respect.json');
-  const harFile = join(options.rawDir, 'respect.har');
   const timeout = respectDeadlineMs(options.requestTimeoutMs);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      respectArgs(options, jsonFile, harFile),
+      respectArgs(options, jsonFile),
       { cwd: repoRoot, env: respectEnv(options.env), timeout, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const failed = error as (NodeJS.ErrnoException & { code?: number | string; killed?: boolean }) | null;
         resolve({
           log: existsSync(jsonFile) ? (JSON.parse(readFileSync(jsonFile, 'utf8')) as RespectLog) : undefined,
-          harFile: options.har && existsSync(harFile) ? harFile : undefined,
           output: withoutEndOfLifeNotice(`${stdout}${stderr}`),
           code: failed ? (typeof failed.code === 'number' ? failed.code : null) : 0,
           timedOut: failed?.killed === true,

@@ -1,7 +1,9 @@
-// What a workflow run found, step by step, from Respect's (already redacted) JSON log: a step passed; failed, with the
+// What a workflow run found, step by step, from Respect's (already redacted) JSON log and the suite's verdicts on each
+// answer (step-conformance.ts): a step passed (noting the x-assumptions its answer contradicted); failed, with the
 // documented fact it broke (its promise), the checks that broke it, the request, the answer and a curl to repeat it;
 // could not be judged (the target unreachable, a timeout, throttled, a precondition of the target unmet), with why; or
-// was skipped, with why. The three outcomes read like the contract suite's: a violation, "could not judge", a skip.
+// was skipped, with why. The outcomes read like the contract suite's: a violation, a contradicted assumption (a
+// failure only when strict), "could not judge", a skip.
 import { seedSections } from '../../spec-core/seed-sections.ts';
 import type { Workflow, WorkflowStep } from '../../spec-core/workflows.ts';
 import type { TargetEnv } from '../../tools/targets.ts';
@@ -9,6 +11,7 @@ import { curlOf } from '../../tools/workflows/curl.ts';
 import type { StepRequest } from '../../tools/workflows/step-request.ts';
 import { namedByVariable } from './redaction.ts';
 import type { RespectStep } from './respect.ts';
+import type { StepConformance, StepContradiction } from './step-conformance.ts';
 
 export interface StepRequestRecord {
   method: string;
@@ -32,8 +35,16 @@ interface StepBase {
 
 export type StepResult = StepBase &
   (
-    | { outcome: 'passed' }
-    | { outcome: 'failed'; promise: string; broken: string[]; request: StepRequestRecord; answer: StepAnswer; curl: string }
+    | { outcome: 'passed'; contradicted?: StepContradiction[]; answer?: StepAnswer }
+    | {
+        outcome: 'failed';
+        promise: string;
+        broken: string[];
+        request: StepRequestRecord;
+        answer: StepAnswer;
+        curl: string;
+        contradicted?: StepContradiction[];
+      }
     | { outcome: 'unjudged'; reason: string; request?: StepRequestRecord; answer?: StepAnswer }
     | { outcome: 'skipped'; reason: string }
   );
@@ -80,15 +91,16 @@ function answerOf(step: RespectStep): StepAnswer | undefined {
   return { status: statusCode, contentType: headers['content-type'] ?? '', body: text.length > 600 ? `${text.slice(0, 597)}...` : text };
 }
 
-/** Why a failed step could not be judged, or undefined when its failure is a violation. */
-function unjudgedReason(step: RespectStep, definition: WorkflowStep): string | undefined {
-  const failed = step.checks.filter((check) => !check.passed);
+/** Why a step with an answer could not be judged, or undefined: no answer, throttled, or (with no violation to
+ * report) a precondition of the target unmet. */
+function unjudgedReason(step: RespectStep, definition: WorkflowStep, failed: RespectStep['checks'], violated: boolean): string | undefined {
   // Respect records a request it got no answer to with status 0.
   if (!step.response?.statusCode) {
     const noAnswer = failed.find((check) => NO_ANSWER.has(check.name));
     return `no answer to judge: ${line(noAnswer?.message || noAnswer?.name || 'Respect recorded none')}`;
   }
   if (step.response.statusCode === 429) return 'throttled: the target answered 429 (Too Many Requests); try again later';
+  if (violated) return undefined;
   // An unmet precondition of the target (an empty fleet) makes the rest of the step meaningless, not wrong.
   const preconditions = new Map(
     definition.successCriteria.filter((c) => c['x-precondition']).map((c) => [c.condition, c['x-precondition']!]),
@@ -102,16 +114,39 @@ export interface StepContext {
   request: StepRequest;
   /** What the redirect receiver noticed (for the authorize step), added to what broke. */
   notes: string[];
+  /** The suite's verdicts on the step's answer; undefined when it got none, or the answer is not the target's. */
+  conformance?: StepConformance;
+  /** A strict run: a contradicted assumption fails the step, as it fails a check of the suite. */
+  strict: boolean;
+}
+
+/** Respect's failed checks that count (the severities it was told to ignore do not). */
+const failedChecks = (step: RespectStep) =>
+  step.checks.filter((check) => !check.passed && check.severity !== 'warn' && check.severity !== 'off');
+
+/** What broke: Respect's checks (the success criteria), the suite's violations, and in a strict run its contradictions. */
+function brokenOf(failed: RespectStep['checks'], context: StepContext): string[] {
+  const { violations = [], contradicted = [] } = context.conformance ?? {};
+  const more = (n: number) => (n > 1 ? ` (and ${n - 1} more like it)` : '');
+  const strictly = context.strict
+    ? contradicted.map(
+        (c) => `contradicted assumption (a strict run fails on it): ${line(c.what, 160)}: ${c.problems[0]}${more(c.problems.length)}`,
+      )
+    : [];
+  return [...failed.map(brokenCheck), ...violations.map((violation) => `documented answer: ${violation}`), ...strictly];
 }
 
 /** The result of one step Respect ran. */
 export function stepResult(step: RespectStep, definition: WorkflowStep, context: StepContext): StepResult {
   const base = { stepId: definition.stepId, operationId: definition.operation.operationId };
-  const failed = step.checks.filter((check) => !check.passed && check.severity !== 'warn' && check.severity !== 'off');
-  if (failed.length === 0) return { ...base, outcome: 'passed' };
+  const failed = failedChecks(step);
+  const contradicted = context.conformance?.contradicted ?? [];
+  const noted = contradicted.length > 0 ? { contradicted } : {};
+  const broken = brokenOf(failed, context);
   const request = requestOf(step, context.env, context.request.server);
   const answer = answerOf(step);
-  const reason = unjudgedReason(step, definition);
+  if (broken.length === 0) return { ...base, outcome: 'passed', ...noted, ...(contradicted.length > 0 && answer ? { answer } : {}) };
+  const reason = unjudgedReason(step, definition, failed, (context.conformance?.violations.length ?? 0) > 0);
   if (reason || !request || !answer)
     return {
       ...base,
@@ -120,8 +155,9 @@ export function stepResult(step: RespectStep, definition: WorkflowStep, context:
       ...(request ? { request } : {}),
       ...(answer ? { answer } : {}),
     };
-  const broken = [...failed.map(brokenCheck), ...(context.request.redirects ? context.notes : [])];
-  return { ...base, outcome: 'failed', promise: promiseOf(definition), broken, request, answer, curl: curlOf(context.request) };
+  const notes = context.request.redirects ? context.notes : [];
+  const promise = promiseOf(definition);
+  return { ...base, outcome: 'failed', promise, broken: [...broken, ...notes], request, answer, curl: curlOf(context.request), ...noted };
 }
 
 /** Every step of the workflow: those Respect ran, then those it did not reach, skipped with why. */

@@ -2,16 +2,17 @@
 // one workflow at a time, and returns what each step did. The one call a contract run needs:
 //   const run = await runWorkflows({ target: 'live', env: server.env, outputDir: join(out, 'workflows') });
 // run.workflows holds per-workflow, per-step results (passed / failed with promise, request and answer / could not
-// judge / skipped, with why), run.exitCode the verdict (0 pass, 1 violation, 2 could not judge); outputDir gets each
-// workflow's Respect JSON log and HAR and its console output, and workflows.json: all redacted.
+// judge / skipped, with why; the x-assumptions each answer contradicted), run.exitCode the verdict (0 pass, 1
+// violation, 2 could not judge); outputDir gets each workflow's Respect JSON log, a HAR built from it and Respect's
+// console output, and workflows.json: all redacted.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { loadWorkflows, publishedWorkflowPath, type Workflow } from '../../spec-core/workflows.ts';
-import { integerVariable, type TargetName } from '../../config/environment.ts';
+import { flagVariable, integerVariable, type TargetName } from '../../config/environment.ts';
 import type { TargetEnv } from '../../tools/targets.ts';
 import { stepRequests, type StepRequest } from '../../tools/workflows/step-request.ts';
 import { harFromLog } from './har.ts';
@@ -19,6 +20,7 @@ import { type Approval, loopbackRedirectUri, probeApproval, type RedirectReceive
 import { harvestCredentials, workflowRedactor } from './redaction.ts';
 import { type RespectLog, respectDeadlineMs, runRespect } from './respect.ts';
 import { allSteps, type StepContext, type StepResult, workflowSteps } from './results.ts';
+import { judgeStepAnswer, type StepConformance } from './step-conformance.ts';
 import { summarize, type WorkflowOutcome, type WorkflowResult, type WorkflowsRun } from './verdict.ts';
 
 export type { StepResult } from './results.ts';
@@ -36,13 +38,19 @@ export interface RunWorkflowsOptions {
   requestTimeoutMs?: number;
   /** Told of each workflow as it ends (the console of contract:workflows). */
   onWorkflow?: (result: WorkflowResult) => void;
+  /**
+   * Whether a contradicted x-assumption fails its step, as `--strict-assumptions` makes it fail a check of the suite.
+   * Default: as the suite's (strictByDefault, runner/run-suite.ts): strict for every target but live, and for live
+   * with LP_STRICT_ASSUMPTIONS=1.
+   */
+  strict?: boolean;
 }
 
 /** Operations that write: a workflow with one runs only behind the suite's write gate. */
 const WRITE_OPERATIONS = new Set(['recordLoadMilestoneEvent']);
 
 export const HAR_NOTE =
-  "Built from Respect's JSON log: Respect's HAR recorder sends a followed redirect to the origin the request started at, which breaks the redirect to LP_REDIRECT_URI, so this workflow runs without it.";
+  "Built from Respect's JSON log: Respect's own HAR recorder sends every request on a connection of its own to the origin the step started at, so it neither follows a redirect to another origin (LP_REDIRECT_URI) nor goes through the proxy the environment names; the workflows run without it.";
 
 /** Why a workflow cannot run against this target's settings, or undefined. */
 function notRunnable(workflow: Workflow, env: TargetEnv): string | undefined {
@@ -105,10 +113,27 @@ interface RunContext {
   timeoutMs: number;
   eventTime: string;
   bundles: ReturnType<typeof loadBundles>;
+  strict: boolean;
+}
+
+/**
+ * The suite's verdicts on each step's answer, judged on Respect's log before the kit's redactor rewrites it (a redacted
+ * value may not keep its shape), then redacted. None for a step without an answer to judge, a throttled one, one whose
+ * body Respect did not keep (it keeps none when the step's outputs cannot be read: the step failed on that already),
+ * or the step that follows a redirect: its answer is the page of the partner's application (the runner's receiver).
+ */
+function judgeAnswers(log: RespectLog | undefined, requests: StepRequest[], redact: (value: StepConformance) => StepConformance) {
+  const ran = log ? stepsOf(log) : [];
+  return requests.map((request) => {
+    const response = ran.find((step) => step.stepId === request.stepId)?.response;
+    if (!response?.statusCode || response.statusCode === 429 || request.redirects) return undefined;
+    if (response.body === undefined && response.size !== 0) return undefined;
+    return redact(judgeStepAnswer(request.operationId, response));
+  });
 }
 
 /** Writes a workflow's redacted outputs (those it has) and returns their names, relative to `dir`. */
-function writeOutputs(workflow: Workflow, dir: string, outputs: { log?: unknown; har?: unknown; console: string }) {
+function writeOutputs(workflow: Workflow, dir: string, outputs: { log?: RespectLog; har?: object; console: string }) {
   const name = (ext: string) => `${workflow.workflowId}.${ext}`;
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   writeFileSync(join(dir, name('log')), outputs.console);
@@ -120,8 +145,6 @@ function writeOutputs(workflow: Workflow, dir: string, outputs: { log?: unknown;
 interface Prepared {
   file: string;
   requests: StepRequest[];
-  /** The step that answers with a redirect to the partner's redirect URI, if the workflow has one. */
-  redirecting: StepRequest | undefined;
   state: string;
   /** The codes the redirect receiver got, to redact. */
   codes: string[];
@@ -130,26 +153,27 @@ interface Prepared {
 
 /** Respect on one workflow in a private directory; its outputs redacted into the output directory; its steps judged. */
 async function respectRun(workflow: Workflow, context: RunContext, prepared: Prepared) {
-  const { file, requests, redirecting, state, codes, receiver } = prepared;
+  const { file, requests, state, codes, receiver } = prepared;
   const rawDir = mkdtempSync(join(tmpdir(), 'lp-workflow-'));
   try {
     const inputs = { eventTime: context.eventTime, state };
-    const run = await runRespect({ file, rawDir, env: context.env, inputs, har: !redirecting, requestTimeoutMs: context.timeoutMs });
-    const har = run.harFile ? (JSON.parse(readFileSync(run.harFile, 'utf8')) as unknown) : undefined;
-    const redactor = workflowRedactor(context.env, [...codes, ...harvestCredentials(run.log), ...harvestCredentials(har)]);
+    const run = await runRespect({ file, rawDir, env: context.env, inputs, requestTimeoutMs: context.timeoutMs });
+    const redactor = workflowRedactor(context.env, [...codes, ...harvestCredentials(run.log)]);
+    const judged = judgeAnswers(run.log, requests, (value) => redactor.redactValue(value));
     const log = run.log ? redactor.redactValue(run.log) : undefined;
-    // Respect's own HAR, or for the redirecting workflow (which runs without it) one built from its log.
-    const harOut = har
-      ? redactor.redactValue(har)
-      : log && redirecting
-        ? redactor.redactValue(harFromLog(log, HAR_NOTE, new Date()))
-        : undefined;
-    const files = writeOutputs(workflow, context.outputDir, { log, har: harOut, console: redactor.redact(run.output) });
-    const contexts: StepContext[] = requests.map((request) => ({ env: context.env, request, notes: receiver?.notes ?? [] }));
+    const har = log ? harFromLog(log, HAR_NOTE, new Date()) : undefined;
+    const files = writeOutputs(workflow, context.outputDir, { log, har, console: redactor.redact(run.output) });
+    const contexts: StepContext[] = requests.map((request, i) => ({
+      env: context.env,
+      request,
+      notes: receiver?.notes ?? [],
+      ...(judged[i] ? { conformance: judged[i] } : {}),
+      strict: context.strict,
+    }));
     const steps = log
       ? workflowSteps(workflow, stepsOf(log), contexts)
       : allSteps(workflow, 'unjudged', respectFailure(run, context.timeoutMs, redactor.redact(run.output)));
-    return { files, ...(redirecting && harOut ? { harNote: HAR_NOTE } : {}), outcome: outcomeOf(steps), steps };
+    return { files, ...(har ? { harNote: HAR_NOTE } : {}), outcome: outcomeOf(steps), steps };
   } finally {
     rmSync(rawDir, { recursive: true, force: true });
   }
@@ -173,7 +197,7 @@ async function runOne(workflow: Workflow, context: RunContext): Promise<Omit<Wor
   try {
     return {
       ...base,
-      ...(await respectRun(workflow, context, { file, requests, redirecting, state, codes, receiver: receiving.receiver })),
+      ...(await respectRun(workflow, context, { file, requests, state, codes, receiver: receiving.receiver })),
     };
   } finally {
     await receiving.receiver?.close();
@@ -207,6 +231,7 @@ export async function runWorkflows(options: RunWorkflowsOptions): Promise<Workfl
     timeoutMs: options.requestTimeoutMs ?? integerVariable('LP_CONTRACT_TIMEOUT_MS', 15_000, 1),
     eventTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     bundles: loadBundles(),
+    strict: options.strict ?? (options.target !== 'live' || flagVariable('LP_STRICT_ASSUMPTIONS')),
   };
   const results: WorkflowResult[] = [];
   for (const workflow of loadWorkflows().filter((w) => !options.only || options.only.includes(w.workflowId))) {
@@ -215,7 +240,7 @@ export async function runWorkflows(options: RunWorkflowsOptions): Promise<Workfl
     results.push(result);
     options.onWorkflow?.(result);
   }
-  const run = summarize(options.target, results, (performance.now() - started) / 1000);
+  const run = summarize(options.target, results, (performance.now() - started) / 1000, context.strict);
   writeFileSync(join(options.outputDir, 'workflows.json'), `${JSON.stringify(workflowRedactor(options.env).redactValue(run), null, 2)}\n`);
   return run;
 }

@@ -161,7 +161,9 @@ describe('where nothing can be judged', () => {
     expect(run.workflows.map((w) => w.outcome)).toEqual(['unjudged', 'unjudged', 'unjudged', 'unjudged']);
     const first = run.workflows[0]!.steps[0]!;
     expect(first.outcome === 'unjudged' && first.reason).toMatch(/^no answer to judge: fetch failed/);
-    expect(run.workflows[2]!.reason).toBe('the authorize endpoint could not be asked (ECONNREFUSED)');
+    expect(run.workflows[2]!.reason).toBe(
+      `the authorize endpoint could not be asked (ECONNREFUSED): Nothing accepts connections at ${new URL(closed).host}: check that the server is running, and the host and port in "LP_AUTH_URL".`,
+    );
   });
 
   it('a fleet key that sees no vehicle: the list step could not be judged (its precondition is unmet), exit 2', async () => {
