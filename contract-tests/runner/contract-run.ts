@@ -52,12 +52,13 @@ async function runDocumentedFlows(opts: ContractRunOptions, env: ResolvedTarget[
       target: opts.target,
       env,
       outputDir: join(opts.out, 'workflows'),
+      strict: opts.strict,
       onWorkflow: (result) => console.log(workflowLine(result)),
     });
   } catch (error) {
     // Respect itself failed to run: nobody's verdict on the target, and never a pass.
     const line = `workflows verdict: COULD NOT JUDGE: the workflows could not run: ${(error as Error).message}`;
-    return { ...summarize(opts.target, [], 0), exitCode: EXIT_CODES.couldNotJudge, line };
+    return { ...summarize(opts.target, [], 0, opts.strict), exitCode: EXIT_CODES.couldNotJudge, line };
   }
 }
 
