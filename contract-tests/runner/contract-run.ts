@@ -2,6 +2,7 @@
 // read from LP_* and .env), the live preflight, the suite, the verdict, and every report of the run (the console's
 // sections, report.json, summary.md, report.html, junit.xml rewritten, GitHub's annotations). `npm run contract*`
 // (scripts/contract.ts) parses the options and calls it.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetName } from '../../config/environment.ts';
 import { resolveTarget, type ResolvedTarget } from '../../tools/targets.ts';
@@ -17,6 +18,7 @@ import { runWorkflows } from '../workflows/run-workflows.ts';
 import { workflowLine, workflowsText } from '../workflows/report-text.ts';
 import { summarize, type WorkflowsRun } from '../workflows/verdict.ts';
 import { preflight } from './preflight.ts';
+import { showProgress } from './progress.ts';
 import { foldable, outputTail, suiteLine } from './console-summary.ts';
 import { runSuite, SUITE_OUTPUT } from './run-suite.ts';
 
@@ -108,6 +110,9 @@ export async function runContract(opts: ContractRunOptions): Promise<number> {
       `contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${opts.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`,
     );
     if (!opts.verbose) console.log(`contract: suite: running (its own output: ${join(opts.out, SUITE_OUTPUT)}; --verbose prints it)`);
+    // The ledger of a run before this one would count as progress: the suite's global setup clears it too.
+    rmSync(join(opts.out, '.ledger'), { recursive: true, force: true });
+    const stopProgress = opts.verbose ? () => {} : showProgress({ ledgerDir: join(opts.out, '.ledger'), stream: process.stderr });
     const run = await runSuite({
       target: opts.target,
       env: { ...env, ...opts.transport.env, ...(opts.verbose ? { LP_CONTRACT_VERBOSE: '1' } : {}) },
@@ -117,6 +122,7 @@ export async function runContract(opts: ContractRunOptions): Promise<number> {
       vitestArgs: opts.vitestArgs,
       strict: opts.strict,
     });
+    stopProgress();
     console.log(suiteLine(run));
     const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
     const crashed = run.exitCode !== 0 && verdict.failedChecks.length === 0;

@@ -34,6 +34,7 @@ const failing = ({ violations, contradictions }: ReturnType<typeof takeProblems>
 afterEach((context) => {
   // By the task, not vitest's running test: checks side by side (describe.concurrent) each end with their own.
   const name = testNameOf(context.task);
+  record({ kind: 'check', test: name, state: context.task.result?.state ?? context.task.mode });
   const found = takeProblems(name);
   // A check's own assertion failed (not a request that could not be judged): the broken promise is the check, shown
   // by the exchange that broke it where the failure tells which (send/fetch.ts, takeExample).
