@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { threadId, Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OktaLimit, type OktaLimitOptions } from '../fixtures/gateway-limits.ts';
+import { transportLine, transportSummary } from '../report/transport.ts';
+import type { LedgerEntry } from '../send/ledger.ts';
 import { PaceBoard, sharedBoard } from '../send/pace-board.ts';
 import { readRateLimit } from '../send/rate-limit-headers.ts';
 import { DEFAULT_TRANSPORT, type NetworkOptions, Transport, type TransportSettings } from '../send/transport.ts';
@@ -173,10 +175,11 @@ describe.concurrent('--idp-rate-limit caps the requests to the identity provider
     ]);
     const idp = target.arrivals.filter((a) => a.path.startsWith('/idp'));
     expect(idp).toHaveLength(25);
-    // One request a slot of 100 ms: within any second 10, and at most two more where the loopback delayed one answer.
-    expect(mostWithin(idp, 1000)).toBeLessThanOrEqual(12);
+    // Paced at 95% of the cap, one request a slot of 105 ms: within any second 10, one more where the loopback held one
+    // back and let it arrive with the next.
+    expect(mostWithin(idp, 1000)).toBeLessThanOrEqual(11);
     const rate = (idp.length - 1) / ((idp.at(-1)!.at - idp[0]!.at) / 1000);
-    expect(rate).toBeLessThanOrEqual(10.5);
+    expect(rate).toBeLessThanOrEqual(10);
     const fleet = target.arrivals.filter((a) => a.path.startsWith('/fleet'));
     expect(fleet.at(-1)!.at).toBeLessThan(idp.at(-1)!.at);
   });
@@ -191,9 +194,9 @@ describe.concurrent('--idp-rate-limit caps the requests to the identity provider
     ];
     await Promise.all(workers.map((worker) => sendAll(worker, `${env.LP_AUTH_URL}/oauth2/default/v1/authorize`, 12)));
     expect(target.arrivals).toHaveLength(24);
-    expect(mostWithin(target.arrivals, 1000)).toBeLessThanOrEqual(10);
+    expect(mostWithin(target.arrivals, 1000)).toBeLessThanOrEqual(9);
     const rate = (target.arrivals.length - 1) / ((target.arrivals.at(-1)!.at - target.arrivals[0]!.at) / 1000);
-    expect(rate).toBeLessThanOrEqual(8.4);
+    expect(rate).toBeLessThanOrEqual(8);
   });
 
   it("the board is one for the process's threads: a worker thread made after it paces on it", async () => {
@@ -213,5 +216,31 @@ describe.concurrent('--idp-rate-limit caps the requests to the identity provider
     );
     expect(await Promise.all(runs)).toEqual([{ maker }, { maker }]);
     expect(sharedBoard().update(key, (slot) => slot.get('sent'))).toBe(100);
+  });
+});
+
+describe('the report counts the requests per origin, and the 429s among them', () => {
+  it('groups the ledger by the API each request went to, names it by its variable and address, the most first', () => {
+    const exchange = (api: number, limited = 0): LedgerEntry => ({
+      kind: 'exchange',
+      operationId: 'x',
+      status: 200,
+      scheme: 'none',
+      problems: [],
+      test: 't',
+      transport: { api, sentAt: 1, roundTripMs: 1, depth: 1, ...(limited ? { limited, throttled: limited, attempts: 1 + limited } : {}) },
+    });
+    const entries = [exchange(2, 1), exchange(2), exchange(2, 2), exchange(3), exchange(0)];
+    const env = { LP_AUTH_URL: 'https://idp.example/oauth', LP_FLEET_BASE_URL: 'https://api.example/fleet' };
+    const summary = transportSummary(entries, env);
+    expect(summary.origins).toEqual([
+      { api: 'LP_AUTH_URL', address: 'https://idp.example/oauth', requests: 3, limited: 3 },
+      { api: 'LP_FLEET_BASE_URL', address: 'https://api.example/fleet', requests: 1, limited: 0 },
+      { api: 'another address', address: '', requests: 1, limited: 0 },
+    ]);
+    expect(summary.limited).toBe(3);
+    expect(transportLine(summary)).toContain(
+      'per origin: LP_AUTH_URL (https://idp.example/oauth) 3, 3 answered 429; LP_FLEET_BASE_URL (https://api.example/fleet) 1, 0 answered 429; another address 1, 0 answered 429',
+    );
   });
 });
