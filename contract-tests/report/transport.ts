@@ -16,7 +16,7 @@ import {
 
 /** The requests that went to one origin (one API's address, where APIs share an origin), and its answers 429. */
 export interface OriginRequests {
-  /** The base URL variable of the API ("another address" for a request under none). */
+  /** The base URL variable of the API, or of each API at that address ("another address" for a request under none). */
   api: string;
   /** The API's base URL, as configured (no credential is ever part of it). */
   address: string;
@@ -27,6 +27,10 @@ export interface OriginRequests {
 
 export type TransportSummary = TransportStats & { pace?: RunPace; origins?: OriginRequests[] };
 
+/** A base URL as the transport keys its pace: origin and path, without a trailing slash. */
+const addressOf = (base: string | undefined) =>
+  base && URL.canParse(base) ? `${new URL(base).origin}${new URL(base).pathname.replace(/\/+$/, '')}` : undefined;
+
 /** The requests per origin, the most first. */
 function originsOf(entries: LedgerEntry[], env: Partial<Record<string, string>>): OriginRequests[] {
   const byApi = new Map<number, OriginRequests>();
@@ -34,9 +38,12 @@ function originsOf(entries: LedgerEntry[], env: Partial<Record<string, string>>)
     if (entry.kind !== 'exchange' && entry.kind !== 'unjudged') continue;
     const api = entry.transport?.api ?? 0;
     const variable = API_VARIABLES[api - 1];
+    const address = (variable && env[variable]) || '';
+    // APIs at one address (the mock serves all three at one origin) are one origin: each is named.
+    const sharing = API_VARIABLES.filter((name) => address && addressOf(env[name]) === addressOf(address));
     const row = byApi.get(api) ?? {
-      api: variable ?? 'another address',
-      address: (variable && env[variable]) || '',
+      api: variable ? sharing.join(', ') : 'another address',
+      address,
       requests: 0,
       limited: 0,
     };

@@ -242,5 +242,9 @@ describe('the report counts the requests per origin, and the 429s among them', (
     expect(transportLine(summary)).toContain(
       'per origin: LP_AUTH_URL (https://idp.example/oauth) 3, 3 answered 429; LP_FLEET_BASE_URL (https://api.example/fleet) 1, 0 answered 429; another address 1, 0 answered 429',
     );
+    // The mock serves the three APIs at one address: one origin, each API named.
+    const one = 'http://127.0.0.1:4010';
+    const mock = transportSummary([exchange(1)], { LP_BASE_URL: one, LP_AUTH_URL: one, LP_FLEET_BASE_URL: `${one}/` });
+    expect(mock.origins).toEqual([{ api: 'LP_BASE_URL, LP_AUTH_URL, LP_FLEET_BASE_URL', address: one, requests: 1, limited: 0 }]);
   });
 });

@@ -13,8 +13,8 @@
 // does), an idle one reused only for what the server announced or 1 s. A TLS failure (a certificate Node refuses, a
 // scheme that does not match the port) is tried once and named with its fix. Requests in flight adapt to the round trip
 // (the Gate), under --concurrency and --rate-limit; each origin keeps its own pace, the identity provider's under
-// --idp-rate-limit; each request notes its round trip, when it went and how many
-// answers it waited for (RequestPace), from which the run's report states the bound the round trip sets (paceOf).
+// --idp-rate-limit. Each request notes its round trip, when it went, how many answers it waited for and the API it went
+// to (RequestPace), from which the run's report states the bound the round trip sets (paceOf) and the requests per origin.
 //
 // No vitest here: the runner's preflight uses the same transport before the suite starts.
 import { availableParallelism } from 'node:os';
@@ -317,7 +317,7 @@ export class Transport {
       // 429, and 503 with Retry-After: the target says it did not process the request now; any request may go again.
       const throttled = response.status === 429 || (response.status === 503 && asked !== undefined);
       const transient = !throttled && replayable && [502, 503, 504].includes(response.status);
-      this.pace.observe(scope.key, number, note, !throttled);
+      this.pace.observe(scope.key, number, note, !throttled && !transient);
       if (!throttled && !transient) {
         this.gate.accept(pace.roundTripMs);
         return response;
