@@ -136,7 +136,7 @@ describe('the rate-limit headers of every family are read', () => {
   });
 });
 
-describe('each origin is paced by what its answers say, and only that origin', () => {
+describe.concurrent('each origin is paced by what its answers say, and only that origin', () => {
   it('spreads the requests to an origin limited as Okta limits it, so that (almost) none is answered 429', async () => {
     const idp = await server({ pathPrefix: '/idp', perSecond: 20, burst: 10 });
     const sent = await sendAll(transport(), `${idp.origin}/idp/token`, 50);
@@ -161,6 +161,41 @@ describe('each origin is paced by what its answers say, and only that origin', (
     expect(Math.max(...others.map((s) => s.stats.waitedMs))).toBeLessThan(5);
     // The other origin's 40 were all answered while the limited one had not yet received all of its requests.
     expect(seenByTheLimited).toBeLessThan(30);
+  });
+});
+
+describe.concurrent('a 429 without Retry-After waits until the reset its headers name', () => {
+  /** A server whose first answer is a 429 with `headers(now)`, and every later one 200; it notes when each arrived. */
+  async function refusingOnce(headers: (now: number) => Record<string, string>) {
+    const arrivals: number[] = [];
+    const created = createServer((request, response) => {
+      request.resume();
+      arrivals.push(Date.now());
+      if (arrivals.length === 1) response.writeHead(429, headers(Date.now())).end();
+      else response.end('ok');
+    });
+    servers.push(created);
+    await new Promise<void>((resolve) => created.listen(0, '127.0.0.1', resolve));
+    return { arrivals, origin: `http://127.0.0.1:${(created.address() as AddressInfo).port}` };
+  }
+
+  it("Okta's X-Rate-Limit-Reset, in epoch seconds", async () => {
+    let reset = 0;
+    const target = await refusingOnce((now) => {
+      reset = Math.ceil(now / 1000) + 1;
+      return { 'x-rate-limit-limit': '20', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(reset) };
+    });
+    const { response, stats } = await transport().send(new Request(`${target.origin}/idp/token`));
+    expect([response.status, stats.limited, stats.attempts]).toEqual([200, 1, 2]);
+    // Not before the reset (the clock's millisecond aside): a wait the answer asked for, not the suite's speed.
+    expect(target.arrivals[1]!).toBeGreaterThanOrEqual(reset * 1000 - 1);
+  });
+
+  it("the IETF draft's RateLimit t, in seconds from the answer", async () => {
+    const target = await refusingOnce(() => ({ 'ratelimit-policy': '"default";q=5;w=1', ratelimit: '"default";r=0;t=1' }));
+    const { response } = await transport().send(new Request(`${target.origin}/svc/token`));
+    expect(response.status).toBe(200);
+    expect(target.arrivals[1]! - target.arrivals[0]!).toBeGreaterThanOrEqual(999);
   });
 });
 
