@@ -40,6 +40,8 @@ export const RUN_VARIABLES = {
   LP_CONTRACT_MAX_WAIT_S:
     'the longest Retry-After the suite waits out, in seconds (default 60); a longer one ends the request as "could not judge"',
   LP_CONTRACT_RATE_LIMIT: "requests per second the suite sends at most (a gateway's quota); unset: it adapts to the 429s it meets",
+  LP_CONTRACT_IDP_RATE_LIMIT:
+    "requests per second the suite sends the identity provider (LP_AUTH_URL's address) at most, all workers together (a limit shared with production sign-ins); unset: paced by its rate-limit headers",
   LP_CONTRACT_CONCURRENCY:
     'requests the suite has in flight at most, over all its workers (default 128); below it the number adapts to the round trip',
   LP_CONTRACT_WORKERS:

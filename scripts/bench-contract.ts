@@ -4,6 +4,11 @@
 // proxy), its latency switched between runs of one session: 0 ms (loopback through the proxy), 50 ms and 200 ms,
 // interleaved round by round so the machine's load falls on each alike. Goals: 200 ms within 20 s, 50 ms within 1.3x
 // the loopback time. Each row also states what the run itself reports: round trip, in flight, chain, bound and ratio.
+// Identity-provider limit (`--only idp-limit`): `contract:live` against a sandbox behind the same proxy, with an
+// Okta-style limit on its identity provider (`/idp`: 20 requests a second, bursts of 10, 429 with X-Rate-Limit-* and no
+// Retry-After) and, interleaved in the same session, without it. Goals: the limited run passes, takes at most 1.3x the
+// bound (its identity-provider requests at 20 a second, plus the unlimited run's time), and fewer than 5% of its
+// identity-provider requests are answered 429.
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +26,10 @@ const SANDBOX_GOAL_SECONDS = 30;
 const FAR_GOAL_SECONDS = 20;
 const NEAR_GOAL_RATIO = 1.3;
 const LATENCIES_MS = [0, 50, 200];
+/** The limit a partner's Okta put on its identity provider. */
+const OKTA_LIMIT = { pathPrefix: '/idp', perSecond: 20, burst: 10 };
+const IDP_GOAL_RATIO = 1.3;
+const IDP_GOAL_LIMITED_SHARE = 0.05;
 
 interface Row {
   tool: string;
@@ -69,8 +78,17 @@ const CLI = {
   summary:
     'Benchmark, not a test: wall time of the contract suite against the mock and the sandbox, and of dredd against the same sandbox, with checks per second of each; and contract:live against a sandbox 0, 50 and 200 ms away through one delaying proxy.',
   options: {
-    only: { type: 'string', value: 'PART', description: 'Run one part: targets (mock, sandbox, dredd) or distance (0, 50, 200 ms away).' },
-    rounds: { type: 'string', value: 'N', description: 'Distance: runs per latency, interleaved (default 1; the median is kept).' },
+    only: {
+      type: 'string',
+      value: 'PART',
+      description:
+        'Run one part: targets (mock, sandbox, dredd), distance (0, 50, 200 ms away) or idp-limit (an Okta-style limit on the identity provider, and none).',
+    },
+    rounds: {
+      type: 'string',
+      value: 'N',
+      description: 'Distance and idp-limit: runs of each kind, interleaved (default 1; the median is kept).',
+    },
     fixed: {
       type: 'boolean',
       description: 'Distance: also runs with 8 in flight and 3 workers at each latency (the fixed bounds of old).',
@@ -190,11 +208,97 @@ function printDistance(rows: DistanceRow[]): boolean {
   return rows.every((r) => r.exitCodes.every((code) => code === 0));
 }
 
+interface IdpRow {
+  label: 'unlimited' | 'limited';
+  seconds: number[];
+  exitCodes: number[];
+  /** What the identity provider saw in each run (the proxy's count under /idp), and the 429s among them. */
+  idpRequests: number[];
+  idpLimited: number[];
+  /** The run's own line of requests per origin. */
+  origins?: string;
+}
+
+/** The identity-provider rows: each kind `rounds` times, interleaved, through one proxy in front of one sandbox. */
+async function idpLimit(rounds: number): Promise<IdpRow[]> {
+  const sandbox = await startSandbox();
+  const upstream = new URL(sandbox.env.LP_BASE_URL!).origin;
+  const proxy = await startRealEnvironmentProxy(upstream);
+  const settings = throughProxy(sandbox.env as Record<string, string>, upstream, proxy.origin);
+  const rows: IdpRow[] = (['unlimited', 'limited'] as const).map((label) => ({
+    label,
+    seconds: [],
+    exitCodes: [],
+    idpRequests: [],
+    idpLimited: [],
+  }));
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      for (const row of rows) {
+        // The limit on both runs, the unlimited one's past anything the suite sends, so both count what reached /idp.
+        proxy.configure({ oktaLimit: row.label === 'limited' ? OKTA_LIMIT : { ...OKTA_LIMIT, perSecond: 1_000_000, burst: 1_000_000 } });
+        const before = proxy.stats();
+        const out = join(repoRoot, 'dist/contract/bench', `idp-${row.label}`);
+        rmSync(out, { recursive: true, force: true });
+        const run = await liveRun(settings, out, []);
+        const after = proxy.stats();
+        row.seconds.push(run.seconds);
+        row.exitCodes.push(run.code);
+        row.idpRequests.push(after.oktaRequests - before.oktaRequests);
+        row.idpLimited.push(after.oktaLimited - before.oktaLimited);
+        row.origins = /per origin: (.*?); round trip/.exec(run.output)?.[1];
+        console.log(
+          `  round ${round}, ${row.label}: ${run.seconds.toFixed(1)} s, exit ${run.code}, ${row.idpRequests.at(-1)} identity-provider requests, ${row.idpLimited.at(-1)} answered 429` +
+            (run.code === 0 ? '' : `\n${run.output.split('\n').slice(-8).join('\n')}`),
+        );
+      }
+    }
+  } finally {
+    await proxy.close();
+    await sandbox.stop();
+  }
+  return rows;
+}
+
+function printIdpLimit(rows: IdpRow[]): boolean {
+  const [unlimited, limited] = rows as [IdpRow, IdpRow];
+  console.log('\n| Run | Wall time (median) | Identity-provider requests | Answered 429 | Share | Exit codes |');
+  console.log('|---|---|---|---|---|---|');
+  for (const row of rows) {
+    const requests = median(row.idpRequests);
+    const refused = median(row.idpLimited);
+    console.log(
+      `| ${row.label} | ${median(row.seconds).toFixed(1)} s | ${requests} | ${refused} | ${((100 * refused) / Math.max(1, requests)).toFixed(1)}% | ${row.exitCodes.join(', ')} |`,
+    );
+  }
+  const requests = median(limited.idpRequests);
+  const share = median(limited.idpLimited) / Math.max(1, requests);
+  const bound = requests / OKTA_LIMIT.perSecond + median(unlimited.seconds);
+  const ratio = median(limited.seconds) / bound;
+  console.log(`\nlimited run, requests per origin: ${limited.origins ?? '?'}`);
+  console.log(
+    `bound: ${requests} identity-provider requests / ${OKTA_LIMIT.perSecond} a second + the unlimited run's ${median(unlimited.seconds).toFixed(1)} s = ${bound.toFixed(1)} s`,
+  );
+  console.log(
+    `limited run: ${median(limited.seconds).toFixed(1)} s, ${ratio.toFixed(2)}x the bound (goal <= ${IDP_GOAL_RATIO}x: ${ratio <= IDP_GOAL_RATIO ? 'met' : 'NOT met'})`,
+  );
+  console.log(
+    `answered 429: ${(100 * share).toFixed(1)}% of the identity provider's requests (goal < ${100 * IDP_GOAL_LIMITED_SHARE}%: ${share < IDP_GOAL_LIMITED_SHARE ? 'met' : 'NOT met'})`,
+  );
+  const green = rows.every((r) => r.exitCodes.every((code) => code === 0));
+  return green && ratio <= IDP_GOAL_RATIO && share < IDP_GOAL_LIMITED_SHARE;
+}
+
 async function main(): Promise<number> {
   const { values } = parseCommandLine(CLI);
   const only = values.only;
-  if (only !== undefined && only !== 'targets' && only !== 'distance') usageError(CLI, `--only must be targets or distance, got "${only}"`);
+  if (only !== undefined && !['targets', 'distance', 'idp-limit'].includes(only))
+    usageError(CLI, `--only must be targets, distance or idp-limit, got "${only}"`);
   const rounds = values.rounds === undefined ? 1 : integerOption(CLI, 'rounds', values.rounds, 1, 20);
+  if (only === 'idp-limit') {
+    console.log(`idp-limit: contract:live against a sandbox behind an Okta-style limit on /idp and without it, ${rounds} round(s):`);
+    return printIdpLimit(await idpLimit(rounds)) ? 0 : 1;
+  }
   let passed = true;
   if (only !== 'distance') passed = await targets();
   if (only !== 'targets') {

@@ -32,6 +32,12 @@ const CLI = {
       value: 'N',
       description: "Send at most N requests a second: a gateway's quota (or LP_CONTRACT_RATE_LIMIT). Default: adapt to the 429s met.",
     },
+    'idp-rate-limit': {
+      type: 'string',
+      value: 'N',
+      description:
+        "Send the identity provider (LP_AUTH_URL) at most N requests a second, all workers together: a limit it shares with your users' sign-ins (or LP_CONTRACT_IDP_RATE_LIMIT). Default: paced by its rate-limit headers.",
+    },
     concurrency: {
       type: 'string',
       value: 'N',
@@ -88,11 +94,14 @@ function transportOptions(values: Record<string, string | boolean | undefined>):
   settings: TransportSettings;
 } {
   const env: Record<string, string> = {};
+  const optionOf = new Map<string, string>();
   const set = (option: string, variable: string) => {
+    optionOf.set(variable, option);
     const value = values[option];
     if (typeof value === 'string') env[variable] = value;
   };
   set('rate-limit', 'LP_CONTRACT_RATE_LIMIT');
+  set('idp-rate-limit', 'LP_CONTRACT_IDP_RATE_LIMIT');
   set('concurrency', 'LP_CONTRACT_CONCURRENCY');
   set('workers', 'LP_CONTRACT_WORKERS');
   set('timeout', 'LP_CONTRACT_TIMEOUT_MS');
@@ -103,7 +112,7 @@ function transportOptions(values: Record<string, string | boolean | undefined>):
   } catch (error) {
     usageError(
       CLI,
-      (error as Error).message.replace(/^LP_CONTRACT_(\w+)/, (name) => `${name} (or its option)`),
+      (error as Error).message.replace(/^LP_CONTRACT_\w+/, (name) => (optionOf.has(name) ? `--${optionOf.get(name)} (or ${name})` : name)),
     );
   }
 }

@@ -1,6 +1,6 @@
 // `npm run proxy:real-environment`: puts contract-tests/fixtures/real-environment-proxy.ts in front of a running
 // sandbox (or any origin), so a client or a contract run sees a staging environment behind an API gateway: distance,
-// a rate limit, transient 503s, dropped connections, connections closed when idle without a word, https with a
+// a rate limit, an identity provider's limit as Okta applies it (on one path prefix), transient 503s, dropped connections, connections closed when idle without a word, https with a
 // certificate of a private CA, a wrapped fleet list, another Content-Type. Prints the behaviours
 // to stderr and "proxy ready on <origin>" to stdout; on SIGINT/SIGTERM prints what it did and stops.
 import {
@@ -19,6 +19,7 @@ import { integerOption, isMainModule, listenFailure, parseCommandLine, usageErro
 const DEFAULT_UPSTREAM = 'http://127.0.0.1:4020';
 const DEFAULT_PORT = 4030;
 const DEFAULT_THROTTLE = { burst: 20, perSecond: 50, retryAfterSeconds: 1 };
+const DEFAULT_OKTA = { pathPrefix: '/idp', perSecond: 20, burst: 10 };
 
 const CLI = {
   command: 'npm run proxy:real-environment --',
@@ -43,6 +44,21 @@ const CLI = {
       description: `Throttle: the Retry-After of a 429, in seconds (default ${DEFAULT_THROTTLE.retryAfterSeconds}).`,
     },
     'no-throttle': { type: 'boolean', description: "Turn the preset's throttle off." },
+    'okta-prefix': {
+      type: 'string',
+      value: 'PATH',
+      description: `Okta-style limit (429 with X-Rate-Limit-*, no Retry-After) on the paths under PATH (default ${DEFAULT_OKTA.pathPrefix}).`,
+    },
+    'okta-per-second': {
+      type: 'string',
+      value: 'N',
+      description: `Okta-style limit: requests allowed per second (default ${DEFAULT_OKTA.perSecond}).`,
+    },
+    'okta-burst': {
+      type: 'string',
+      value: 'N',
+      description: `Okta-style limit: requests allowed at once (default ${DEFAULT_OKTA.burst}).`,
+    },
     'transient-503-every': { type: 'string', value: 'N', description: 'Answer about one idempotent request in N with 503 (0: off).' },
     'drop-every': { type: 'string', value: 'N', description: 'Drop the connection of about one idempotent request in N (0: off).' },
     'idle-close-ms': {
@@ -66,6 +82,7 @@ const CLI = {
     "Point your base URLs at the printed origin instead of the upstream's, keeping their paths.",
     'Examples:',
     '  npm run proxy:real-environment -- --preset gateway',
+    '  npm run proxy:real-environment -- --preset okta   (20 a second, bursts of 10, on /idp only)',
     '  npm run proxy:real-environment -- --upstream http://127.0.0.1:4020 --latency-ms 200 --list-wrapper',
     '  npm run proxy:real-environment -- --preset idle-closing --tls-key server.key --tls-cert server.pem',
   ],
@@ -100,6 +117,17 @@ function options(values: ReturnType<typeof parseCommandLine<typeof CLI.options>>
       burst: burst ?? base.burst,
       perSecond: perSecond ?? base.perSecond,
       retryAfterSeconds: retryAfter ?? base.retryAfterSeconds,
+    };
+  }
+  const oktaPerSecond = int('okta-per-second', 1);
+  const oktaBurst = int('okta-burst', 1);
+  const oktaPrefix = values['okta-prefix'];
+  if (oktaPerSecond !== undefined || oktaBurst !== undefined || oktaPrefix !== undefined) {
+    const base = chosen.oktaLimit ?? DEFAULT_OKTA;
+    chosen.oktaLimit = {
+      pathPrefix: oktaPrefix ?? base.pathPrefix,
+      perSecond: oktaPerSecond ?? base.perSecond,
+      burst: oktaBurst ?? base.burst,
     };
   }
   const every = (name: 'transient-503-every' | 'drop-every', key: 'transient503Every' | 'dropEvery') => {
@@ -154,9 +182,10 @@ async function main(): Promise<void> {
     fail(failure.message);
   }
   const stop = () => {
-    const { requests, forwarded, throttled, transient503, dropped, idleClosed } = proxy.stats();
+    const { requests, forwarded, throttled, oktaRequests, oktaLimited, transient503, dropped, idleClosed } = proxy.stats();
     process.stderr.write(
       `real-environment proxy: ${requests} requests, ${forwarded} forwarded, ${throttled} throttled (429), ` +
+        (chosen.oktaLimit ? `${oktaRequests} under the Okta-style limit (${oktaLimited} answered 429), ` : '') +
         `${transient503} answered 503, ${dropped} dropped, ${idleClosed} idle connections closed\n`,
     );
     void proxy.close().then(() => process.exit(0));

@@ -130,6 +130,35 @@ describe('real-environment proxy', () => {
     expect(statuses.every((status) => status === 200)).toBe(true);
   });
 
+  it('limits the identity provider as Okta does: X-Rate-Limit-* on every answer under its prefix, 429 without Retry-After', async () => {
+    expect(PRESETS.okta).toEqual({ oktaLimit: { pathPrefix: '/idp', perSecond: 20, burst: 10 } });
+    // A slow refill (one request in 5 s), so the three sequential requests cannot earn the fourth its token.
+    proxy.configure({ oktaLimit: { pathPrefix: '/idp', perSecond: 0.2, burst: 3 } });
+    const before = proxy.stats();
+    const passed: Response[] = [];
+    for (let i = 0; i < 3; i += 1) passed.push(await clientCredentials());
+    expect(passed.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(passed.map((r) => r.headers.get('x-rate-limit-remaining'))).toEqual(['2', '1', '0']);
+    expect(passed[0]!.headers.get('x-rate-limit-limit')).toBe('0.2');
+    const refused = await clientCredentials();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBeNull();
+    expect(refused.headers.get('x-rate-limit-remaining')).toBe('0');
+    // The reset is the epoch second a request may pass again: some seconds ahead at one token in 5 s.
+    const reset = Number(refused.headers.get('x-rate-limit-reset'));
+    expect(reset).toBeGreaterThan(Date.now() / 1000);
+    expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000 + 5));
+    expect(await refused.json()).toMatchObject({ errorCode: 'E0000047' });
+    // Other paths pass, without the headers; none of the refused reached the upstream.
+    const fleet = await send('/fleet/vehicles');
+    expect([fleet.status, fleet.headers.get('x-rate-limit-limit')]).toEqual([200, null]);
+    expect(reached.filter((r) => r.startsWith('POST /idp'))).toHaveLength(3);
+    expect(delta(before, proxy.stats())).toMatchObject({ requests: 5, forwarded: 4, oktaRequests: 4, oktaLimited: 1, throttled: 0 });
+    expect(() => proxy.configure({ oktaLimit: { pathPrefix: 'idp', perSecond: 1, burst: 1 } })).toThrow(RangeError);
+    proxy.configure({});
+    expect((await clientCredentials()).headers.get('x-rate-limit-limit')).toBeNull();
+  });
+
   it('delays every request by at least latencyMs, and not once switched off', async () => {
     proxy.configure({ latencyMs: 120 });
     let start = performance.now();

@@ -16,6 +16,8 @@ import { proxySettings } from '../../src/connections.ts';
 import { type ForwardProxy, startForwardProxy } from '../fixtures/forward-proxy.ts';
 import { HEAVIEST_FIRST, HeaviestFirst, weightRank } from '../support/heaviest-first.ts';
 import { makeTestCertificates, type TestCertificates } from '../fixtures/test-certificates.ts';
+import { OriginPace } from '../send/origin-pace.ts';
+import { PaceBoard } from '../send/pace-board.ts';
 import {
   CouldNotJudge,
   couldNotJudgeOf,
@@ -53,10 +55,14 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-// Fast settings: one worker, no real waits beyond a few ms, no jitter (random() = 0), and a configured rate far above
-// what the tests send, so no rate is learned from their 429s (that is tested on the gate alone).
+// Fast settings: one worker, no real waits beyond a few ms, no jitter (random() = 0), a configured rate far above
+// what the tests send, so no rate is learned from their 429s (that is tested on the origin's pace alone), and a board
+// of the origins' pace of its own.
 const quick = (over: Partial<typeof DEFAULT_TRANSPORT> = {}, network: NetworkOptions = {}) =>
-  new Transport({ ...DEFAULT_TRANSPORT, workers: 1, timeoutMs: 300, rateLimit: 10_000, ...over }, fetch, () => 0, network);
+  new Transport({ ...DEFAULT_TRANSPORT, workers: 1, timeoutMs: 300, rateLimit: 10_000, ...over }, fetch, () => 0, {
+    board: new PaceBoard(),
+    ...network,
+  });
 const get = (path: string) => new Request(`${origin}${path}`);
 const milestone = (path: string) =>
   new Request(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"load_id":"L"}' });
@@ -201,15 +207,21 @@ describe('the transport stays within its bounds', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(190);
   });
 
-  it('learns a rate from the 429s it meets, and pauses every request for the Retry-After', () => {
-    const gate = new Gate(8);
-    for (let i = 0; i < 30; i++) gate.accept();
-    expect(gate.rate).toBeUndefined();
-    gate.throttle(1000);
-    expect(gate.rate).toBe(24);
+  it("learns a rate from the 429s an origin meets, and pauses that origin's requests for the Retry-After", async () => {
+    let now = 1_000_000_500;
+    const board = new PaceBoard();
+    const shared = new OriginPace(() => board, { clock: () => now });
+    for (let i = 0; i < 30; i++) shared.observe('https://idp.example', i + 1, {}, true);
+    expect(shared.rate('https://idp.example')).toBeUndefined();
+    shared.throttle('https://idp.example', 1000);
+    expect(shared.rate('https://idp.example')).toBe(24);
     // The other answers of the same burst are part of the same episode: one cut, not one per answer.
-    gate.throttle(1000);
-    expect(gate.rate).toBe(24);
+    shared.throttle('https://idp.example', 1000);
+    expect(shared.rate('https://idp.example')).toBe(24);
+    // Another origin goes on at once; the throttled one waits out the pause.
+    expect((await shared.acquire('https://fleet.example')).waitedMs).toBe(0);
+    now += 1000;
+    expect((await shared.acquire('https://idp.example')).waitedMs).toBe(0);
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {
@@ -468,7 +480,7 @@ describe('requests in flight adapt to the round trip, within --concurrency', () 
     expect(gate.reached).toBe(6);
   });
 
-  it('takes a quarter off once most of the latest answers took twice the least (never below the start), and halves on a 429', async () => {
+  it('takes a quarter off once most of the latest answers took twice the least (never below the start)', async () => {
     const { gate } = await busyGate(64, 4, 40);
     for (let i = 0; i < 12; i++) gate.accept(100);
     expect(gate.concurrency).toBe(16);
@@ -481,8 +493,6 @@ describe('requests in flight adapt to the round trip, within --concurrency', () 
     // One cut per round trip: the rest of the same burst changes nothing.
     gate.accept(400);
     expect(gate.concurrency).toBe(17);
-    gate.throttle(0);
-    expect(gate.concurrency).toBe(8);
     expect(new Gate(64, undefined, 4).concurrency).toBe(4);
   });
 
