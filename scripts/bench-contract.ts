@@ -29,6 +29,8 @@ const LATENCIES_MS = [0, 50, 200];
 /** The limit a partner's Okta put on its identity provider. */
 const OKTA_LIMIT = { pathPrefix: '/idp', perSecond: 20, burst: 10 };
 const IDP_GOAL_RATIO = 1.3;
+/** A run longer than this prints a progress line at least this often in a log (runner/progress.ts: every 10 s). */
+const PROGRESS_GOAL_S = 10;
 const IDP_GOAL_LIMITED_SHARE = 0.05;
 
 interface Row {
@@ -115,7 +117,7 @@ function liveRun(
   settings: Record<string, string>,
   out: string,
   args: string[],
-): Promise<{ code: number; output: string; seconds: number }> {
+): Promise<{ code: number; output: string; seconds: number; longestSilence: number; progressLines: number }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('LP_')));
   const started = performance.now();
   const child = spawn(
@@ -128,10 +130,26 @@ function liveRun(
     },
   );
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // When each line of the suite phase came (its start, its progress lines, its end): the longest silence in a log.
+  const suiteLines: number[] = [];
+  const take = (chunk: Buffer) => {
+    const text = chunk.toString();
+    output += text;
+    for (const line of text.split('\n')) if (line.startsWith('contract: suite: ')) suiteLines.push(performance.now());
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
   return new Promise((resolve) =>
-    child.once('close', (code) => resolve({ code: code ?? 1, output, seconds: (performance.now() - started) / 1000 })),
+    child.once('close', (code) => {
+      const gaps = suiteLines.slice(1).map((at, i) => (at - suiteLines[i]!) / 1000);
+      resolve({
+        code: code ?? 1,
+        output,
+        seconds: (performance.now() - started) / 1000,
+        longestSilence: Math.max(0, ...gaps),
+        progressLines: Math.max(0, suiteLines.length - 2),
+      });
+    }),
   );
 }
 
@@ -217,6 +235,9 @@ interface IdpRow {
   idpLimited: number[];
   /** The run's own line of requests per origin. */
   origins?: string;
+  /** Its longest time without a line of the suite phase in the log (not a terminal: a progress line every 10 s). */
+  silences?: number[];
+  progressLines?: number[];
 }
 
 /** The identity-provider rows: each kind `rounds` times, interleaved, through one proxy in front of one sandbox. */
@@ -247,6 +268,8 @@ async function idpLimit(rounds: number): Promise<IdpRow[]> {
         row.idpRequests.push(after.oktaRequests - before.oktaRequests);
         row.idpLimited.push(after.oktaLimited - before.oktaLimited);
         row.origins = /per origin: (.*?); round trip/.exec(run.output)?.[1];
+        row.silences = [...(row.silences ?? []), run.longestSilence];
+        row.progressLines = [...(row.progressLines ?? []), run.progressLines];
         console.log(
           `  round ${round}, ${row.label}: ${run.seconds.toFixed(1)} s, exit ${run.code}, ${row.idpRequests.at(-1)} identity-provider requests, ${row.idpLimited.at(-1)} answered 429` +
             (run.code === 0 ? '' : `\n${run.output.split('\n').slice(-8).join('\n')}`),
@@ -285,8 +308,12 @@ function printIdpLimit(rows: IdpRow[]): boolean {
   console.log(
     `answered 429: ${(100 * share).toFixed(1)}% of the identity provider's requests (goal < ${100 * IDP_GOAL_LIMITED_SHARE}%: ${share < IDP_GOAL_LIMITED_SHARE ? 'met' : 'NOT met'})`,
   );
+  const silence = Math.max(...(limited.silences ?? [0]));
+  console.log(
+    `progress in a log (not a terminal): ${limited.progressLines?.join(', ') ?? '?'} progress lines, the longest silence of the suite phase ${silence.toFixed(1)} s (goal: a line at least every ${PROGRESS_GOAL_S} s: ${silence <= PROGRESS_GOAL_S ? 'met' : 'NOT met'})`,
+  );
   const green = rows.every((r) => r.exitCodes.every((code) => code === 0));
-  return green && ratio <= IDP_GOAL_RATIO && share < IDP_GOAL_LIMITED_SHARE;
+  return green && ratio <= IDP_GOAL_RATIO && share < IDP_GOAL_LIMITED_SHARE && silence <= PROGRESS_GOAL_S;
 }
 
 async function main(): Promise<number> {

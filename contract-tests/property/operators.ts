@@ -39,10 +39,11 @@ export function valueIn(parts: RequestParts, parameter: DocumentedParameter): st
   }
 }
 
-/** A valid request with the parameter holding a value: its own, or the table's sample put in place. */
+/** A valid request (`given`, else a new one) with the parameter holding a value: its own, or the table's sample put in
+ * place. */
 type Base = { parts: RequestParts; value?: string };
-async function baseFor(entry: ModelEntry, parameter: DocumentedParameter | undefined): Promise<Base> {
-  let parts = await withCredentials(entry);
+async function baseFor(entry: ModelEntry, parameter: DocumentedParameter | undefined, given?: RequestParts): Promise<Base> {
+  let parts = given ?? (await withCredentials(entry));
   if (!parameter) return { parts };
   let value = valueIn(parts, parameter);
   if (value === undefined) {
@@ -62,10 +63,10 @@ async function valuesOf(entry: ModelEntry, parts: RequestParts): Promise<Record<
   return values;
 }
 
-/** Sends one variant. An entry whose valid request uses something up (a code) gets a fresh request per variant, and
- * the variant made again from its value. */
+/** Sends one variant. An entry whose valid request uses something up (a code) gets a fresh request per variant (or the
+ * one given, whose code nothing spent yet), and the variant made again from its value. */
 async function sendVariant(entry: ModelEntry, application: Application, index: number, cached: Base | undefined) {
-  const fresh: Base = entry.table.needsCode || !cached ? await baseFor(entry, application.parameter) : cached;
+  const fresh: Base = cached ?? (await baseFor(entry, application.parameter));
   let variant = (application.made as Variant[])[index]!;
   if (entry.table.needsCode && application.parameter && application.operator.scope === 'parameter' && fresh.value !== undefined) {
     const again = application.operator.variants({ entry, parameter: application.parameter, value: fresh.value });
@@ -129,6 +130,17 @@ async function operatorCheck(entry: ModelEntry, operator: (typeof OPERATORS)[num
   if (!entry.table.needsCode)
     await mapConcurrently(sendable, async (a) => cache.set(a.parameter?.name ?? '', await baseFor(entry, a.parameter)));
   const jobs = sendable.flatMap((a) => (a.made as Variant[]).map((_, index) => [a, index] as const));
-  const sent = await mapConcurrently(jobs, ([a, index]) => sendVariant(entry, a, index, cache.get(a.parameter?.name ?? '')));
+  // Where each variant needs a fresh code, the code of the request the variants were made from is spent by the first.
+  let unspent = entry.table.needsCode ? parts : undefined;
+  const sent = await mapConcurrently(jobs, async ([a, index]) => {
+    const given = unspent;
+    unspent = undefined;
+    const base = given
+      ? await baseFor(entry, a.parameter, given)
+      : entry.table.needsCode
+        ? undefined
+        : cache.get(a.parameter?.name ?? '');
+    return sendVariant(entry, a, index, base);
+  });
   ctx.expect(sent.length, 'variants sent').toBe(jobs.length);
 }

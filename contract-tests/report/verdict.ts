@@ -163,7 +163,7 @@ function unjudgedText(checks: FailedCheck[], crashed: boolean): string {
     '',
     'These checks got no answer the suite may judge. They are not violations and not passes: the run exits 2 unless a',
     'violation was found. Check the target address, its availability and the LP_* settings, or give slow or throttled',
-    'targets more room (--timeout, --tries, --max-wait, --rate-limit).',
+    'targets more room (--timeout, --tries, --max-wait, --rate-limit, --idp-rate-limit).',
     '',
     ...checks.map((c, i) => `${i + 1}. ${c.name}\n   ${c.reason ?? ''}`),
     ...(crashed ? ['- the suite stopped before any check reported (the end of its output is above; all of it in suite-output.log)'] : []),

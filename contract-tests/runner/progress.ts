@@ -72,6 +72,9 @@ export function progressLine(counts: ProgressCounts, elapsedMs: number): string 
   return `contract: suite: ${counts.requests} requests, ${counts.checks} checks done, ${Math.round(elapsedMs / 1000)} s${wait}`;
 }
 
+/** A log's line comes a little under every 10 s, so that each 10 s of a log has one whatever the timer's drift. */
+export const LOG_EVERY_MS = 9_800;
+
 export interface ProgressOptions {
   ledgerDir: string;
   /** Where the line goes (process.stderr: the verdicts stay on stdout). */
@@ -83,7 +86,7 @@ export interface ProgressOptions {
 }
 
 /** Starts showing progress; the returned function stops it and clears the terminal's line. */
-export function showProgress({ ledgerDir, stream, logEveryMs = 10_000, updateEveryMs = 1000 }: ProgressOptions): () => void {
+export function showProgress({ ledgerDir, stream, logEveryMs = LOG_EVERY_MS, updateEveryMs = 1000 }: ProgressOptions): () => void {
   const tail = new LedgerTail(ledgerDir);
   const started = Date.now();
   const terminal = Boolean(stream.isTTY);

@@ -118,7 +118,11 @@ let approval: Promise<string | undefined> | undefined;
 /** Undefined when authorize redirects to LP_REDIRECT_URI with a code unattended, else why the code-grant checks cannot
  * run (settings, a person who has to sign in, a refusal). Probed once per worker: the answer does not change in a run. */
 export function unattendedApproval(): Promise<string | undefined> {
-  approval ??= probeApproval();
+  // A probe that got no answer to judge is asked again by the next check, not taken as the answer.
+  approval ??= probeApproval().catch((error: unknown) => {
+    approval = undefined;
+    throw error;
+  });
   return approval;
 }
 

@@ -24,6 +24,8 @@ export const redactor = redactorFor(target);
 const settings = readTransportSettings();
 // Only a live run has several workers (contract-tests/vitest.config.ts); each takes its share of the bounds.
 export const transport = new Transport({ ...settings, workers: target.name === 'live' ? settings.workers : 1 });
+// A wait of a second or more goes to the ledger, where the runner's progress line shows it (runner/progress.ts).
+transport.waitListener = (until, why) => record({ kind: 'wait', until, why });
 
 export function findOperation(
   forTarget: Target,

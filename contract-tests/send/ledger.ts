@@ -66,6 +66,8 @@ export type LedgerEntry =
       test: string;
     }
   | { kind: 'strict-failure'; test: string }
+  /** A wait of a second or more that began (when it ends, epoch ms, and why): what the run's progress line shows. */
+  | { kind: 'wait'; until: number; why: string }
   /** A check that ended (passed, failed or skipped): what the run's progress line counts. */
   | { kind: 'check'; test: string; state: string }
   /** A broken promise with what shows it: the response's problem (the checker's), or a failed check's assertion. */

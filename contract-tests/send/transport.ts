@@ -219,6 +219,9 @@ export class Transport {
   private readonly connections: Connections;
   /** The longest chain of awaited answers so far (RequestPace.depth). */
   private chain = 0;
+  /** Told of a wait of a second or more as it starts (when it ends, epoch ms, and why): the run's progress line. */
+  waitListener: ((until: number, why: string) => void) | undefined;
+  private lastToldUntil = 0;
   private readonly tlsProbes = new Map<string, Promise<boolean>>();
 
   constructor(
@@ -353,6 +356,7 @@ export class Transport {
       if (decision.go) return decision.number;
       this.gate.release();
       reserved = decision.reserved;
+      this.tellWait(decision.until, `${key} paced (its rate-limit headers, a 429, or a cap)`);
       stats.waitedMs += await this.pace.sleepUntil(decision.until);
     }
   }
@@ -387,7 +391,10 @@ export class Transport {
     // A 429 is the origin's limit, shared by every request to it: all of them pause, and its rate drops (the next
     // acquire sits out the pause and counts it). A 503 is this request's: it alone waits.
     if (status === 429) this.pace.throttle(scope, wait);
-    else stats.waitedMs += await this.pause(wait);
+    else {
+      this.tellWait(Date.now() + wait, `${scope} asked to wait (503 with Retry-After)`);
+      stats.waitedMs += await this.pause(wait);
+    }
   }
 
   /** After an attempt that got no answer: throws CouldNotJudge, or says how the next try goes. */
@@ -449,7 +456,14 @@ export class Transport {
     return `${url.host} speaks https, not plain http: it closed the connection as soon as the request went out. Use an https:// URL in "${variable}".`;
   }
 
-  private async pause(ms: number): Promise<number> {
+  /** Tells the listener of a wait of a second or more that ends later than the last one told. */
+  private tellWait(until: number, why: string): void {
+    if (!this.waitListener || until - Date.now() < 1000 || until <= this.lastToldUntil + 500) return;
+    this.lastToldUntil = until;
+    this.waitListener(until, why);
+  }
+
+    private async pause(ms: number): Promise<number> {
     await sleep(ms);
     return ms;
   }

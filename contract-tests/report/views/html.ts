@@ -343,7 +343,7 @@ function unjudgedSection(report: RunReport): Html {
 <h2>Could not judge <span class="n">${checks.length}</span></h2>
 ${
   checks.length
-    ? html`<p class="intro">These checks got no answer the suite may judge. They are neither violations nor passes. Check the target address, its availability and the <code>LP_*</code> settings, or give slow or throttled targets more room (<code>--timeout</code>, <code>--tries</code>, <code>--max-wait</code>, <code>--rate-limit</code>).</p>
+    ? html`<p class="intro">These checks got no answer the suite may judge. They are neither violations nor passes. Check the target address, its availability and the <code>LP_*</code> settings, or give slow or throttled targets more room (<code>--timeout</code>, <code>--tries</code>, <code>--max-wait</code>, <code>--rate-limit</code>, <code>--idp-rate-limit</code>).</p>
 <ol class="list">${checks.map(
         (c) =>
           html`<li><b>${c.name}</b>${report.drift?.unjudged.new.includes(c.name) ? html`<span class="new">new since the last run</span>` : ''} <span class="file">${c.file}</span><br>${c.reason ?? ''}</li>`,
