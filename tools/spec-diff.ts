@@ -53,6 +53,17 @@ const RULES: Rule[] = [
     path.includes('responses') && path.at(-1) === 'type' && diff.type !== 'annotation'
       ? { severity: 'breaking', rule: 'the type of a response value changed' }
       : undefined,
+  // A Location that was documented as an absolute URI may be any URI-reference: HTTP always allowed that (RFC 9110
+  // 10.2.2), and the user agent resolves a relative one against the request, so no client that follows it breaks.
+  (diff, path) =>
+    path.at(-1) === 'format' &&
+    path.at(-2) === 'schema' &&
+    path.at(-3)?.toLowerCase() === 'location' &&
+    path.at(-4) === 'headers' &&
+    diff.before === 'uri' &&
+    diff.after === 'uri-reference'
+      ? { severity: 'non-breaking', rule: 'a Location header may be relative, as HTTP always allowed (RFC 9110 10.2.2)' }
+      : undefined,
   // A removed field breaks a partner either way: one still sending it may be rejected (request schemas are
   // closed), and a client reading it, even an optional one, loses the value.
   (diff, path) => {

@@ -110,6 +110,17 @@ describe('compareSpecs', () => {
     expect(changes.map((c) => c.severity)).toEqual(changes.map(() => 'annotation'));
   });
 
+  it('a Location header that may now be relative (uri to uri-reference) is not breaking; the other way round it is', () => {
+    const withLocation = (format: string) => {
+      const doc = baseDoc();
+      doc.paths['/things'].get.responses['404'].headers = { Location: { schema: { type: 'string', format } } };
+      return doc;
+    };
+    expect(breaking(compareSpecs(withLocation('uri'), withLocation('uri-reference')))).toEqual([]);
+    expect(compareSpecs(withLocation('uri'), withLocation('uri-reference')).map((c) => c.severity)).toContain('non-breaking');
+    expect(breaking(compareSpecs(withLocation('uri-reference'), withLocation('uri'))).length).toBeGreaterThan(0);
+  });
+
   it("uses only the README's three classes: an x- extension is an annotation, a deprecation non-breaking", () => {
     const changes = changesAfter((doc) => {
       doc.paths['/things'].get['x-codeSamples'] = [{ lang: 'curl', source: 'curl /things' }];
