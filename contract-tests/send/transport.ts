@@ -463,7 +463,7 @@ export class Transport {
     this.waitListener(until, why);
   }
 
-    private async pause(ms: number): Promise<number> {
+  private async pause(ms: number): Promise<number> {
     await sleep(ms);
     return ms;
   }
