@@ -37,7 +37,6 @@ export interface SuiteOptions {
   strict?: boolean;
 }
 
-
 export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const redactor = redactorFromEnvironment(options.env);
   const env = {
