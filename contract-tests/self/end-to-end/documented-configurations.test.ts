@@ -48,7 +48,7 @@ beforeAll(
     // Two at a time: the machine has two cores, and each run shares them with the sandbox.
     for (const pair of [NAMES.slice(0, 2), NAMES.slice(2)]) {
       const results = await Promise.all(pair.map((name) => contractLive(settings(name), dirOf(name), [], [], { workflows: true })));
-      pair.forEach((name, i) => runs.set(name, results[i]!));
+      for (const [i, name] of pair.entries()) runs.set(name, results[i]!);
     }
   },
   2 * LIVE_RUN_TIMEOUT_MS + 60_000,
