@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, createCarriersClient, createLogisticsClient, createTokenProvider } from '../../src/index.ts';
 import { dropConnection, sendJson, startLoopbackServer, type LoopbackServer, type RecordedRequest } from './loopback-server.ts';
 import { recordingSleep } from './recording-sleep.ts';
+import { PROJECT_TIMEOUTS } from '../../config/test-waits.ts';
 
 const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-1234';
 const SUBSCRIPTION_KEY = 'subscription-key-DO-NOT-PRINT-5678';
@@ -56,7 +57,10 @@ describe('createCarriersClient', () => {
 
   it('makes exactly one token request for 1,000 concurrent calls', async () => {
     server = await service((_request, response) => sendJson(response, 200, { message: 'recorded' }));
-    const lp = createLogisticsClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    // The last of a thousand calls waits for the others: on a busy machine that took 30 s, the default timeout. A timeout
+    // past the test's own: only the test's timeout (testWaitMs) bounds the wait.
+    const timeoutMs = 2 * PROJECT_TIMEOUTS.testTimeout;
+    const lp = createLogisticsClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, timeoutMs });
     const results = await Promise.all(Array.from({ length: 1000 }, () => lp.carriers.POST('/v1/load-milestone-events', { body: EVENT })));
     expect(results.every((r) => r.data?.message === 'recorded')).toBe(true);
     expect(tokenRequests(server)).toHaveLength(1);
