@@ -97,7 +97,7 @@ export const withRaw =
 export const formValue = (parts: RequestParts, name: string) => parts.form?.find(([n]) => n === name)?.[1];
 
 /** Joins a base URL that may carry a path prefix with a path, keeping the prefix. */
-export const joinUrl = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;
+const joinUrl = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;
 
 /** The path of the parts below the server: the template of the operation, its parameters filled in. */
 export function pathOf(entry: Pick<RegistryEntry, 'operation'>, parts: RequestParts): string {

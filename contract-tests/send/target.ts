@@ -36,9 +36,4 @@ export function required(target: Target, name: LpVariable): string {
   return value;
 }
 
-/** Joins a base URL that may carry a path prefix with an API path, keeping the prefix. */
-export function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}${path}`;
-}
-
 export const target = readTarget();
