@@ -1,20 +1,14 @@
 // Indexes the fleet per lessee by every filterable field and precomputed sort ranks, so a
 // filtered, sorted list costs the size of its answer, not a scan of 100,000 vehicles.
+import { fleetFields } from '../spec-core/fleet-fields.ts';
 import type { Lessee, Vehicle } from './fleet-fixtures.ts';
 
-export const FILTER_FIELDS = ['customerNumber', 'vehicleNumber', 'vin', 'customerVehicleNumber', 'licensePlate'] as const;
-export type FilterField = (typeof FILTER_FIELDS)[number];
-export const SORT_FIELDS = [
-  'customerNumber',
-  'vehicleNumber',
-  'vin',
-  'customerVehicleNumber',
-  'licensePlate',
-  'domicileLocationNumber',
-  'domicileLocationName',
-  'vehicleType',
-] as const;
-export type SortField = (typeof SORT_FIELDS)[number];
+/** A field a filter matches and a field a list sorts by: every field of a vehicle is a sort attribute. */
+export type FilterField = keyof Vehicle;
+export type SortField = keyof Vehicle;
+/** The fields the list's filters match, and the vehicle's fields, as the fleet spec names them (spec-core reads them). */
+export const FILTER_FIELDS = fleetFields().filters.map(([, field]) => field) as readonly FilterField[];
+export const SORT_FIELDS = fleetFields().vehicleFields as readonly SortField[];
 
 export type VehicleQuery = {
   filters: { field: FilterField; values: string[] }[];

@@ -4,7 +4,6 @@
 // value). No answer may show the foreign vehicle or a vehicle of the foreign customer, and the foreign vehicle's own path is
 // a 4xx. The own values come from the key's unfiltered list.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '../../generated/fleet.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { statusClass } from '../send/answers.ts';
 import { skipIf } from '../support/skips.ts';
@@ -13,18 +12,9 @@ import { forEachConcurrently } from '../send/transport.ts';
 import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../send/vehicle-list.ts';
 import { nearMisses, type NearMiss } from '../operators/near-misses.ts';
 import { request } from '../send/model.ts';
+import { FILTERS, type Vehicle } from '../send/fleet-fields.ts';
 import { type Change, withPath, withQuery, withRaw } from '../send/parts.ts';
 
-type Vehicle = components['schemas']['Vehicle'];
-
-/** Each filter parameter and the vehicle field it filters on (note the lower-case v of customervehicleNumber). */
-const FILTERS: Array<[string, keyof Vehicle]> = [
-  ['customerNumber', 'customerNumber'],
-  ['vehicleNumber', 'vehicleNumber'],
-  ['vin', 'vin'],
-  ['customervehicleNumber', 'customerVehicleNumber'],
-  ['licensePlate', 'licensePlate'],
-];
 const FOREIGN: Array<[string, LpVariable]> = [
   ['vehicle number', 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'],
   ['customer number', 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'],

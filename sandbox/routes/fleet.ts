@@ -2,19 +2,13 @@
 // caller only ever sees that lessee's vehicles; filters and sort as the fleet spec decides.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { fleetFields } from '../../spec-core/fleet-fields.ts';
 import type { SandboxContext } from '../context.ts';
 import type { FilterField, SortField, VehicleQuery, VisibleFleet } from '../fleet-index.ts';
 import { sendApiError } from '../replies.ts';
 
-/** Query parameter name -> vehicle field it filters (note the lower-case v of customervehicleNumber). */
-export const FILTER_PARAMETERS: ReadonlyMap<string, FilterField> = new Map([
-  ['customerNumber', 'customerNumber'],
-  ['vehicleNumber', 'vehicleNumber'],
-  ['vin', 'vin'],
-  ['customervehicleNumber', 'customerVehicleNumber'],
-  ['licensePlate', 'licensePlate'],
-]);
-
+/** Query parameter name -> vehicle field it filters (note the lower-case v of customervehicleNumber), from the spec. */
+export const FILTER_PARAMETERS: ReadonlyMap<string, FilterField> = new Map(fleetFields().filters as ReadonlyArray<[string, FilterField]>);
 declare module 'fastify' {
   interface FastifyRequest {
     /** The vehicles of the caller's lessee, set once its API-Key is accepted. */
