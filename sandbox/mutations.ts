@@ -241,6 +241,13 @@ export const MUTATIONS = [
     description: "Get one vehicle sent with any query parameter answers another lessee's vehicle.",
   },
   {
+    id: 'milestone-blank-load-id-500',
+    operation: 'recordLoadMilestoneEvent',
+    operator: 'empty',
+    check: 'no-server-error',
+    description: 'A milestone whose load_id is whitespace only (blank, not empty) is answered 500.',
+  },
+  {
     id: 'milestone-leap-second-500',
     operation: 'recordLoadMilestoneEvent',
     operator: 'format-boundary',

@@ -32,7 +32,8 @@ export const REQUIRED_OPERATORS = [
   'media-types',
 ] as const;
 
-/** Operators that may change a protected parameter: they never put a plausible value of it in place. */
+/** Operators that may change a protected parameter: they never put a plausible value of it in place (no record has an
+ * empty or a whitespace-only id). */
 const STRUCTURAL = new Set(['omit', 'empty', 'json-types']);
 
 export interface Application {

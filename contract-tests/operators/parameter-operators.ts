@@ -13,6 +13,7 @@ import {
   type Variant,
 } from './operator.ts';
 import {
+  BLANK_VALUES,
   caseChanges,
   DATE_TIME_BOUNDARIES,
   distinct,
@@ -33,10 +34,14 @@ const inUrl = (target: ParameterInPlace) => target.parameter.in === 'path' || ta
 
 /** Made values as variants; in a header, as the bytes a header can carry (those it cannot carry are left out). */
 function asVariants(target: ParameterInPlace, made: MadeValue[]): Variant[] {
+  const sent = new Set<string>();
   return made.flatMap((m) => {
     if (target.parameter.in !== 'header') return [putVariant(target, m.label, m.value, m.raw)];
     const value = asHeaderValue(m.value);
-    return value === undefined || value === target.value ? [] : [putVariant(target, m.label, value)];
+    // Trimmed on the way, two values can be the same bytes (a blank header is an empty one): sent once.
+    if (value === undefined || value === target.value || sent.has(value)) return [];
+    sent.add(value);
+    return [putVariant(target, m.label, value)];
   });
 }
 
@@ -61,9 +66,12 @@ const omit: ParameterOperator = {
   ],
 };
 
-const empty = valueOperator('empty', 'empty', (target) =>
-  target.parameter.in === 'path' ? 'an empty path segment is the request with the parameter left out' : [{ label: 'empty', value: '' }],
-);
+/** Empty, and blank (whitespace only): a value a schema's minLength lets through, which a server must still handle. An empty
+ * path segment is the request with the parameter left out, so a path parameter gets only the blank values. */
+const empty = valueOperator('empty', 'empty or blank', (target) => [
+  ...(target.parameter.in === 'path' ? [] : [{ label: 'empty', value: '' }]),
+  ...BLANK_VALUES,
+]);
 
 const repeat: ParameterOperator = {
   id: 'repeat',

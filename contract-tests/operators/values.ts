@@ -56,6 +56,14 @@ export const injectionValues = (value: string): MadeValue[] => [
 ];
 
 /** Values from the whole of Unicode, each a well-formed string (a lone surrogate cannot be sent in UTF-8). */
+/** Values of whitespace only, blank but not empty, in three kinds of space: ASCII (spaces and a tab), the no-break space,
+ * and the wide spaces of other scripts. Each under four characters, so none is ever taken for a credential to redact. */
+export const BLANK_VALUES: readonly MadeValue[] = [
+  { label: 'blank: spaces and a tab', value: ' \t ' },
+  { label: 'blank: a no-break space (U+00A0)', value: '\u00a0' },
+  { label: 'blank: an em space and an ideographic space (U+2003, U+3000)', value: '\u2003\u3000' },
+];
+
 export const UNICODE_VALUES: readonly MadeValue[] = [
   {
     label: 'letters outside ASCII (Latin, Cyrillic, Greek, CJK, Hangul, Arabic, Hebrew) with combining marks and astral emoji',

@@ -60,6 +60,9 @@ export const MILESTONE_FAULTS = {
   'milestone-other-content-type-500': requestTo(MILESTONES, 'preHandler', (request, reply) =>
     bodyMediaType(request) === 'application/json' ? undefined : internalError(reply),
   ),
+  'milestone-blank-load-id-500': failsOn(
+    (fields) => typeof fields.load_id === 'string' && fields.load_id !== '' && fields.load_id.trim() === '',
+  ),
   'milestone-leap-second-500': failsOn((fields) => /T\d\d:\d\d:60/.test(String(fields.event_time))),
   'milestone-non-string-500': failsOn((fields) => Object.values(fields).some((value) => typeof value !== 'string')),
   'milestone-unknown-field-500': failsOn((fields) => Object.keys(fields).some((name) => !KNOWN_FIELDS.includes(name))),
