@@ -67,6 +67,14 @@ export const MUTATIONS = [
       'An authorization request with an unknown client_id is redirected to its redirect_uri with error=unauthorized_client (RFC 6749 4.1.2.1 forbids it).',
   },
   {
+    id: 'authorize-unsupported-type-to-unregistered-uri',
+    operation: 'requestAuthorization',
+    operator: 'grant-types',
+    check: 'authorize-redirect',
+    description:
+      'An authorization request with an unsupported response_type and an unregistered redirect_uri is redirected to that URI with error=unsupported_response_type (RFC 6749 4.1.2.1 forbids it); each alone is handled right.',
+  },
+  {
     id: 'idp-subscription-key-not-required',
     operation: 'SubscriptionKey',
     description: 'The identity provider token endpoint accepts a request without (or with a wrong) Ocp-Apim-Subscription-Key.',
@@ -214,8 +222,21 @@ export const MUTATIONS = [
     description: 'Listed vehicles carry licencePlate instead of licensePlate.',
     check: 'documented-answer',
   },
+  {
+    id: 'list-sort-moves-field',
+    operation: 'listVehicles',
+    description: 'A sorted list holds the same vehicles, but each licensePlate moved to the next vehicle of the answer.',
+  },
   { id: 'list-wrong-content-type', operation: 'listVehicles', description: 'The list is sent as text/plain.' },
   { id: 'get-foreign-vehicle-returned', operation: 'getVehicle', description: 'A vehicle of another lessee is returned.' },
+  {
+    id: 'get-foreign-with-customer-query',
+    operation: 'getVehicle',
+    operator: 'undocumented-query',
+    check: 'lessee-isolation',
+    description:
+      "Get-one of another lessee's vehicle returns it when the query carries the list's customerNumber filter; each alone is handled right.",
+  },
   { id: 'get-unknown-200', operation: 'getVehicle', description: 'An unknown vehicle number is answered 200 with an empty object.' },
   { id: 'get-unknown-500', operation: 'getVehicle', description: 'An unknown vehicle number is answered 500.' },
   { id: 'get-field-missing', operation: 'getVehicle', description: 'The returned vehicle has no vin field.' },

@@ -14,6 +14,7 @@
 // Every request goes through the model (send/model.ts), so the credential is placed as for any valid request.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
+import { changedVehicles } from '../judge/list-relations.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { MODEL, send, withCredentials } from '../send/model.ts';
@@ -265,6 +266,8 @@ describe('combinations of list parameters (GET {fleet_base_url}/vehicles)', () =
         return;
       }
       judgeFilter(vehicles, label);
+      for (const change of changedVehicles(alone.vehicles!, vehicles, VEHICLE_FIELDS, 1))
+        violations.push(`${label} changed a vehicle the filter alone listed: ${change}`);
       const got = numbers(vehicles).sort();
       const gotSet = new Set(got);
       const expectedSet = new Set(expected);

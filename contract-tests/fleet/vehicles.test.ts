@@ -2,6 +2,7 @@
 // unfiltered list, so the checks need no fixtures and hold for any fleet with at least two distinct vehicles.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
+import { areReversed, changedVehicles } from '../judge/list-relations.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { callOperation, fleetClient } from '../send/clients.ts';
 import type { Exchange } from '../send/fetch.ts';
@@ -165,9 +166,17 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     return values.every((value, i) => value === expected[i]);
   };
 
+  /** The list sorted by one field, asked once per run: the order checks and the relation between asc and desc share it. */
+  const sorted = new Map<string, ReturnType<typeof probe>>();
+  const sortedBy = (field: keyof Vehicle, direction: 'asc' | 'desc') => {
+    const key = `${field} ${direction}`;
+    if (!sorted.has(key)) sorted.set(key, probe({ sort: [key] }));
+    return sorted.get(key)!;
+  };
+
   it.for(['asc', 'desc'] as const)('sort vehicleNumber %s returns the same vehicles, and records their order', async (direction, ctx) => {
     skipIf(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
-    const { vehicles, seen, label } = await probe({ sort: [`vehicleNumber ${direction}`] });
+    const { vehicles, seen, label } = await sortedBy('vehicleNumber', direction);
     if (direction === 'asc') {
       // Seed 4.5 shows "<attribute> asc": ascending it must be, in code-unit or in locale order (which one is the guess).
       const values = numbers(vehicles ?? []);
@@ -175,6 +184,8 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
       const byLocale = values.every((value, i) => i === 0 || values[i - 1]!.localeCompare(value) <= 0);
       expect(inOrder(values, 'asc') || byLocale, `?${label}: vehicles in ascending order`).toBe(true);
     }
+    // Whatever its order, a sorted list holds the unsorted list's vehicles unchanged, field by field (seed 2.1, 4.5).
+    expect(changedVehicles(all, vehicles ?? [], VEHICLE_FIELDS), `?${label}: vehicles changed by the sort`).toEqual([]);
     const ordered = vehicles !== undefined && inOrder(numbers(vehicles), direction);
     observeAssumption(
       ASSUMPTIONS.sortForm,
@@ -189,8 +200,10 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     async (direction, ctx) => {
       skipIf(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
       // Ties may come in any order, so only the field's order is compared.
+      const changed: string[] = [];
       await forEachConcurrently(VEHICLE_FIELDS, async (field) => {
-        const { vehicles, seen, label } = await probe({ sort: [`${field} ${direction}`] });
+        const { vehicles, seen, label } = await sortedBy(field, direction);
+        changed.push(...changedVehicles(all, vehicles ?? [], VEHICLE_FIELDS, 1).map((change) => `?${label}: ${change}`));
         const values = (vehicles ?? []).map((v) => v[field]);
         const holds = vehicles !== undefined && values.length === all.length && inOrder(values, direction);
         observeAssumption(
@@ -200,8 +213,26 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
           seen,
         );
       });
+      // Whatever its order, a sorted list holds the unsorted list's vehicles unchanged, field by field (seed 2.1, 4.5).
+      expect(changed, 'vehicles changed by a sort').toEqual([]);
     },
   );
+
+  it('sorted asc and desc by each field, lists the values in reverse order of each other; records it', async (ctx) => {
+    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
+    await forEachConcurrently(VEHICLE_FIELDS, async (field) => {
+      const [asc, desc] = await Promise.all([sortedBy(field, 'asc'), sortedBy(field, 'desc')]);
+      if (!asc.vehicles || !desc.vehicles) return;
+      // The sort's directions are the spec's guess (seed 4.5 shows the form, not its meaning): recorded, not a violation.
+      const reversed = areReversed(asc.vehicles, desc.vehicles, field);
+      observeAssumption(
+        ASSUMPTIONS.sortForm,
+        reversed,
+        `?${desc.label} ${reversed ? 'lists' : 'does not list'} the ${field} values of ?${asc.label} in reverse order`,
+        desc.seen,
+      );
+    });
+  });
 
   it('answers unknown query parameters with a 2xx or a 4xx, never a 5xx', async (ctx) => {
     // Unknown parameters may be ignored or refused (the seed says neither); a misspelt filter is the likeliest one.

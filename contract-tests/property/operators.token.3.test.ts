@@ -2,5 +2,7 @@
 // token API's checks are dealt to. They are most of a run's requests (80 checks, about 1,200 requests): in one file,
 // one worker sent them all, within its share of the requests in flight, while the others idled.
 import { operatorChecks } from './operators.ts';
+import { questionChecks } from './questions.ts';
 
 operatorChecks('token', { part: 3, of: 3 });
+questionChecks('token');

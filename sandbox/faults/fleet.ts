@@ -118,6 +118,17 @@ export const FLEET_LIST_FAULTS = {
   'list-field-renamed': answerOf(LIST, 200, (payload) =>
     eachVehicle(payload, ({ licensePlate, ...vehicle }) => ({ ...vehicle, licencePlate: licensePlate })),
   ),
+  'list-sort-moves-field': answerOf(LIST, 200, (payload, request) => {
+    if (!(request.query as Record<string, unknown>).sort) return payload;
+    // Each vehicle gets the license plate of the one before it in the answer (the first keeps its own).
+    let previous: unknown;
+    return eachVehicle(payload, (vehicle) => {
+      const own = vehicle.licensePlate;
+      const moved = { ...vehicle, licensePlate: previous ?? own };
+      previous = own;
+      return moved;
+    });
+  }),
   'list-wrong-content-type': answerOf(LIST, 200, (payload, _request, reply) => {
     reply.header('content-type', 'text/plain; charset=utf-8');
     return payload;
@@ -146,6 +157,9 @@ export const FLEET_GET_FAULTS = {
   ),
   'get-foreign-vehicle-returned': requestTo(GET, 'preHandler', (request, _reply, { fleet }) => {
     request.visibleFleet = fleet.forEveryone();
+  }),
+  'get-foreign-with-customer-query': requestTo(GET, 'preHandler', (request, _reply, { fleet }) => {
+    if ((request.query as Record<string, unknown>).customerNumber !== undefined) request.visibleFleet = fleet.forEveryone();
   }),
   'get-unknown-200': jsonAnswerOf(GET, 404, (_body, _request, reply) => {
     reply.code(200);

@@ -53,6 +53,14 @@ export const IDENTITY_PROVIDER_FAULTS = {
     back.searchParams.set('error', 'unauthorized_client');
     return reply.code(302).header('location', back.href).send();
   }),
+  'authorize-unsupported-type-to-unregistered-uri': requestTo(AUTHORIZE, 'preHandler', (request, reply, { credentials }) => {
+    const query = withoutEmptyValues(request.query);
+    const uri = query.redirect_uri;
+    if (query.response_type === 'code' || typeof uri !== 'string' || uri === credentials.redirectUri || !URL.canParse(uri)) return;
+    const back = new URL(uri);
+    back.searchParams.set('error', 'unsupported_response_type');
+    return reply.code(302).header('location', back.href).send();
+  }),
   'idp-subscription-key-not-required': requestTo(TOKEN, 'onRequest', (request, _reply, { credentials }) => {
     request.headers['ocp-apim-subscription-key'] = credentials.subscriptionKey;
   }),

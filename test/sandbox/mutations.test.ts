@@ -135,10 +135,16 @@ const PROBES: Record<MutationId, Probe> = {
     if (response.status !== 200) return true;
     return ((await response.json()) as Vehicle[]).some((v) => v.customerVehicleNumber !== 'TRK-1');
   },
+  'list-sort-moves-field': async ({ origin }) => {
+    const plates = new Map((await vehicles(origin)).map((v) => [v.vehicleNumber, v.licensePlate]));
+    return (await vehicles(origin, '?sort=vehicleNumber%20desc')).some((v) => plates.get(v.vehicleNumber) !== v.licensePlate);
+  },
   'list-field-renamed': async ({ origin }) => !('licensePlate' in (await vehicles(origin))[0]!),
   'list-wrong-content-type': async ({ origin }) => !isJson(await fleetGet(origin, '/vehicles')),
   'get-foreign-vehicle-returned': async ({ origin, foreignVehicleNumber }) =>
     (await fleetGet(origin, `/vehicles/${foreignVehicleNumber}`)).status === 200,
+  'get-foreign-with-customer-query': async ({ origin, foreignVehicleNumber }) =>
+    (await fleetGet(origin, `/vehicles/${foreignVehicleNumber}?customerNumber=C-1`)).status === 200,
   'get-unknown-200': async ({ origin }) => (await fleetGet(origin, '/vehicles/V-NOPE')).status === 200,
   'get-unknown-500': async ({ origin }) => (await fleetGet(origin, '/vehicles/V-NOPE')).status >= 500,
   'get-field-missing': async ({ origin }) => {
@@ -167,6 +173,10 @@ const PROBES: Record<MutationId, Probe> = {
         }),
       })
     ).status === 200,
+  'authorize-unsupported-type-to-unregistered-uri': async ({ origin }) =>
+    (await authorize(origin, { response_type: 'token', redirect_uri: 'https://elsewhere.invalid/cb' })).headers
+      .get('location')
+      ?.startsWith('https://elsewhere.invalid/') === true,
   'authorize-unknown-client-redirects': async ({ origin }) => (await authorize(origin, { client_id: 'not-registered' })).status === 302,
   'service-token-client-id-ignored': async ({ origin }) =>
     (

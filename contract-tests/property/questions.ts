@@ -1,0 +1,98 @@
+// The security questions crossed with the operation operators: two things off at once. A request that asks one (another
+// lessee's vehicle, an unregistered redirect URI) must still be refused, or kept apart, whatever else is off in it: an
+// undocumented query parameter, another method, a credential in another channel, an unsupported response type. Each
+// alone is handled right by a server that still fails the two together. The questions are derived from the registry's
+// roles, so a new operation of the same kind is asked them too; every answer is judged by every exchange check, and the
+// coverage counts the requests of each crossing as "<question> × <operator>".
+import { describe, it, type TestContext } from 'vitest';
+import type { ApiName } from '../../spec-core/apis.ts';
+import { applicationsOf } from '../operators/operators.ts';
+import { OPERATION_OPERATORS } from '../operators/operation-operators.ts';
+import { isInapplicable, type Variant } from '../operators/operator.ts';
+import { reasonIfCannot } from '../send/capabilities.ts';
+import { redactor } from '../send/fetch.ts';
+import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, withCredentials } from '../send/model.ts';
+import { ROLES } from '../send/operations.ts';
+import type { RequestParts } from '../send/parts.ts';
+import { reasonIfUnset, target } from '../send/target.ts';
+import { mapConcurrently } from '../send/transport.ts';
+import { skipIf } from '../support/skips.ts';
+import { valueIn } from './operators.ts';
+
+/** A redirect URI no client registered: the .invalid top-level domain never resolves (RFC 6761 6.4). */
+const UNREGISTERED_REDIRECT_URI = 'https://contract-unregistered.invalid/callback';
+
+interface Question {
+  id: string;
+  title: string;
+  applies(entry: ModelEntry): boolean;
+  /** Why the run cannot ask it (a variable unset), if so. */
+  reasonIfCannot(): string | undefined;
+  /** The valid request turned into the question. */
+  ask(entry: ModelEntry, parts: RequestParts): RequestParts;
+}
+
+const parameterNamed = (entry: ModelEntry, name: string) => entry.parameters.find((parameter) => parameter.name === name);
+
+export const QUESTIONS: readonly Question[] = [
+  {
+    id: 'foreign-object',
+    title: "another lessee's vehicle",
+    applies: (entry) => ROLES.getsOneVehicle.includes(entry.operationId),
+    reasonIfCannot: () => reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'),
+    ask: (entry, parts) => place(parts, parameterNamed(entry, 'vehicleNumber')!, target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!),
+  },
+  {
+    id: 'unregistered-redirect',
+    title: 'an unregistered redirect URI',
+    // Where asking needs no code: a code exchange spends one per request (its own checks send those).
+    applies: (entry) => ROLES.authorization.includes(entry.operationId) && parameterNamed(entry, 'redirect_uri') !== undefined,
+    reasonIfCannot: () => reasonIfUnset(target, 'LP_REDIRECT_URI'),
+    ask: (entry, parts) => place(parts, parameterNamed(entry, 'redirect_uri')!, UNREGISTERED_REDIRECT_URI),
+  },
+];
+
+const NO_HANDLING =
+  "the Prism mock answers from the spec's examples: it keeps no lessee apart and registers no redirect URI (the sandbox and a live target do)";
+
+/** One test per operation of the API and question that applies to it. */
+export function questionChecks(api: ApiName): void {
+  const pairs = MODEL.filter((entry) => entry.operation.api === api).flatMap((entry) =>
+    QUESTIONS.filter((question) => question.applies(entry)).map(
+      (question) => [`${entryLabel(entry)}: ${question.title}, crossed with every operation operator`, entry, question] as const,
+    ),
+  );
+  if (!pairs.length) return;
+  describe(`the security questions crossed with the operators, on the ${api} operations`, () => {
+    it.for(pairs)('%s', ([, entry, question], ctx) => questionCheck(entry, question, ctx));
+  });
+}
+
+async function questionCheck(entry: ModelEntry, question: Question, ctx: TestContext): Promise<void> {
+  skipIf(
+    ctx,
+    [entry.operationId],
+    reasonIfCannot(target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
+    question.reasonIfCannot(),
+    await reasonIfCannotSend(entry),
+  );
+  const parts = question.ask(entry, await withCredentials(entry));
+  const values = Object.fromEntries(
+    entry.parameters.flatMap((parameter) => {
+      const value = valueIn(parts, parameter);
+      return value === undefined ? [] : [[parameter.name, value]];
+    }),
+  );
+  const applications = applicationsOf(entry, { parts, values }, OPERATION_OPERATORS).filter((a) => !isInapplicable(a.made));
+  const jobs = applications.flatMap((a) => (a.made as Variant[]).map((variant) => [a.operator.id, variant] as const));
+  // A credential moved to another channel may travel encoded (Basic): redacted wherever a server might echo it.
+  for (const [operator, variant] of jobs) if (operator === 'credential-channels') for (const value of variant.values) redactor.add(value);
+  const sent = await mapConcurrently(jobs, ([operator, variant]) =>
+    send(entry, variant.change(parts), {
+      ...(variant.method ? { method: variant.method } : {}),
+      dimension: 'operators',
+      operator: { id: `${question.id} × ${operator}` },
+    }),
+  );
+  ctx.expect(sent.length, 'variants sent').toBe(jobs.length);
+}
