@@ -7,7 +7,7 @@ import { STANDINGS, standingOf } from '../judge/clauses/standings.ts';
 import { EXCHANGE_CHECKS } from '../judge/exchange-checks.ts';
 import { headerGrammar } from '../judge/header-grammar.ts';
 import { asItStandsToday } from '../judge/judge-exchange.ts';
-import { clausesMarkdown, clauseTable } from '../judge/oauth-clauses.ts';
+import { clausesMarkdown, clauseTable } from '../report/clause-table.ts';
 import { setAside, violationGroups } from '../report/violations.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
 

@@ -127,7 +127,9 @@ const NO_TOKEN_ENDPOINT =
 // ---------------------------------------------------------------------------------------------------------------------
 
 describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.2, 4.1.2.1, 10.14)', () => {
-  it('RFC 6749 3.1: authorize treats an empty code_challenge and code_challenge_method as omitted', async (ctx) => {
+  it('RFC 6749 3.1: authorize treats an empty code_challenge and code_challenge_method as omitted', {
+    tags: ['RFC6749-3.1-empty-as-omitted'],
+  }, async (ctx) => {
     skipIf(ctx, CODE_GRANT, codeExchange());
     const answer = await authorizeWith({ code_challenge: '', code_challenge_method: '' });
     const code = answer.location?.searchParams.get('code');
@@ -144,7 +146,9 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
     ).toBe(2);
   });
 
-  it('RFC 6749 3.1: authorize ignores a parameter it does not recognise', async (ctx) => {
+  it('RFC 6749 3.1: authorize ignores a parameter it does not recognise', {
+    tags: ['RFC6749-3.1-ignore-unknown-parameters'],
+  }, async (ctx) => {
     skipIf(ctx, AUTHORIZE, approval);
     const answer = await authorizeWith({ contract_probe: '1' });
     expect(
@@ -156,7 +160,9 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
 
   // The refusal is the RFC's (3.1.1: an error response, never a code); that it is redirected back with `error` rather
   // than shown as a page is the spec's guess (authorizeBehaviour), recorded. Once redirected, error and state are asserted.
-  it('RFC 6749 3.1.1, 4.1.2.1: a missing or unsupported response_type is redirected back with an error and the state, never a code', async (ctx) => {
+  it('RFC 6749 3.1.1, 4.1.2.1: a missing or unsupported response_type is redirected back with an error and the state, never a code', {
+    tags: ['RFC6749-3.1.1-response-type-error', 'RFC6749-4.1.2.1-error-required', 'RFC6749-4.1.2.1-error-state'],
+  }, async (ctx) => {
     skipIf(ctx, AUTHORIZE, approval);
     const state = `contract state &code=x&error=y #%+/<"${randomToken(6)}`;
     const cases = [
@@ -212,7 +218,9 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
     });
   });
 
-  it('RFC 6749 3.1.2: the approving redirect keeps the query of the registered redirect URI', async (ctx) => {
+  it('RFC 6749 3.1.2: the approving redirect keeps the query of the registered redirect URI', {
+    tags: ['RFC6749-3.1.2-query-retained'],
+  }, async (ctx) => {
     const registered =
       target.env.LP_REDIRECT_URI && URL.canParse(target.env.LP_REDIRECT_URI) ? new URL(target.env.LP_REDIRECT_URI) : undefined;
     skipIf(
@@ -233,7 +241,9 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
     expect(answer.location!.searchParams.get('code'), 'RFC 6749 3.1.2: the code is added beside the kept query').toBeTruthy();
   });
 
-  it('RFC 6749 4.1.2.1: authorize never redirects to the redirect URI for an unknown or missing client_id', async (ctx) => {
+  it('RFC 6749 4.1.2.1: authorize never redirects to the redirect URI for an unknown or missing client_id', {
+    tags: ['RFC6749-4.1.2.1-no-redirect-invalid-client'],
+  }, async (ctx) => {
     skipIf(ctx, AUTHORIZE, needsAuthorize(), reasonIfCannot(target.name, 'verifiesCredentials'));
     const clientId = required(target, 'LP_CLIENT_ID');
     const cases = [
@@ -249,7 +259,9 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
     });
   });
 
-  it('RFC 6749 10.14: authorize echoes no markup unescaped, in its pages or in its redirects', async (ctx) => {
+  it('RFC 6749 10.14: authorize echoes no markup unescaped, in its pages or in its redirects', {
+    tags: ['RFC6749-10.14-sanitize'],
+  }, async (ctx) => {
     skipIf(ctx, AUTHORIZE, needsAuthorize(), reasonIfCannot(target.name, 'hasDataSemantics'));
     const marker = `contract${randomToken(6).replace(/[-_]/g, 'x')}`;
     const markup = `"'><script>${marker}</script><img src=x onerror=${marker}>`;
@@ -284,7 +296,9 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
 });
 
 describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)', () => {
-  it('RFC 6749 3.2: the code exchange treats an empty code_verifier as omitted', async (ctx) => {
+  it('RFC 6749 3.2: the code exchange treats an empty code_verifier as omitted', {
+    tags: ['RFC6749-3.2-empty-as-omitted'],
+  }, async (ctx) => {
     skipIf(ctx, CODE_GRANT, codeExchange());
     const code = await freshCode();
     const { response } = await exchangeCode({ code, code_verifier: '' });
@@ -294,7 +308,9 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
     ).toBe(2);
   });
 
-  it('RFC 6749 3.2: both token endpoints ignore a form field they do not recognise', async (ctx) => {
+  it('RFC 6749 3.2: both token endpoints ignore a form field they do not recognise', {
+    tags: ['RFC6749-3.2-ignore-unknown-parameters'],
+  }, async (ctx) => {
     const endpoints = tokenEndpoints();
     skipIf(ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT);
     await forEachConcurrently(endpoints, async (endpoint) => {
@@ -306,7 +322,9 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
     });
   });
 
-  it('RFC 6749 3.2: token responses and OAuth errors of both endpoints name each member once', async (ctx) => {
+  it('RFC 6749 3.2: token responses and OAuth errors of both endpoints name each member once', {
+    tags: ['RFC6749-3.2-response-parameters-once'],
+  }, async (ctx) => {
     const endpoints = tokenEndpoints();
     skipIf(ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT, reasonIfCannot(target.name, 'hasDataSemantics'));
     const requests = endpoints.flatMap((endpoint) => [
@@ -321,7 +339,7 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
     });
   });
 
-  it('RFC 6749 4.1.3: the code exchange refuses a code the target never issued', async (ctx) => {
+  it('RFC 6749 4.1.3: the code exchange refuses a code the target never issued', { tags: ['RFC6749-4.1.3-code-valid'] }, async (ctx) => {
     skipIf(ctx, ['requestIdentityProviderToken'], needsCodeExchange(), reasonIfCannot(target.name, 'hasDataSemantics'));
     const seen = await exchangeCode({ code: randomToken(32) });
     const body = jsonOf(seen.bodyText);
@@ -335,7 +353,9 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
     );
   });
 
-  it('RFC 6749 4.1.3: the code exchange refuses a code exchanged without redirect_uri', async (ctx) => {
+  it('RFC 6749 4.1.3: the code exchange refuses a code exchanged without redirect_uri', {
+    tags: ['RFC6749-4.1.3-redirect-uri-present'],
+  }, async (ctx) => {
     skipIf(ctx, CODE_GRANT, codeExchange());
     const code = await freshCode();
     const { response, bodyText } = await exchangeCode({ code, redirect_uri: undefined });
@@ -348,7 +368,9 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
 
   // Cache-Control is RFC 6749 5.1's for every response with a token, a MUST the OAuth 2.1 draft keeps; Pragma is noted
   // (judge/clauses/standings.ts). token_type at the identity provider sits under its response's x-assumption.
-  it('RFC 6749 5.1: token responses of both endpoints say Cache-Control no-store (Pragma no-cache is noted), and the identity provider names token_type Bearer', async (ctx) => {
+  it('RFC 6749 5.1: token responses of both endpoints say Cache-Control no-store (Pragma no-cache is noted), and the identity provider names token_type Bearer', {
+    tags: ['RFC6749-5.1-idp-token-type', 'RFC6749-5.1-cache-control-no-store', 'RFC6749-5.1-pragma-no-cache'],
+  }, async (ctx) => {
     const endpoints = tokenEndpoints();
     skipIf(ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT, reasonIfCannot(target.name, 'hasDataSemantics'));
     const requests: Array<{ label: string; idp: boolean; send: () => Promise<Exchange> }> = endpoints.map((endpoint) => ({
@@ -381,7 +403,9 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
 
   // Every refusal here is an RFC one (a 4xx); which error code a body names, and its characters, are recorded against
   // the OAuthError x-assumption (the seed shows no error body, and the spec lets provider codes pass).
-  it('RFC 6749 5.2: each refusal of the token endpoints names its error, in the allowed characters', async (ctx) => {
+  it('RFC 6749 5.2: each refusal of the token endpoints names its error, in the allowed characters', {
+    tags: ['RFC6749-5.2-error-required', 'RFC6749-5.2-error-characters'],
+  }, async (ctx) => {
     const endpoints = tokenEndpoints();
     skipIf(ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT, reasonIfCannot(target.name, 'verifiesCredentials'));
     const secret = required(target, 'LP_CLIENT_SECRET');
@@ -435,7 +459,7 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
 });
 
 describe('OAuth clauses of what the server issues (RFC 6749 10.10)', () => {
-  it('RFC 6749 10.10: issued tokens and codes can carry 128 bits and do not repeat', async (ctx) => {
+  it('RFC 6749 10.10: issued tokens and codes can carry 128 bits and do not repeat', { tags: ['RFC6749-10.10-guessing'] }, async (ctx) => {
     const endpoints = tokenEndpoints();
     skipIf(
       ctx,
@@ -477,7 +501,9 @@ describe('OAuth clauses of what the server issues (RFC 6749 10.10)', () => {
 });
 
 describe('OAuth clauses of the bearer challenge (RFC 6750 3)', () => {
-  it("RFC 6750 3: the milestone call's refusals carry a Bearer challenge with auth-params, each attribute once and in its characters", async (ctx) => {
+  it("RFC 6750 3: the milestone call's refusals carry a Bearer challenge with auth-params, each attribute once and in its characters", {
+    tags: ['RFC6750-3-www-authenticate', 'RFC6750-3-bearer-scheme', 'RFC6750-3-attributes'],
+  }, async (ctx) => {
     skipIf(
       ctx,
       MILESTONES,
@@ -531,7 +557,9 @@ describe('OAuth clauses of the bearer challenge (RFC 6750 3)', () => {
 // with PKCE implements S256 (RFC 7636 4.2); a server that shows PKCE support (refuses a wrong verifier) must keep 4.6
 // and 4.4.1.
 describe('OAuth clauses of PKCE (RFC 7636 4.2, 4.4, 4.4.1, 4.6)', () => {
-  it('RFC 7636 4.2, 4.4, 4.6: authorize takes an S256 code_challenge, its code does not carry the challenge, and the matching code_verifier gets a token', async (ctx) => {
+  it('RFC 7636 4.2, 4.4, 4.6: authorize takes an S256 code_challenge, its code does not carry the challenge, and the matching code_verifier gets a token', {
+    tags: ['RFC7636-4.2-server-s256', 'RFC7636-4.4-challenge-not-extractable', 'RFC7636-4.6-match-continues'],
+  }, async (ctx) => {
     skipIf(ctx, CODE_GRANT, codeExchange());
     const answer = await authorizeWith({}, { pkce: true });
     const code = answer.location?.searchParams.get('code');
@@ -555,7 +583,9 @@ describe('OAuth clauses of PKCE (RFC 7636 4.2, 4.4, 4.4.1, 4.6)', () => {
     ).toBe(2);
   });
 
-  it('RFC 7636 4.6, 4.4.1: a server that refuses a wrong code_verifier refuses a missing one too with invalid_grant, and an unsupported code_challenge_method with invalid_request', async (ctx) => {
+  it('RFC 7636 4.6, 4.4.1: a server that refuses a wrong code_verifier refuses a missing one too with invalid_grant, and an unsupported code_challenge_method with invalid_request', {
+    tags: ['RFC7636-4.4.1-unsupported-method', 'RFC7636-4.6-mismatch-invalid-grant'],
+  }, async (ctx) => {
     skipIf(ctx, CODE_GRANT, codeExchange());
     const [first, second] = await mapConcurrently([0, 1], () => authorizeWith({}, { pkce: true }));
     const codes = [first!, second!].map((answer) => answer.location?.searchParams.get('code'));
