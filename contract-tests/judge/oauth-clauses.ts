@@ -4,7 +4,7 @@
 // (GET {auth_url}/oauth2/default/v1/authorize, its redirects, the code exchange), and bearer tokens on
 // POST {base_url}/v1/load-milestone-events. Each clause is checked (the tests that provoke it declare its id among
 // their vitest tags, and it may name the exchange check that judges it on every exchange), or says why no request can
-// check it, or why it does not bear on these flows: "pending" is not a reason, and self/oauth-clauses.test.ts fails on
+// check it, or why it does not bear on these flows: "pending" is not a reason, and self/oauth-clause-table.test.ts fails on
 // a clause without one of the three or a tie that does not hold. Each says how it reads today
 // (clauses/clause-standing.ts). The rows are in clauses/, by part of the RFCs; report/clause-table.ts renders them.
 import type { Clause, ClauseLike, Coverage } from './clauses/clause.ts';

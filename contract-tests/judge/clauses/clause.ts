@@ -7,7 +7,7 @@ export type Level = 'MUST' | 'MUST NOT' | 'REQUIRED' | 'SHALL';
 
 /** A clause that is checked. The tests that send the requests provoking it declare its id among their vitest tags
  * (`it(title, { tags: [id] }, ...)`; contract-tests/vitest.config.ts defines a tag per clause, so a test that names
- * an id no table has does not run); self/oauth-clauses.test.ts fails when no test declares a checked clause. */
+ * an id no table has does not run); self/oauth-clause-table.test.ts fails when no test declares a checked clause. */
 export interface CheckRef {
   /** The id of the exchange check (judge/exchange-checks.ts) that also judges the clause on every exchange, whichever
    * test sent it. */
