@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDefaults, defineProject } from 'vitest/config';
 import { PROJECT_TIMEOUTS } from '../config/test-waits.ts';
+import { clauseTags } from './judge/oauth-clauses.ts';
 import { HeaviestFirst } from './support/heaviest-first.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -47,6 +48,9 @@ export default defineProject({
     root,
     setupFiles: ['contract-tests/support/setup.ts'],
     globalSetup: ['contract-tests/support/global-setup.ts'],
+    // A test that checks an OAuth clause declares the clause's id among its tags (judge/oauth-clauses.ts): one tag per
+    // clause, so a test naming an id no clause has does not run, and `--tags-filter <id>` runs one clause's tests.
+    tags: clauseTags(),
     // Targets are remote servers: give slow staging environments room, but never hang forever (the mock and the
     // sandbox: the project timeouts of config/test-waits.ts). Every request has its
     // own deadline and bounded tries (send/transport.ts); a live check may also sit out a gateway's Retry-After.

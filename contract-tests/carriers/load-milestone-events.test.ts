@@ -31,7 +31,7 @@ const milestone = (change: Change = (p) => p) =>
 describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () => {
   // Seed 4.4: the success response is a confirmation message. Its status and shape (200, a JSON object with a
   // `message`) are the spec's guess, judged on the response by the contract fetch.
-  it('records a valid event sent with a fresh token and confirms it', async (ctx) => {
+  it('records a valid event sent with a fresh token and confirms it', { tags: ['RFC6750-2.1-header-supported'] }, async (ctx) => {
     skipIf(ctx, OP, tokenSettingsUnset(), WRITES_REFUSED);
     // Read as text: whether the message comes as JSON is the guess, not the seed.
     const { data, response } = await callOperation(logisticsClient(target).carriers, MILESTONE, {
@@ -77,7 +77,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
-  it('rejects an event with a garbage bearer token with a 4xx', async (ctx) => {
+  it('rejects an event with a garbage bearer token with a 4xx', { tags: ['RFC6749-7-validate-token'] }, async (ctx) => {
     skipIf(ctx, OP, reasonIfUnset(target, 'LP_BASE_URL'), WRITES_REFUSED, reasonIfCannot(target.name, 'verifiesCredentials'));
     const { response } = await milestone(bearer(`contract-garbage-${crypto.randomUUID()}`));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);

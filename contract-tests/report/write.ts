@@ -2,8 +2,8 @@
 // violations.json, coverage.{json,md}, assumptions.{json,md}, strict-failures.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { clausesMarkdown, clauseTable } from '../judge/oauth-clauses.ts';
 import { assumptionReport } from './assumptions.ts';
+import { clauseSection, clauseTable } from './clause-table.ts';
 import { coverage, dimensionCoverage } from './coverage.ts';
 import { readJsonFile, readLedger } from './ledger.ts';
 import {
@@ -47,15 +47,7 @@ export function writeReports(dir: string, ledgerDir: string, targetName: string)
   const md = [coverageMarkdown(coverageRows, targetName), dimensionsMarkdown(dimensions), notesMarkdown(entries)]
     .filter(Boolean)
     .join('\n');
-  const byCoverage = (state: string) => clauses.filter((c) => c.coverage === state).length;
-  const clauseSection = [
-    '## OAuth clauses (RFC 6749, RFC 6750, RFC 7636) and what covers each',
-    '',
-    `${clauses.length} clauses that bear on the flows of the published documentation: ${byCoverage('checked')} checked, ${byCoverage('untestable')} untestable, ${byCoverage('not applicable')} not applicable (contract-tests/judge/oauth-clauses.ts).`,
-    '',
-    clausesMarkdown(clauses),
-  ].join('\n');
-  writeFileSync(join(dir, 'coverage.md'), [md, clauseSection].join('\n'));
+  writeFileSync(join(dir, 'coverage.md'), [md, clauseSection(clauses)].join('\n'));
   writeFileSync(join(dir, 'assumptions.json'), `${JSON.stringify({ target: targetName, assumptions }, null, 2)}\n`);
   writeFileSync(join(dir, 'assumptions.md'), assumptionsMarkdown(assumptions, targetName));
   // Checks that failed only for a contradicted assumption (strict runs): the verdict line does not count them as violations.

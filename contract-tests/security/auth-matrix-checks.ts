@@ -45,6 +45,13 @@ export function authMatrixChecks(api: ApiName): void {
   describe(`authentication matrix (every ${api} operation, every grant type, every credential)`, () => {
     it.for(entries.map((entry) => [entryLabel(entry), entry] as const))(
       "%s: refuses a request without any credential, or with another scheme's in place of its own",
+      {
+        tags: [
+          'RFC6749-4.1.3-require-client-authentication',
+          'RFC6749-4.4.2-idp-requires-credentials',
+          'RFC6749-10.3-tokens-not-forgeable',
+        ],
+      },
       async ([label, entry], ctx) => {
         skipIf(ctx, [entry.operationId], await reasonIfCannotSend(entry));
         const values = await availableValues();

@@ -29,7 +29,9 @@ beforeAll(async () => {
 });
 
 describe('redirect_uri near misses', () => {
-  it('authorize never redirects to a near miss of LP_REDIRECT_URI', async (ctx) => {
+  it('authorize never redirects to a near miss of LP_REDIRECT_URI', {
+    tags: ['RFC6749-3.1.2-no-fragment', 'RFC6749-3.1.2.3-simple-string-comparison', 'RFC6749-3.1.2.4-no-redirect-invalid-uri'],
+  }, async (ctx) => {
     skipIf(ctx, AUTHORIZE, needsAuthorize(), noData());
     const identityProvider = new URL(required(target, 'LP_AUTH_URL')).origin;
     const registered = required(target, 'LP_REDIRECT_URI');
@@ -47,7 +49,9 @@ describe('redirect_uri near misses', () => {
     });
   });
 
-  it('the code exchange refuses a near miss of the redirect_uri the code was issued for', async (ctx) => {
+  it('the code exchange refuses a near miss of the redirect_uri the code was issued for', {
+    tags: ['RFC6749-10.6-redirect-uri-identical'],
+  }, async (ctx) => {
     skipIf(ctx, BOTH, needsCodeExchange(), unattended);
     await forEachConcurrently(redirectUriNearMisses(required(target, 'LP_REDIRECT_URI')), async ({ kind, value }) => {
       const { response } = await exchangeCode({ code: await freshCode(), redirect_uri: value });
@@ -57,7 +61,9 @@ describe('redirect_uri near misses', () => {
 });
 
 describe('state is returned unchanged', () => {
-  it('authorize returns each tricky state exactly once and exactly as sent', async (ctx) => {
+  it('authorize returns each tricky state exactly once and exactly as sent', {
+    tags: ['RFC6749-3.1-response-parameters-once', 'RFC6749-4.1.2-state-exact'],
+  }, async (ctx) => {
     skipIf(ctx, AUTHORIZE, unattended);
     const registered = new URL(required(target, 'LP_REDIRECT_URI'));
     await forEachConcurrently(trickyStates(crypto.randomUUID().slice(0, 8)), async ({ kind, value }) => {

@@ -7,7 +7,8 @@ import { STANDINGS, standingOf } from '../judge/clauses/standings.ts';
 import { EXCHANGE_CHECKS } from '../judge/exchange-checks.ts';
 import { headerGrammar } from '../judge/header-grammar.ts';
 import { asItStandsToday } from '../judge/judge-exchange.ts';
-import { clausesMarkdown, clauseTable } from '../judge/oauth-clauses.ts';
+import { OAUTH_CLAUSES } from '../judge/oauth-clauses.ts';
+import { clausesMarkdown, clauseTable } from '../report/clause-table.ts';
 import { setAside, violationGroups } from '../report/violations.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
 
@@ -20,6 +21,13 @@ describe('clauses as they stand today', () => {
         expect(['MUST', 'SHOULD', 'MAY'], id).toContain(standing.strength);
       }
     expect(() => standingOf('RFC6749-0-no-such-clause')).toThrow(/names a clause no table has/);
+  });
+
+  it('every clause beside the OAuth table is tied to an exchange check of the registry, which names it by id', () => {
+    const oauth = new Set(OAUTH_CLAUSES.map((clause) => clause.id));
+    const judged = new Set(EXCHANGE_CHECKS.flatMap((check) => check.clauses));
+    const untied = [...STANDINGS.keys()].filter((id) => !oauth.has(id) && !judged.has(id));
+    expect(untied, 'clauses of judge/clauses/standings.ts that no exchange check names (its clauses)').toEqual([]);
   });
 
   it('Pragma: no-cache is a MUST of RFC 6749 that RFC 9111 and the OAuth 2.1 draft relaxed: a note citing both', () => {

@@ -60,7 +60,9 @@ beforeAll(async () => {
 });
 
 describe('authorization code grant', () => {
-  it('redirects to the registered redirect_uri with a code and the state unchanged', async (ctx) => {
+  it('redirects to the registered redirect_uri with a code and the state unchanged', {
+    tags: ['RFC6749-3.1-get-supported', 'RFC6749-4.1.2-code-required', 'RFC6749-4.1.2-state-returned'],
+  }, async (ctx) => {
     skipIf(ctx, AUTHORIZE, unattended);
     const { request, response, location } = await authorize();
     expect(statusClass(response.status)).toBe(3);
@@ -86,7 +88,9 @@ describe('authorization code grant', () => {
 
   // The security rule (RFC 6749 10.15) is asserted: never a redirect to the unregistered URI. How the refusal looks
   // (a 400 HTML page) is the spec's guess, recorded from what the server answered.
-  it('never redirects to an unregistered redirect_uri', async (ctx) => {
+  it('never redirects to an unregistered redirect_uri', {
+    tags: ['RFC6749-3.1.2.3-match-registered', 'RFC6749-4.1.2.1-no-redirect-invalid-redirect-uri'],
+  }, async (ctx) => {
     skipIf(ctx, AUTHORIZE, needsCodeExchange());
     const evil = 'https://attacker.invalid/steal';
     const seen = await authorize({ redirectUri: evil });
@@ -109,7 +113,9 @@ describe('authorization code grant', () => {
     );
   });
 
-  it('exchanges a code once and rejects the replayed code with a 4xx', async (ctx) => {
+  it('exchanges a code once and rejects the replayed code with a 4xx', {
+    tags: ['RFC6749-4.1.2-code-reuse-denied', 'RFC6749-10.5-single-use'],
+  }, async (ctx) => {
     skipIf(ctx, BOTH, unattended);
     const { code } = await freshCode();
     const token = await explaining(exchangeAuthorizationCode(exchangeOptions(code)));
@@ -124,7 +130,9 @@ describe('authorization code grant', () => {
     expect(statusClass(response.status), `replayed code answered ${response.status}`).toBe(4);
   });
 
-  it('rejects a code exchanged with a different redirect_uri with a 4xx', async (ctx) => {
+  it('rejects a code exchanged with a different redirect_uri with a 4xx', {
+    tags: ['RFC6749-4.1.3-redirect-uri-identical'],
+  }, async (ctx) => {
     skipIf(ctx, BOTH, unattended);
     const { code } = await freshCode();
     const other = new URL(required(target, 'LP_REDIRECT_URI'));
@@ -133,7 +141,7 @@ describe('authorization code grant', () => {
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
-  it('rejects a code exchanged with a wrong client_secret with a 4xx', async (ctx) => {
+  it('rejects a code exchanged with a wrong client_secret with a 4xx', { tags: ['RFC6749-4.1.3-authenticate-client'] }, async (ctx) => {
     skipIf(ctx, BOTH, unattended);
     const { code } = await freshCode();
     const secret = required(target, 'LP_CLIENT_SECRET');

@@ -20,7 +20,7 @@ const WRITES_REFUSED = target.writesAllowed
   : 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted the expired token would record the event';
 
 describe('token and code lifetimes', () => {
-  it('refuses a milestone sent with a token whose lifetime has passed', async (ctx) => {
+  it('refuses a milestone sent with a token whose lifetime has passed', { tags: ['RFC6749-7-not-expired'] }, async (ctx) => {
     skipIf(
       ctx,
       ['recordLoadMilestoneEvent'],
@@ -36,7 +36,9 @@ describe('token and code lifetimes', () => {
     expect(statusClass(status), `expired token answered ${status}`).toBe(4);
   });
 
-  it('refuses an authorization code exchanged an hour after it was issued', async (ctx) => {
+  it('refuses an authorization code exchanged an hour after it was issued', {
+    tags: ['RFC6749-4.1.2-code-expires', 'RFC6749-10.5-short-lived'],
+  }, async (ctx) => {
     skipIf(ctx, ['requestIdentityProviderToken'], needsCodeExchange(), reasonIfCannot(target.name, 'advancesClock'));
     const request = await buildAuthorizationUrl({
       authUrl: required(target, 'LP_AUTH_URL'),

@@ -19,7 +19,9 @@ const clientCredentials = (change: Change) => request(IDP_TOKEN, change, { varia
 const subscriptionKey = (value: string | undefined) => withHeaders({ 'Ocp-Apim-Subscription-Key': value });
 
 describe('identity provider token endpoint, client credentials (POST {auth_url}/oauth2/default/v1/token)', () => {
-  it('issues an access token for client credentials with scope and the subscription key', async (ctx) => {
+  it('issues an access token for client credentials with scope and the subscription key', {
+    tags: ['RFC6749-5.1-idp-access-token'],
+  }, async (ctx) => {
     skipIf(ctx, OP, needs());
     // Seed 4.2 promises an access token; its field names, type and lifetime are the specs' guess, which the contract
     // fetch judges on the response itself (IdentityProviderTokenResponse covers them).
@@ -42,7 +44,7 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
     }
   });
 
-  it('rejects a wrong client secret with a 4xx', async (ctx) => {
+  it('rejects a wrong client secret with a 4xx', { tags: ['RFC6749-4.4.2-idp-authenticates-client'] }, async (ctx) => {
     skipIf(ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
     const secret = required(target, 'LP_CLIENT_SECRET');
     let last: Awaited<ReturnType<typeof request>> | undefined;
@@ -63,7 +65,9 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
     );
   });
 
-  it('rejects client credentials without scope with a 4xx (published documentation 4.2 shows scope as required; RFC 6749 alone would allow a default scope, 3.3)', async (ctx) => {
+  it('rejects client credentials without scope with a 4xx (published documentation 4.2 shows scope as required; RFC 6749 alone would allow a default scope, 3.3)', {
+    tags: ['RFC6749-3.3-scope-default-or-fail'],
+  }, async (ctx) => {
     skipIf(ctx, OP, needs());
     const { response } = await clientCredentials(withForm({ scope: undefined }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);

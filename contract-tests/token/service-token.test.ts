@@ -16,7 +16,9 @@ const OP = [SERVICE_TOKEN];
 const needs = () => reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET');
 
 describe('service token endpoint (POST {base_url}/token)', () => {
-  it('issues a Bearer token with an integer expired_in of 1..3600 for form-encoded client credentials', async (ctx) => {
+  it('issues a Bearer token with an integer expired_in of 1..3600 for form-encoded client credentials', {
+    tags: ['RFC6749-5.1-service-access-token', 'RFC6749-5.1-service-token-type'],
+  }, async (ctx) => {
     skipIf(ctx, OP, needs());
     const { data, response } = await callOperation<{ access_token?: string }>(logisticsClient(target).token, SERVICE_TOKEN, {
       body: {
@@ -51,7 +53,7 @@ describe('service token endpoint (POST {base_url}/token)', () => {
     );
   });
 
-  it('rejects a wrong client secret with a 4xx', async (ctx) => {
+  it('rejects a wrong client secret with a 4xx', { tags: ['RFC6749-4.4.2-service-authenticates-client'] }, async (ctx) => {
     skipIf(ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
     const secret = required(target, 'LP_CLIENT_SECRET');
     let last: Awaited<ReturnType<typeof request>> | undefined;
@@ -78,7 +80,7 @@ describe('service token endpoint (POST {base_url}/token)', () => {
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
-  it('rejects a request without client_secret with a 4xx', async (ctx) => {
+  it('rejects a request without client_secret with a 4xx', { tags: ['RFC6749-4.4.2-service-requires-credentials'] }, async (ctx) => {
     skipIf(ctx, OP, reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID'));
     const { response } = await request(SERVICE_TOKEN, withForm({ client_secret: undefined }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);

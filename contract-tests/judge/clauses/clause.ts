@@ -1,17 +1,16 @@
 // The OAuth clause table's shape: each MUST / MUST NOT / REQUIRED / SHALL of RFC 6749, RFC 6750 and RFC 7636 that
-// bears on the flows of the token spec, what covers it, and how it reads today (clause-standing.ts).
+// bears on the flows of the token spec, the check that covers it (by id), and how it reads today (clause-standing.ts).
 import type { ClauseUpdate } from './clause-standing.ts';
 
 export type Rfc = '6749' | '6750' | '7636';
 export type Level = 'MUST' | 'MUST NOT' | 'REQUIRED' | 'SHALL';
 
+/** A clause that is checked. The tests that send the requests provoking it declare its id among their vitest tags
+ * (`it(title, { tags: [id] }, ...)`; contract-tests/vitest.config.ts defines a tag per clause, so a test that names
+ * an id no table has does not run); self/oauth-clause-table.test.ts fails when no test declares a checked clause. */
 export interface CheckRef {
-  /** Test file from the repository root, e.g. contract-tests/token/authorization-code.test.ts. */
-  file: string;
-  /** A substring of exactly one it(...) title of that file (the raw title, before any %s substitution). */
-  test: string;
-  /** The exchange check that judges the clause on every exchange, whichever test sent it; the test above is one that
-   * sends the requests that provoke it. */
+  /** The id of the exchange check (judge/exchange-checks.ts) that also judges the clause on every exchange, whichever
+   * test sent it. */
   exchangeCheck?: string;
 }
 

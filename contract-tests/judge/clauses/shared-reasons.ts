@@ -1,13 +1,4 @@
-// Words the clause tables share: the test files that check clauses, and the reasons that recur.
-
-export const SERVICE_TOKEN = 'contract-tests/token/service-token.test.ts';
-export const IDP_TOKEN = 'contract-tests/token/identity-provider.test.ts';
-export const CODE_GRANT = 'contract-tests/token/authorization-code.test.ts';
-export const EXPIRY = 'contract-tests/token/expiry.test.ts';
-export const REDIRECT_NEAR_MISSES = 'contract-tests/security/authorization-near-misses.test.ts';
-export const MILESTONES = 'contract-tests/carriers/load-milestone-events.test.ts';
-export const CLAUSE_CHECKS = 'contract-tests/token/oauth-clauses.test.ts';
-export const AUTH_MATRIX = 'contract-tests/security/auth-matrix-checks.ts';
+// Words the clause tables share: the reasons that recur.
 
 export const TLS =
   'Needs TLS on a real host: the mock and the sandbox listen on loopback without TLS, and probing whether a live host refuses plain http would send the credentials or the token in clear text.';

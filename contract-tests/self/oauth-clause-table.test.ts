@@ -1,11 +1,12 @@
 // The OAuth clause table stays honest (no target needed, file reads only): every clause has exactly one of a check, a
-// reason no request can check it, or a reason it does not bear on the flows (none is pending: that is no reason); each
-// named check is a test of that file, and each test of token/oauth-clauses.test.ts backs a clause. The checker, and
-// the RFC grammar the clause checks apply, are shown to catch each kind of broken input.
-import { existsSync, readFileSync } from 'node:fs';
+// reason no request can check it, or a reason it does not bear on the flows (none is pending: that is no reason); a
+// checked clause is tied to its checks by ids: its own, which the tests that provoke it declare among their vitest
+// tags, and its exchange check's, which the registry has. Each test of the clause-check files declares a clause. The
+// checker, and the RFC grammar the clause checks apply, are shown to catch each kind of broken input.
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EXCHANGE_CHECKS } from '../judge/exchange-checks.ts';
-import { clauseProblems, clausesMarkdown, clauseTable, type ClauseLike, OAUTH_CLAUSES, testTitles } from '../judge/oauth-clauses.ts';
+import { type ClauseLike, clauseProblems, clauseTags, declaredTags, OAUTH_CLAUSES } from '../judge/oauth-clauses.ts';
 import {
   encodingCapacityBits,
   errorCharacterProblems,
@@ -13,29 +14,40 @@ import {
   repeatedNames,
   topLevelMemberNames,
 } from '../judge/oauth-syntax.ts';
+import { clausesMarkdown, clauseTable } from '../report/clause-table.ts';
 
-const root = new URL('../..', import.meta.url);
-const readCheckFile = (path: string) => {
-  const file = new URL(path, root);
-  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-};
+const suite = new URL('..', import.meta.url);
+/** The suite's files, from contract-tests/, but its own tests and the judge (whose clause checker names tags). */
+const checkFiles = readdirSync(suite, { recursive: true, encoding: 'utf8' }).filter(
+  (path) => path.endsWith('.ts') && !/^(self|judge)\//.test(path),
+);
+const sourceOf = (path: string) => readFileSync(new URL(path, suite), 'utf8');
+
+/** Each clause id the tests declare, with the files that declare it. */
+function declaredBy(files: ReadonlyMap<string, string>): Map<string, string[]> {
+  const declared = new Map<string, string[]>();
+  for (const [file, source] of files) for (const id of new Set(declaredTags(source))) declared.set(id, [...(declared.get(id) ?? []), file]);
+  return declared;
+}
+const exchangeCheckIds = EXCHANGE_CHECKS.map((check) => check.id);
 
 describe('OAuth clause table', () => {
-  it('every clause has a check or a reason why not, and none is pending; ids are unique', () => {
-    expect(
-      clauseProblems(
-        OAUTH_CLAUSES,
-        readCheckFile,
-        EXCHANGE_CHECKS.map((c) => c.id),
-      ),
-    ).toEqual([]);
+  it('every clause has a check or a reason why not, none is pending, ids are unique, and every tie holds', () => {
+    const declared = declaredBy(new Map(checkFiles.map((file) => [file, sourceOf(file)])));
+    expect(clauseProblems(OAUTH_CLAUSES, declared, exchangeCheckIds)).toEqual([]);
+    // The config defines a tag per clause, so a test that declares an id no clause has does not run.
+    expect(clauseTags().map((tag) => tag.name)).toEqual(OAUTH_CLAUSES.map((clause) => clause.id));
   });
 
-  it('each test of token/oauth-clauses.test.ts backs at least one clause', () => {
-    const file = 'contract-tests/token/oauth-clauses.test.ts';
-    const referenced = OAUTH_CLAUSES.flatMap((clause) => (clause.check?.file === file ? [clause.check.test] : []));
-    const orphans = testTitles(readCheckFile(file) ?? '').filter((title) => !referenced.some((test) => title.includes(test)));
-    expect(orphans).toEqual([]);
+  it('each test of the clause-check files declares the clauses it checks', () => {
+    const files = checkFiles.filter((file) => /^token\/oauth-.*clauses\.test\.ts$/.test(file));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const source = sourceOf(file);
+      const tests = source.match(/^\s*it(\.\w+)*\(/gm) ?? [];
+      expect(tests.length, file).toBeGreaterThan(0);
+      expect(source.match(/\btags: \[/g)?.length, `${file}: a test declares no clause (tags)`).toBe(tests.length);
+    }
   });
 
   it('each coverage state comes from the fields of its clause, and the Markdown table has one line per clause', () => {
@@ -59,15 +71,13 @@ describe('OAuth clause table', () => {
 });
 
 // The checker fails on each kind of broken table: a row that breaks one rule beside rows that keep them all.
-const FILE = 'contract-tests/token/fixture.test.ts';
+const FILE = 'token/fixture.test.ts';
 const FIXTURE_SOURCE = `
-  it('refuses a thing with a 4xx', async () => {});
-  it.for([['a', (): string => \`/x/\${encodeURIComponent('y')}\`]] as const)('%s answers a table row', async () => {});
-  it.skip("skips a thing (it's \\"quoted\\")", () => {});
-  // it('a title in a comment is no test')
-  it('refuses another thing with a 4xx', async () => {});
+  it('refuses a thing with a 4xx', { tags: ['RFC6749-4.1.2-checked', "RFC6749-4.1.2-exchange"] }, async () => {});
+  it.for([['a', 'b']] as const)('%s answers a table row', { tags: ['RFC6749-4.1.2-table-test'] }, async () => {});
+  it('checks nothing the table has', async () => {});
 `;
-const readFixture = (path: string) => (path === FILE ? FIXTURE_SOURCE : undefined);
+const fixtureDeclared = () => declaredBy(new Map([[FILE, FIXTURE_SOURCE]]));
 const good = (id: string, fields: ClauseLike = {}): ClauseLike => ({
   id: `RFC6749-4.1.2-${id}`,
   rfc: '6749',
@@ -75,67 +85,70 @@ const good = (id: string, fields: ClauseLike = {}): ClauseLike => ({
   level: 'MUST',
   text: 'Something the RFC says.',
   applies: 'Why it bears on the flows.',
-  check: { file: FILE, test: 'refuses a thing' },
+  check: {},
   ...fields,
 });
-const pendingRow = (id: string): ClauseLike => good(id, { check: undefined, missing: 'What a check would send and expect.' });
-const problemsOf = (clauses: readonly ClauseLike[]) =>
-  clauseProblems(
-    clauses,
-    readFixture,
-    EXCHANGE_CHECKS.map((c) => c.id),
-  );
+const GOOD_TABLE = [
+  good('checked'),
+  good('exchange', { check: { exchangeCheck: 'authorize-redirect' } }),
+  good('table-test'),
+  good('untestable', { check: undefined, untestable: 'Needs a browser user.' }),
+  good('not-applicable', { check: undefined, notApplicable: 'No refresh tokens.' }),
+];
+/** The good table with one row replaced (or added, for a new id). */
+const withRow = (row: ClauseLike) => [...GOOD_TABLE.filter((clause) => clause.id !== row.id), row];
+const problemsOf = (clauses: readonly ClauseLike[], declared = fixtureDeclared()) => clauseProblems(clauses, declared, exchangeCheckIds);
 
 describe('the clause checker fails on a broken table', () => {
   it('passes a table that keeps every rule', () => {
-    const clauses = [
-      good('checked'),
-      good('table-test', { check: { file: FILE, test: 'answers a table row' } }),
-      good('skipped-test', { check: { file: FILE, test: 'skips a thing (it\'s "quoted")' } }),
-      good('untestable', { check: undefined, untestable: 'Needs a browser user.' }),
-      good('not-applicable', { check: undefined, notApplicable: 'No refresh tokens.' }),
-    ];
-    expect(problemsOf(clauses)).toEqual([]);
+    expect(problemsOf(GOOD_TABLE)).toEqual([]);
   });
 
   it.for([
-    ['neither a check nor a reason', [good('bare', { check: undefined })], 'has neither a check nor a reason'],
-    ['a pending clause (what a check would do, no check)', [pendingRow('pending')], '"pending" is not a reason'],
-    ['an empty reason', [good('blank', { check: undefined, untestable: '  ' })], 'untestable gives no reason'],
+    ['neither a check nor a reason', withRow(good('checked', { check: undefined })), 'has neither a check nor a reason'],
+    [
+      'a pending clause (what a check would do, no check)',
+      withRow(good('pending', { check: undefined, missing: 'What a check would send and expect.' })),
+      '"pending" is not a reason',
+    ],
+    ['an empty reason', withRow(good('untestable', { check: undefined, untestable: '  ' })), 'untestable gives no reason'],
     [
       'a check and a reason',
-      [good('both', { notApplicable: 'No refresh tokens.' })],
+      withRow(good('checked', { notApplicable: 'No refresh tokens.' })),
       'sets check and notApplicable; exactly one of check, untestable, notApplicable',
     ],
-    ['missing beside a check', [good('extra', { missing: 'More.' })], 'sets missing (what a check would do)'],
+    ['missing beside a check', withRow(good('checked', { missing: 'More.' })), 'sets missing (what a check would do)'],
     [
-      'a check file that does not exist',
-      [good('no-file', { check: { file: 'contract-tests/token/gone.test.ts', test: 'x' } })],
-      'does not exist',
+      'a checked clause no test declares',
+      withRow(good('undeclared')),
+      "RFC6749-4.1.2-undeclared: is checked, but no test declares it: add { tags: ['RFC6749-4.1.2-undeclared'] }",
     ],
     [
-      'a check outside contract-tests',
-      [good('outside', { check: { file: 'test/sandbox/x.test.ts', test: 'x' } })],
-      'is not a contract-tests',
+      'an exchange check the registry does not have',
+      withRow(good('exchange', { check: { exchangeCheck: 'authorise-redirect' } })),
+      'RFC6749-4.1.2-exchange: check.exchangeCheck "authorise-redirect" is not an exchange check of judge/exchange-checks.ts',
     ],
-    ['a test name no title contains', [good('no-test', { check: { file: FILE, test: 'accepts a thing' } })], 'no test of'],
-    ['a test name found only in a comment', [good('comment', { check: { file: FILE, test: 'a title in a comment' } })], 'no test of'],
-    ['a test name that is not distinctive', [good('vague', { check: { file: FILE, test: 'with a 4xx' } })], 'in 2 test titles'],
-    ['a repeated id', [good('same'), good('same')], 'the id is not unique'],
-    ['an id that does not name its section', [good('x', { section: '4.1.3' })], 'does not start with RFC6749-4.1.3-'],
-    ['an unknown level', [good('should', { level: 'SHOULD' })], 'is not MUST, MUST NOT, REQUIRED or SHALL'],
-    ['an unknown RFC', [good('rfc', { rfc: '6819' })], 'is not 6749, 6750 or 7636'],
+    [
+      'a test that declares a clause the table says is not checked',
+      withRow(good('checked', { check: undefined, untestable: 'Needs a browser user.' })),
+      'RFC6749-4.1.2-checked: token/fixture.test.ts declares it, but the table gives no check',
+    ],
+    [
+      'a test that declares a clause the table does not have',
+      GOOD_TABLE.filter((clause) => clause.id !== 'RFC6749-4.1.2-table-test'),
+      'token/fixture.test.ts declares the clause RFC6749-4.1.2-table-test, which the table does not have',
+    ],
+    ['a repeated id', [...GOOD_TABLE, good('checked')], 'RFC6749-4.1.2-checked: the id is not unique'],
+    ['an id that does not name its section', withRow(good('checked', { section: '4.1.3' })), 'does not start with RFC6749-4.1.3-'],
+    ['an unknown level', withRow(good('checked', { level: 'SHOULD' })), 'is not MUST, MUST NOT, REQUIRED or SHALL'],
+    ['an unknown RFC', withRow(good('checked', { rfc: '6819' })), 'is not 6749, 6750 or 7636'],
   ] as const)('flags %s', ([, clauses, problem]) => {
     expect(problemsOf(clauses as readonly ClauseLike[]).join('\n')).toContain(problem);
   });
 
-  it('reads test titles of plain, skipped and table tests, not of comments', () => {
-    expect(testTitles(FIXTURE_SOURCE)).toEqual([
-      'refuses a thing with a 4xx',
-      '%s answers a table row',
-      'skips a thing (it\'s "quoted")',
-      'refuses another thing with a 4xx',
-    ]);
+  it('reads the clause ids of plain and table tests from their tags', () => {
+    expect(declaredTags(FIXTURE_SOURCE)).toEqual(['RFC6749-4.1.2-checked', 'RFC6749-4.1.2-exchange', 'RFC6749-4.1.2-table-test']);
+    expect(declaredTags("it('a title with tags: [in it]', async () => {});")).toEqual([]);
   });
 });
 
