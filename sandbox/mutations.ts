@@ -237,6 +237,12 @@ export const MUTATIONS = [
     description:
       "Get-one of another lessee's vehicle returns it when the query carries the list's customerNumber filter; each alone is handled right.",
   },
+  {
+    id: 'get-foreign-refusal-names-customer',
+    operation: 'getVehicle',
+    check: 'foreign-identifiers-undisclosed',
+    description: "The 404 for another lessee's vehicle says whose it is: its customer number is in the message.",
+  },
   { id: 'get-unknown-200', operation: 'getVehicle', description: 'An unknown vehicle number is answered 200 with an empty object.' },
   { id: 'get-unknown-500', operation: 'getVehicle', description: 'An unknown vehicle number is answered 500.' },
   { id: 'get-field-missing', operation: 'getVehicle', description: 'The returned vehicle has no vin field.' },

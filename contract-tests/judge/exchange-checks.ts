@@ -12,6 +12,7 @@ import { codeBinding } from './checks/code-binding.ts';
 import { credentialEcho } from './checks/credential-echo.ts';
 import { refusalDisclosure } from './checks/disclosure.ts';
 import { documentedAnswer } from './checks/documented-answer.ts';
+import { foreignIdentifiers } from './checks/foreign-identifiers.ts';
 import { getOneAsked } from './checks/get-one.ts';
 import { getOneAgrees } from './checks/get-one-agrees.ts';
 import { lesseeIsolation } from './checks/lessee-isolation.ts';
@@ -26,6 +27,7 @@ export const EXCHANGE_CHECKS: readonly ExchangeCheck[] = [
   serverError,
   documentedAnswer,
   lesseeIsolation,
+  foreignIdentifiers,
   credentialEcho,
   tokenAnswer,
   tokenRefusals,
@@ -66,6 +68,7 @@ export const REQUIRED_CHECKS = [
   'code-bound-to-grant',
   'token-lifetime',
   'get-one-agrees-with-list',
+  'foreign-identifiers-undisclosed',
 ] as const;
 
 /** What the registry lacks: a check the suite owes that is missing, a check without a promise or operations, an

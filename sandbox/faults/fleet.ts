@@ -161,6 +161,12 @@ export const FLEET_GET_FAULTS = {
   'get-foreign-with-customer-query': requestTo(GET, 'preHandler', (request, _reply, { fleet }) => {
     if ((request.query as Record<string, unknown>).customerNumber !== undefined) request.visibleFleet = fleet.forEveryone();
   }),
+  'get-foreign-refusal-names-customer': jsonAnswerOf(GET, 404, (body, request, _reply, { fleet }) => {
+    const { vehicleNumber } = request.params as { vehicleNumber: string };
+    const id = fleet.forEveryone().find(vehicleNumber);
+    if (id === undefined) return body;
+    return { ...body, message: `Vehicle ${vehicleNumber} belongs to customer ${fleet.vehicles[id]!.customerNumber}.` };
+  }),
   'get-unknown-200': jsonAnswerOf(GET, 404, (_body, _request, reply) => {
     reply.code(200);
     return {};

@@ -145,6 +145,8 @@ const PROBES: Record<MutationId, Probe> = {
     (await fleetGet(origin, `/vehicles/${foreignVehicleNumber}`)).status === 200,
   'get-foreign-with-customer-query': async ({ origin, foreignVehicleNumber }) =>
     (await fleetGet(origin, `/vehicles/${foreignVehicleNumber}?customerNumber=C-1`)).status === 200,
+  'get-foreign-refusal-names-customer': async ({ origin, foreignVehicleNumber }) =>
+    /belongs to customer/.test(await (await fleetGet(origin, `/vehicles/${foreignVehicleNumber}`)).text()),
   'get-unknown-200': async ({ origin }) => (await fleetGet(origin, '/vehicles/V-NOPE')).status === 200,
   'get-unknown-500': async ({ origin }) => (await fleetGet(origin, '/vehicles/V-NOPE')).status >= 500,
   'get-field-missing': async ({ origin }) => {

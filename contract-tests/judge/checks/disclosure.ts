@@ -7,7 +7,7 @@ import { statusClassOf } from '../exchange-facts.ts';
 import { PROMISES } from '../promises.ts';
 
 /** What the request carried that an answer may name back: its URL (decoded too), its body and its headers. */
-function requestText(seen: Parameters<ExchangeCheck['judge']>[0]): string {
+export function requestText(seen: Parameters<ExchangeCheck['judge']>[0]): string {
   let decoded = seen.request.url;
   try {
     decoded = decodeURIComponent(seen.request.url);
