@@ -64,7 +64,7 @@ const SHOWN = 3;
  * 4XX range's assumption on some thousand answers). Kept per worker; the ledger's order across workers is kept too, since
  * each worker's first 3 of either hold the first of the others' that the report can show.
  */
-class Confirmations {
+export class Confirmations {
   readonly #seen = new Map<string, { evidence: Set<string>; observed: Set<string> }>();
 
   shows(assumption: NonNullable<Finding['assumption']>, evidence: string, observed: () => Observed): boolean {

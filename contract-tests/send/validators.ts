@@ -35,12 +35,17 @@ function digestOf(bundles: object, keys: readonly SchemaKey[]): string {
     .slice(0, 16);
 }
 
-const fileOf = (digest: string) => join(VALIDATORS_DIR, `${digest}.cjs`);
+const fileOf = (dir: string, digest: string) => join(dir, `${digest}.cjs`);
 
 /** The module of these bundles' validators, if one was written (undefined otherwise: compile as asked). */
-export function loadValidators(bundles: object, keys: readonly SchemaKey[]): PrecompiledValidators {
-  const file = fileOf(digestOf(bundles, keys));
-  const module = existsSync(file) ? (require(file) as Record<SchemaKey, ValidateFunction>) : undefined;
+export function loadValidators(bundles: object, keys: readonly SchemaKey[], dir = VALIDATORS_DIR): PrecompiledValidators {
+  const file = fileOf(dir, digestOf(bundles, keys));
+  let module: Record<SchemaKey, ValidateFunction> | undefined;
+  try {
+    module = existsSync(file) ? (require(file) as Record<SchemaKey, ValidateFunction>) : undefined;
+  } catch {
+    // Removed meanwhile by a run of other bundles: compile as asked.
+  }
   return { get: (key) => (module && Object.hasOwn(module, key) ? module[key] : undefined) };
 }
 
@@ -52,17 +57,17 @@ export function writeValidators<Name extends string>(
   bundles: Record<Name, object>,
   idOf: (api: Name) => string,
   keys: readonly SchemaKey[],
+  dir = VALIDATORS_DIR,
 ): void {
   const digest = digestOf(bundles, keys);
-  const file = fileOf(digest);
+  const file = fileOf(dir, digest);
   if (existsSync(file)) return;
   const ajv = createSpecAjv(bundles, idOf, { standalone: true });
   const standaloneCode = require('ajv/dist/standalone/index.js') as typeof standaloneModule.default;
   const code = standaloneCode(ajv, Object.fromEntries(keys.map((key) => [key, key])));
-  mkdirSync(VALIDATORS_DIR, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(partial, code);
   renameSync(partial, file);
-  for (const name of readdirSync(VALIDATORS_DIR))
-    if (name.endsWith('.cjs') && name !== `${digest}.cjs`) rmSync(join(VALIDATORS_DIR, name), { force: true });
+  for (const name of readdirSync(dir)) if (name.endsWith('.cjs') && name !== `${digest}.cjs`) rmSync(join(dir, name), { force: true });
 }
