@@ -111,6 +111,12 @@ export function flagVariable(name: RunVariable, source: NodeJS.ProcessEnv = proc
   return readVariable(name, source) === '1';
 }
 
+/** Whether contradicted assumptions fail a run, unless told otherwise: on local targets (the mock and the sandbox
+ * implement the specs' assumptions, so a contradiction there is a bug), and wherever LP_STRICT_ASSUMPTIONS=1. The suite
+ * and the workflows both read it from here. */
+export const strictByDefault = (target: TargetName, source: NodeJS.ProcessEnv = process.env): boolean =>
+  target !== 'live' || flagVariable('LP_STRICT_ASSUMPTIONS', source);
+
 /** An integer variable (or its fallback when unset), refusing anything else with a message naming the variable. */
 export function integerVariable(name: RunVariable, fallback: number, min: number, source: NodeJS.ProcessEnv = process.env): number {
   const raw = readVariable(name, source);

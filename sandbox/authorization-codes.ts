@@ -48,11 +48,11 @@ export class AuthorizationCodes {
   }
 
   /** Marks the code used; a second redemption reports 'replayed'. */
-  redeem(code: string, allowReplay = false): Redemption {
+  redeem(code: string): Redemption {
     this.purge(this.clock.now());
     const grant = this.codes.get(code);
     if (!grant) return { ok: false, reason: 'unknown' };
-    if (grant.used && !allowReplay) return { ok: false, reason: 'replayed', grant };
+    if (grant.used) return { ok: false, reason: 'replayed', grant };
     grant.used = true;
     if (this.clock.now() >= grant.expiresAt) return { ok: false, reason: 'expired', grant };
     return { ok: true, grant };

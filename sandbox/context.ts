@@ -1,5 +1,5 @@
 // Everything a route needs, built once per sandbox: credentials, clock, stores, fleet and
-// validators, plus the one mutation (if any) this process was started with.
+// validators, the one mutation (if any) this process was started with, and the seams its fault replaced.
 import type { SandboxClock } from './clock.ts';
 import type { BatchedStderr } from './log-stream.ts';
 import type { SandboxCredentials } from './config.ts';
@@ -7,6 +7,7 @@ import type { AuthorizationCodes } from './authorization-codes.ts';
 import type { EventStore } from './event-store.ts';
 import type { FleetIndex } from './fleet-index.ts';
 import type { MutationId } from './mutations.ts';
+import type { SeamReplacements } from './seams.ts';
 import type { SpecValidators } from './spec-validation.ts';
 import type { TokenStore } from './token-store.ts';
 
@@ -18,11 +19,9 @@ export type SandboxContext = {
   events: EventStore;
   fleet: FleetIndex;
   validators: SpecValidators;
+  /** Named in health and logs; what it changes is its fault's (sandbox/faults/), installed when the app is built. */
   mutation: MutationId | undefined;
+  /** Filled by the fault, read through seam() (sandbox/seams.ts). */
+  seams: SeamReplacements;
   logStream: BatchedStderr;
 };
-
-/** True when this process runs with the given injected contract violation. */
-export function mutated(context: SandboxContext, id: MutationId): boolean {
-  return context.mutation === id;
-}

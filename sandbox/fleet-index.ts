@@ -18,7 +18,7 @@ export type SortField = (typeof SORT_FIELDS)[number];
 
 export type VehicleQuery = {
   filters: { field: FilterField; values: string[] }[];
-  /** true: vehicles must match every filter (AND); false: any filter (OR, only for a mutation). */
+  /** true: vehicles must match every filter (AND); false: any filter (OR, only for a fault). */
   combineWithAnd: boolean;
   sort?: { field: SortField; descending: boolean };
 };
@@ -124,7 +124,7 @@ export class FleetIndex {
     return this.visible.get(apiKey);
   }
 
-  /** Every vehicle regardless of lessee: only used by the leak mutations. */
+  /** Every vehicle regardless of lessee: only used by the leak faults (sandbox/faults/fleet.ts). */
   forEveryone(): VisibleFleet {
     this.everyone ??= new VisibleFleet(this, Uint32Array.from(this.vehicles.keys()));
     return this.everyone;

@@ -11,8 +11,8 @@ import { dotenvLines, printableDotenv, readCredentials, writeEnvFile } from './c
 import { DEFAULT_MAX_EVENTS } from './event-store.ts';
 import { DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
 import { MUTATIONS, parseMutation, type MutationId } from './mutations.ts';
-import { serveSwitchable } from './mutation-switch.ts';
-import { buildSandbox, DEFAULT_CONNECTION_LIMITS } from './server.ts';
+import { serveSwitchable, type SwitchableSandbox } from './mutation-switch.ts';
+import { buildSandbox, DEFAULT_CONNECTION_LIMITS, type Sandbox } from './server.ts';
 import { DEFAULT_MAX_TOKENS } from './token-store.ts';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -83,6 +83,8 @@ function readOptions() {
   return parseCommandLine(CLI).values;
 }
 
+type Options = ReturnType<typeof readOptions>;
+
 async function main(): Promise<void> {
   const options = readOptions();
   if (options['list-mutations']) {
@@ -90,6 +92,50 @@ async function main(): Promise<void> {
     return;
   }
   const port = integerOption('port', options.port ?? readVariable('LP_SANDBOX_PORT'), 4020, 0, 65535);
+  const settings = sandboxSettings(options);
+  let sandbox: ReturnType<typeof buildSandbox>;
+  try {
+    sandbox = buildSandbox({ ...settings, mutation: parseMutation(options.mutation) });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const { app, context, foreignVehicleNumber, foreignCustomerNumber } = sandbox;
+
+  // --mutations-switchable (for contract:mutation): one port where POST /_sandbox/mutation swaps in a fresh sandbox
+  // built with the same settings and credentials, started with another mutation.
+  // The spec validators are compiled once: they depend on the bundles only.
+  const rebuild = (mutation: MutationId | undefined) => buildSandbox({ ...settings, validators: context.validators, mutation });
+  const switchable = options['mutations-switchable']
+    ? await serveSwitchable(rebuild, sandbox, { ...DEFAULT_CONNECTION_LIMITS, ...settings.connections })
+    : undefined;
+  stopOnSignals(app, context, switchable);
+
+  const host = options.host ?? '127.0.0.1';
+  try {
+    if (switchable) await switchable.listen(port, host);
+    else await app.listen({ port, host });
+  } catch (error) {
+    // A busy port is the user's to fix: one line naming --port, no stack.
+    process.stderr.write(`${listenFailure('sandbox', host, port, error as NodeJS.ErrnoException)}\n`);
+    context.logStream.flush();
+    process.exit(1);
+  }
+  const address = (switchable?.server ?? app.server).address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const lines = dotenvLines(`http://${urlHost}:${actualPort}`, context.credentials, {
+    vehicleNumber: foreignVehicleNumber,
+    customerNumber: foreignCustomerNumber,
+  });
+  if (options['env-file']) writeEnvFile(options['env-file'], lines);
+  const listening = { vehicles: settings.vehicleCount, mutation: context.mutation ?? null, envFile: options['env-file'] ?? null };
+  app.log.info(listening, 'sandbox listening');
+  process.stdout.write(`${printableDotenv(lines)}\nsandbox ready\n`);
+}
+
+/** Everything but the mutation, from the options (refused clearly when invalid): a sandbox rebuilt by a switch gets the
+ * same settings as the first one. Builds the bundles on a fresh checkout. */
+function sandboxSettings(options: Options) {
   const vehicleCount = integerOption('vehicles', options.vehicles, DEFAULT_VEHICLE_COUNT, 2, 1_000_000);
   const clockOffset = options['clock-offset'] === undefined ? 0 : Number(options['clock-offset']);
   if (!Number.isFinite(clockOffset) || Math.abs(clockOffset) > MAX_OFFSET_SECONDS)
@@ -118,8 +164,7 @@ async function main(): Promise<void> {
       '--data cannot be combined with --mutations-switchable: every switch starts a sandbox from empty state, which a data file would refill',
     );
   }
-  // Everything but the mutation: a sandbox rebuilt by a switch gets the same settings as the first one.
-  const settings = {
+  return {
     credentials: readCredentials(process.env),
     vehicleCount,
     clockOffsetSeconds: clockOffset,
@@ -130,25 +175,14 @@ async function main(): Promise<void> {
     logLevel,
     connections,
   };
-  let sandbox: ReturnType<typeof buildSandbox>;
-  try {
-    sandbox = buildSandbox({ ...settings, mutation: parseMutation(options.mutation) });
-  } catch (error) {
-    fail((error as Error).message);
-  }
-  const { app, context, foreignVehicleNumber, foreignCustomerNumber } = sandbox;
+}
 
-  // --mutations-switchable (for contract:mutation): one port where POST /_sandbox/mutation swaps in a fresh sandbox
-  // built with the same settings and credentials, started with another mutation.
-  // The spec validators are compiled once: they depend on the bundles only.
-  const rebuild = (mutation: MutationId | undefined) => buildSandbox({ ...settings, validators: context.validators, mutation });
-  const switchable = options['mutations-switchable']
-    ? await serveSwitchable(rebuild, sandbox, { ...DEFAULT_CONNECTION_LIMITS, ...connections })
-    : undefined;
-
-  // SIGINT and SIGTERM close the listener and the log, once: a Ctrl-C in a terminal arrives twice (from the terminal, and
-  // from npm, which passes both signals on to its script). package.json starts this file with `exec node`, so the script
-  // npm signals is this process: under a `sh -c` the shell would die of the signal and leave the sandbox on its port.
+/**
+ * SIGINT and SIGTERM close the listener and the log, once: a Ctrl-C in a terminal arrives twice (from the terminal, and
+ * from npm, which passes both signals on to its script). package.json starts this file with `exec node`, so the script
+ * npm signals is this process: under a `sh -c` the shell would die of the signal and leave the sandbox on its port.
+ */
+function stopOnSignals(app: Sandbox['app'], context: Sandbox['context'], switchable: SwitchableSandbox | undefined): void {
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -166,27 +200,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-
-  const host = options.host ?? '127.0.0.1';
-  try {
-    if (switchable) await switchable.listen(port, host);
-    else await app.listen({ port, host });
-  } catch (error) {
-    // A busy port is the user's to fix: one line naming --port, no stack.
-    process.stderr.write(`${listenFailure('sandbox', host, port, error as NodeJS.ErrnoException)}\n`);
-    context.logStream.flush();
-    process.exit(1);
-  }
-  const address = (switchable?.server ?? app.server).address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  const lines = dotenvLines(`http://${urlHost}:${actualPort}`, context.credentials, {
-    vehicleNumber: foreignVehicleNumber,
-    customerNumber: foreignCustomerNumber,
-  });
-  if (options['env-file']) writeEnvFile(options['env-file'], lines);
-  app.log.info({ vehicles: vehicleCount, mutation: context.mutation ?? null, envFile: options['env-file'] ?? null }, 'sandbox listening');
-  process.stdout.write(`${printableDotenv(lines)}\nsandbox ready\n`);
 }
 
 if (isMainModule(import.meta.url)) await main();

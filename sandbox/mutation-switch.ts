@@ -54,25 +54,9 @@ export async function serveSwitchable(
     return done;
   };
 
-  const server = createServer(
-    {
-      requestTimeout: limits.requestTimeoutMs,
-      headersTimeout: limits.headersTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // As in the sandbox's own server: Node checks the header and request timeouts this often.
-      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
-    },
-    (request, response) => {
-      if ((request.url ?? '').split('?')[0] === SWITCH_PATH) void handleSwitch(request, response, () => current, switchTo);
-      else current.app.routing(request, response);
-    },
-  );
-  server.maxConnections = limits.maxConnections;
-  closeIdleConnections(server, limits.idleTimeoutMs);
-  // Malformed HTTP never reaches a handler; answer it the way a plain Node server would, without a crash.
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
+  const server = frontServer(limits, (request, response) => {
+    if ((request.url ?? '').split('?')[0] === SWITCH_PATH) void handleSwitch(request, response, () => current, switchTo);
+    else current.app.routing(request, response);
   });
 
   return {
@@ -95,6 +79,28 @@ export async function serveSwitchable(
       current.context.logStream.flush();
     },
   };
+}
+
+/** The plain node:http server in front, with the sandbox's connection limits. */
+function frontServer(limits: ConnectionLimits, handle: (request: IncomingMessage, response: ServerResponse) => void): Server {
+  const server = createServer(
+    {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // As in the sandbox's own server: Node checks the header and request timeouts this often.
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
+    handle,
+  );
+  server.maxConnections = limits.maxConnections;
+  closeIdleConnections(server, limits.idleTimeoutMs);
+  // Malformed HTTP never reaches a handler; answer it the way a plain Node server would, without a crash.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  return server;
 }
 
 function reply(response: ServerResponse, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): void {

@@ -1,12 +1,22 @@
 // Builds the sandbox Fastify app: {base_url} at /svc, {auth_url} at /idp, {fleet_base_url}
 // at /fleet and sandbox-only routes at /_sandbox, with spec-driven validation and no 5xx.
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyHttpOptions,
+} from 'fastify';
 import { AuthorizationCodes } from './authorization-codes.ts';
+import { parseForm } from './body-parsers.ts';
 import { SandboxClock } from './clock.ts';
 import { OTHER_LESSEE_API_KEY, type SandboxCredentials } from './config.ts';
 import type { SandboxContext } from './context.ts';
 import { EventStore } from './event-store.ts';
+import { installFault } from './faults/index.ts';
 import { buildLessees, buildVehicles, DEFAULT_VEHICLE_COUNT } from './fleet-fixtures.ts';
 import { FleetIndex } from './fleet-index.ts';
 import { closeIdleConnections } from './idle-connections.ts';
@@ -85,6 +95,7 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
     fleet: new FleetIndex(vehicles, lessees),
     validators: options.validators ?? loadSpecValidators(),
     mutation: options.mutation,
+    seams: {},
     logStream: new BatchedStderr(),
   };
   const foreign = foreignVehicle(context);
@@ -107,7 +118,7 @@ function foreignVehicle(context: SandboxContext): { vehicleNumber: string; custo
 }
 
 /** Body parse errors and other framework 4xx errors, answered in the shape of the route's API. */
-function errorHandler(shape: 'oauth' | 'api', context: SandboxContext) {
+function errorHandler(shape: 'oauth' | 'api') {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     let status = error.statusCode ?? 500;
     let message = error.message;
@@ -121,7 +132,6 @@ function errorHandler(shape: 'oauth' | 'api', context: SandboxContext) {
     ) {
       status = 400;
       message = `The body is not valid JSON: ${error.message}`;
-      if (context.mutation === 'milestone-malformed-json-500') status = 500;
     }
     if (status >= 500) request.log.error({ err: error }, 'unexpected error');
     if (shape === 'oauth' && status < 500) return sendOAuthError(reply, status, 'invalid_request', message);
@@ -134,8 +144,9 @@ function errorHandler(shape: 'oauth' | 'api', context: SandboxContext) {
   };
 }
 
-function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionLimits): FastifyInstance {
-  const app = Fastify({
+/** The server's limits, its request log and request ids, and its answer to URLs it cannot route. */
+function fastifyOptions(context: SandboxContext, logLevel: string, limits: ConnectionLimits): FastifyHttpOptions<Server> {
+  return {
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     http: {
@@ -170,7 +181,11 @@ function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionL
         .header(REQUEST_ID_HEADER, request.id)
         .send({ error: 'Bad Request', code: error.code, message: error.message, statusCode: status });
     },
-  });
+  };
+}
+
+function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionLimits): FastifyInstance {
+  const app = Fastify(fastifyOptions(context, logLevel, limits));
   // On every answer, errors and 404s included: set before any route, parser or validator can answer.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
@@ -178,16 +193,7 @@ function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionL
   });
 
   // Token requests are form-encoded; repeated fields become arrays so validation refuses them (RFC 6749 section 3.2).
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    if (context.mutation === 'idp-malformed-form-500' && /%(?![0-9a-fA-F]{2})/.test(String(body)))
-      return done(Object.assign(new Error('malformed percent-encoding'), { statusCode: 500 }), undefined);
-    const fields: Record<string, string | string[]> = {};
-    for (const [name, value] of new URLSearchParams(String(body))) {
-      const previous = fields[name];
-      fields[name] = previous === undefined ? value : ([] as string[]).concat(previous, value);
-    }
-    done(null, fields);
-  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, parseForm);
 
   app.server.maxConnections = limits.maxConnections;
   closeIdleConnections(app.server, limits.idleTimeoutMs);
@@ -210,11 +216,18 @@ function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionL
       `Resource not found: ${request.method} ${request.url.split('?')[0]} (the API lives under /svc, /idp and /fleet).`,
     ),
   );
-  app.setErrorHandler(errorHandler('api', context));
+  app.setErrorHandler(errorHandler('api'));
+  // The injected violation, if any: hooks around the honest routes, seams, stores or parsers (sandbox/faults/).
+  installFault(app, context);
 
+  registerRoutes(app, context);
+  return app;
+}
+
+function registerRoutes(app: FastifyInstance, context: SandboxContext): void {
   // The token endpoints answer errors the OAuth way (RFC 6749 5.2); everything else with the API's error body.
   const withOAuthErrors = (routes: typeof serviceTokenRoutes) => async (scope: Parameters<typeof serviceTokenRoutes>[0]) => {
-    scope.setErrorHandler(errorHandler('oauth', context));
+    scope.setErrorHandler(errorHandler('oauth'));
     routes(scope, context);
   };
   app.register(withOAuthErrors(serviceTokenRoutes), { prefix: '/svc' });
@@ -222,5 +235,4 @@ function buildApp(context: SandboxContext, logLevel: string, limits: ConnectionL
   app.register(withOAuthErrors(identityProviderRoutes), { prefix: '/idp' });
   app.register(async (scope) => fleetRoutes(scope, context), { prefix: '/fleet' });
   app.register(async (scope) => inspectionRoutes(scope, context), { prefix: '/_sandbox' });
-  return app;
 }

@@ -9,7 +9,7 @@ import { loadWorkflows } from '../spec-core/workflows.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
 import { parseTargetName, type TargetName } from '../config/environment.ts';
 import { freePort } from '../tools/free-port.ts';
-import { resolveTarget, TARGET_CLI_OPTIONS, type ResolvedTarget } from '../tools/targets.ts';
+import { TARGET_CLI_OPTIONS, withTarget } from '../tools/targets.ts';
 
 const CLI = {
   command: 'npm run contract:workflows --',
@@ -63,42 +63,35 @@ async function main(): Promise<number> {
     import('../contract-tests/workflows/run-workflows.ts'),
     import('../contract-tests/workflows/report-text.ts'),
   ]);
-  let server: ResolvedTarget | undefined;
-  const stop = async () => {
-    const running = server;
-    server = undefined;
-    await running?.stop();
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop().then(() => process.exit(130)));
-  try {
-    try {
-      // The sandbox registers a redirect URI on a free port: the run receives the authorization code redirect there itself,
-      // so two runs (or `npm run login`, on the default one) never share a port.
-      const sandboxEnv = opts.target === 'sandbox' ? { LP_REDIRECT_URI: `http://127.0.0.1:${await freePort()}/callback` } : undefined;
-      server = await resolveTarget(opts.target, { mutation: opts.mutation, reuseRunningMock: true, ...(sandboxEnv ? { sandboxEnv } : {}) });
-    } catch (error) {
-      console.error(`contract:workflows: could not judge: ${(error as Error).message}`);
+  // The sandbox registers a redirect URI on a free port: the run receives the authorization code redirect there itself,
+  // so two runs (or `npm run login`, on the default one) never share a port.
+  const sandboxEnv = opts.target === 'sandbox' ? { LP_REDIRECT_URI: `http://127.0.0.1:${await freePort()}/callback` } : undefined;
+  return withTarget(
+    opts.target,
+    { mutation: opts.mutation, reuseRunningMock: true, ...(sandboxEnv ? { sandboxEnv } : {}) },
+    async (server) => {
+      console.log(`contract:workflows: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}: ${server.source}`);
+      const run = await runWorkflows({
+        target: opts.target,
+        env: server.env,
+        outputDir: opts.out,
+        only: opts.only,
+        requestTimeoutMs: opts.timeoutMs,
+        onWorkflow: (result) => console.log(workflowLine(result)),
+      });
+      const sections = workflowsText(run);
+      if (sections) console.log(`\n${sections}\n`);
+      console.log(
+        `contract:workflows: ${run.workflows.length} workflows against ${opts.target} in ${run.seconds.toFixed(1)} s wall time; outputs in ${opts.out} (workflows.json, and per workflow its Respect JSON log, HAR and console output)`,
+      );
+      console.log(run.line);
+      return run.exitCode;
+    },
+    (error) => {
+      console.error(`contract:workflows: could not judge: ${error.message}`);
       return COULD_NOT_JUDGE;
-    }
-    console.log(`contract:workflows: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}: ${server.source}`);
-    const run = await runWorkflows({
-      target: opts.target,
-      env: server.env,
-      outputDir: opts.out,
-      only: opts.only,
-      requestTimeoutMs: opts.timeoutMs,
-      onWorkflow: (result) => console.log(workflowLine(result)),
-    });
-    const sections = workflowsText(run);
-    if (sections) console.log(`\n${sections}\n`);
-    console.log(
-      `contract:workflows: ${run.workflows.length} workflows against ${opts.target} in ${run.seconds.toFixed(1)} s wall time; outputs in ${opts.out} (workflows.json, and per workflow its Respect JSON log, HAR and console output)`,
-    );
-    console.log(run.line);
-    return run.exitCode;
-  } finally {
-    await stop();
-  }
+    },
+  );
 }
 
 process.exitCode = await main().catch((error: unknown) => {

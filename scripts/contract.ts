@@ -5,7 +5,7 @@
 // out). Ends with one verdict line (two with the workflows).
 import { resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
-import { strictByDefault } from '../contract-tests/runner/run-suite.ts';
+import { strictByDefault } from '../config/environment.ts';
 import { readTransportSettings, type TransportSettings } from '../contract-tests/send/transport.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
 import { flagVariable, loadDotenv, parseTargetName, readVariable, type TargetName } from '../config/environment.ts';

@@ -145,3 +145,35 @@ export async function resolveTarget(name: TargetName, options: TargetOptions = {
   const server = name === 'mock' ? await startMock(options) : await startSandbox(options);
   return { name, env: server.env, source: `started the ${name} on ${new URL(server.env.LP_BASE_URL!).origin}`, stop: server.stop };
 }
+
+/**
+ * Resolves the target, runs `body` with it and stops whatever was started: at the end, on an error, and on SIGINT or
+ * SIGTERM (exit 130). A target that cannot be resolved (live settings missing, a server that would not start) goes to
+ * `unresolved`, whose answer is the run's.
+ */
+export async function withTarget<T>(
+  name: TargetName,
+  options: TargetOptions,
+  body: (target: ResolvedTarget) => Promise<T>,
+  unresolved: (error: Error) => T | Promise<T>,
+): Promise<T> {
+  let server: ResolvedTarget | undefined;
+  const stop = async () => {
+    const running = server;
+    server = undefined;
+    await running?.stop();
+  };
+  const onSignal = () => void stop().then(() => process.exit(130));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, onSignal);
+  try {
+    try {
+      server = await resolveTarget(name, options);
+    } catch (error) {
+      return await unresolved(error as Error);
+    }
+    return await body(server);
+  } finally {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, onSignal);
+    await stop();
+  }
+}

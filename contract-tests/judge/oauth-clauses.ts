@@ -7,9 +7,11 @@
 // clause without one of the three. Each says how it reads today (clauses/clause-standing.ts). The rows are in
 // clauses/, by part of the RFCs.
 import type { Clause, ClauseLike, ClauseRow, Coverage } from './clauses/clause.ts';
+import { todayOf } from './clauses/clause-standing.ts';
 import { RESOURCES_AND_SECURITY } from './clauses/resources-and-security.ts';
 import { RFC6749_ENDPOINTS } from './clauses/rfc6749-endpoints.ts';
 import { RFC6749_GRANTS } from './clauses/rfc6749-grants.ts';
+import { standingOf } from './clauses/standings.ts';
 
 export type { CheckRef, Clause, ClauseLike, ClauseRow, Coverage, Level, Rfc } from './clauses/clause.ts';
 export { clauseProblems, testTitles } from './clauses/clause-problems.ts';
@@ -46,12 +48,24 @@ function coveredBy(row: ClauseRow): string {
   }
 }
 
-/** The rows as a Markdown table: clause id, RFC section, level, what it says, and what covers it or why nothing does. */
+/** How the clause reads today: its strength once later texts are read with it, and which texts changed it. */
+function today(row: ClauseRow): string {
+  const standing = standingOf(row.id);
+  const changes = (row.updates ?? []).map((u) => `${u.by} ${u.says}`).join('; ');
+  const client = row.bindsClient ? ` (binds the client: ${row.bindsClient})` : '';
+  return `${todayOf(standing)}${changes ? `: ${changes}` : ''}${client}`;
+}
+
+/** The rows as a Markdown table: clause id, RFC section, level as written, how it reads today, what it says, and what
+ * covers it or why nothing does. */
 export function clausesMarkdown(rows: readonly ClauseRow[]): string {
   const lines = [
-    '| Clause | RFC § | Level | What | Covered by / why not |',
-    '|---|---|---|---|---|',
-    ...rows.map((row) => `| \`${row.id}\` | RFC ${row.rfc} §${row.section} | ${row.level} | ${cell(row.text)} | ${cell(coveredBy(row))} |`),
+    '| Clause | RFC § | Level | Today | What | Covered by / why not |',
+    '|---|---|---|---|---|---|',
+    ...rows.map(
+      (row) =>
+        `| \`${row.id}\` | RFC ${row.rfc} §${row.section} | ${row.level} | ${cell(today(row))} | ${cell(row.text)} | ${cell(coveredBy(row))} |`,
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -135,11 +135,7 @@ async function operatorCheck(entry: ModelEntry, operator: (typeof OPERATORS)[num
   const sent = await mapConcurrently(jobs, async ([a, index]) => {
     const given = unspent;
     unspent = undefined;
-    const base = given
-      ? await baseFor(entry, a.parameter, given)
-      : entry.table.needsCode
-        ? undefined
-        : cache.get(a.parameter?.name ?? '');
+    const base = given ? await baseFor(entry, a.parameter, given) : entry.table.needsCode ? undefined : cache.get(a.parameter?.name ?? '');
     return sendVariant(entry, a, index, base);
   });
   ctx.expect(sent.length, 'variants sent').toBe(jobs.length);

@@ -5,9 +5,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TargetName } from '../../config/environment.ts';
-import { resolveTarget, type ResolvedTarget } from '../../tools/targets.ts';
+import { type ResolvedTarget, withTarget } from '../../tools/targets.ts';
 import { buildRunReport, readBaseline } from '../report/build.ts';
-import { EXIT_CODES, verdictOfRun } from '../report/verdict.ts';
+import type { RunReport } from '../report/model.ts';
+import { EXIT_CODES, type RunVerdict, verdictOfRun } from '../report/verdict.ts';
 import { githubReport, reportToGithub } from '../report/views/github.ts';
 import { rewriteJunit } from '../report/views/junit.ts';
 import { contradictionsText, driftText, notesText, retriesText, skipsText, violationsText } from '../report/views/text.ts';
@@ -64,10 +65,12 @@ async function runDocumentedFlows(opts: ContractRunOptions, env: ResolvedTarget[
   }
 }
 
+type Baseline = { dir: string; keys: ReturnType<typeof readBaseline> };
+
 /** Runs the suite against the target and reports; answers the run's exit code. */
 export async function runContract(opts: ContractRunOptions): Promise<number> {
   // Read before the run: the baseline may be the directory this run writes to.
-  let baseline: { dir: string; keys: ReturnType<typeof readBaseline> } | undefined;
+  let baseline: Baseline | undefined;
   if (opts.baselineDir) {
     try {
       baseline = { dir: opts.baselineDir, keys: readBaseline(opts.baselineDir) };
@@ -76,90 +79,95 @@ export async function runContract(opts: ContractRunOptions): Promise<number> {
       return EXIT_CODES.couldNotJudge;
     }
   }
-  let server: ResolvedTarget | undefined;
-  const stopServer = async () => {
-    const running = server;
-    server = undefined;
-    await running?.stop();
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopServer().then(() => process.exit(130)));
-
-  try {
-    try {
-      server = await resolveTarget(opts.target, { mutation: opts.mutation, reuseRunningMock: true });
-    } catch (error) {
+  return withTarget(
+    opts.target,
+    { mutation: opts.mutation, reuseRunningMock: true },
+    (server) => runAgainst(opts, server, baseline),
+    (error) => {
       if (opts.target !== 'live') throw error;
       // Live settings are the user's to fix: one line, exit 2 (could not judge).
-      console.error(`contract: could not judge: ${(error as Error).message}`);
+      console.error(`contract: could not judge: ${error.message}`);
       return EXIT_CODES.couldNotJudge;
-    }
-    const env: Record<string, string | undefined> = opts.target === 'live' ? {} : server.env;
-    if (opts.target === 'live') {
-      // Does each configured API answer, and accept the partner's own credentials? If not, no check can judge it.
-      const results = await preflight(server.env, new Transport({ ...opts.transport.settings, workers: 1 }), opts.transport.env);
-      for (const result of results) console.log(`contract: preflight: ${result.line}`);
-      if (results.some((r) => !r.ok)) {
-        console.log(
-          'contract verdict: COULD NOT JUDGE: the target refused the configured credentials or could not be reached (above); no check ran',
-        );
-        return EXIT_CODES.couldNotJudge;
-      }
-    }
-    if (opts.target === 'mock') console.log(`contract: ${server.source}`);
-    console.log(
-      `contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${opts.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`,
-    );
-    if (!opts.verbose) console.log(`contract: suite: running (its own output: ${join(opts.out, SUITE_OUTPUT)}; --verbose prints it)`);
-    // The ledger of a run before this one would count as progress: the suite's global setup clears it too.
-    rmSync(join(opts.out, '.ledger'), { recursive: true, force: true });
-    const stopProgress = opts.verbose ? () => {} : showProgress({ ledgerDir: join(opts.out, '.ledger'), stream: process.stderr });
-    const run = await runSuite({
-      target: opts.target,
-      env: { ...env, ...opts.transport.env, ...(opts.verbose ? { LP_CONTRACT_VERBOSE: '1' } : {}) },
-      outputDir: opts.out,
-      runs: opts.runs,
-      echo: opts.verbose,
-      vitestArgs: opts.vitestArgs,
-      strict: opts.strict,
-    });
-    stopProgress();
-    console.log(suiteLine(run));
-    const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
-    const crashed = run.exitCode !== 0 && verdict.failedChecks.length === 0;
-    if (crashed && !opts.verbose) console.log(`\n${outputTail(run.output)}`);
-    const workflows = opts.workflows ? await runDocumentedFlows(opts, server.env) : undefined;
-    const report = buildRunReport(verdict, {
-      target: opts.target,
-      strict: opts.strict,
-      ...(baseline ? { baseline } : {}),
-      ...(workflows ? { workflows } : {}),
-    });
-    const secrets = redactorFromEnvironment(opts.target === 'live' ? process.env : server.env);
-    const redact = (text: string) => secrets.redact(text);
-    // The three outcomes apart, each in its own section, then what changed since the baseline.
-    const sections = [
-      violationsText(report.violations, report.drift?.violations),
-      contradictionsText(verdict.contradictedRows),
-      verdict.unjudgedText,
-      retriesText(report),
-      report.drift ? driftText(report.drift) : '',
-      workflows ? workflowsText(workflows) : '',
-      skipsText(report.skips ?? []),
-      notesText(report.notes ?? []),
-    ];
-    for (const section of sections) if (section) console.log(`\n${foldable(redact(section))}`);
-    if (verdict.transport) console.log(verdict.transport);
-    writeRunReport(opts.out, report, redact);
-    rewriteJunit(join(opts.out, 'junit.xml'), report, verdict.violationsByCheck);
-    console.log(
-      `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (report.html, summary.md, violations.json, assumptions.md, coverage.md, junit.xml, ${SUITE_OUTPUT})`,
-    );
-    console.log(verdict.line);
-    if (workflows) console.log(workflows.line);
-    // In GitHub Actions: annotations (violations, contradicted assumptions at their spec line) and the job summary.
-    reportToGithub(githubReport(report), redact);
-    return combinedExitCode(verdict.exitCode, workflows?.exitCode ?? EXIT_CODES.pass);
-  } finally {
-    await stopServer();
-  }
+    },
+  );
+}
+
+/** Does each configured API of a live target answer, and accept the partner's own credentials? If not, no check can
+ * judge it: the run stops here. */
+async function preflightPasses(opts: ContractRunOptions, server: ResolvedTarget): Promise<boolean> {
+  const results = await preflight(server.env, new Transport({ ...opts.transport.settings, workers: 1 }), opts.transport.env);
+  for (const result of results) console.log(`contract: preflight: ${result.line}`);
+  if (results.every((r) => r.ok)) return true;
+  console.log(
+    'contract verdict: COULD NOT JUDGE: the target refused the configured credentials or could not be reached (above); no check ran',
+  );
+  return false;
+}
+
+/** The suite's phase: its line on start, the progress while it runs, its counts at the end. */
+async function suitePhase(opts: ContractRunOptions, env: Record<string, string | undefined>) {
+  if (!opts.verbose) console.log(`contract: suite: running (its own output: ${join(opts.out, SUITE_OUTPUT)}; --verbose prints it)`);
+  // The ledger of a run before this one would count as progress: the suite's global setup clears it too.
+  rmSync(join(opts.out, '.ledger'), { recursive: true, force: true });
+  const stopProgress = opts.verbose ? () => {} : showProgress({ ledgerDir: join(opts.out, '.ledger'), stream: process.stderr });
+  const run = await runSuite({
+    target: opts.target,
+    env: { ...env, ...opts.transport.env, ...(opts.verbose ? { LP_CONTRACT_VERBOSE: '1' } : {}) },
+    outputDir: opts.out,
+    runs: opts.runs,
+    echo: opts.verbose,
+    vitestArgs: opts.vitestArgs,
+    strict: opts.strict,
+  }).finally(stopProgress);
+  console.log(suiteLine(run));
+  return run;
+}
+
+async function runAgainst(opts: ContractRunOptions, server: ResolvedTarget, baseline: Baseline | undefined): Promise<number> {
+  if (opts.target === 'live' && !(await preflightPasses(opts, server))) return EXIT_CODES.couldNotJudge;
+  if (opts.target === 'mock') console.log(`contract: ${server.source}`);
+  console.log(
+    `contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${opts.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`,
+  );
+  const run = await suitePhase(opts, opts.target === 'live' ? {} : server.env);
+  const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
+  const crashed = run.exitCode !== 0 && verdict.failedChecks.length === 0;
+  if (crashed && !opts.verbose) console.log(`\n${outputTail(run.output)}`);
+  const workflows = opts.workflows ? await runDocumentedFlows(opts, server.env) : undefined;
+  const report = buildRunReport(verdict, {
+    target: opts.target,
+    strict: opts.strict,
+    ...(baseline ? { baseline } : {}),
+    ...(workflows ? { workflows } : {}),
+  });
+  const secrets = redactorFromEnvironment(opts.target === 'live' ? process.env : server.env);
+  const redact = (text: string) => secrets.redact(text);
+  printSections(report, verdict, workflows, redact);
+  writeRunReport(opts.out, report, redact);
+  rewriteJunit(join(opts.out, 'junit.xml'), report, verdict.violationsByCheck);
+  console.log(
+    `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (report.html, summary.md, violations.json, assumptions.md, coverage.md, junit.xml, ${SUITE_OUTPUT})`,
+  );
+  console.log(verdict.line);
+  if (workflows) console.log(workflows.line);
+  // In GitHub Actions: annotations (violations, contradicted assumptions at their spec line) and the job summary.
+  reportToGithub(githubReport(report), redact);
+  return combinedExitCode(verdict.exitCode, workflows?.exitCode ?? EXIT_CODES.pass);
+}
+
+/** The three outcomes apart, each in its own section, then what changed since the baseline, the workflows', the skips
+ * and the notes; then the requests line. */
+function printSections(report: RunReport, verdict: RunVerdict, workflows: WorkflowsRun | undefined, redact: (text: string) => string) {
+  const sections = [
+    violationsText(report.violations, report.drift?.violations),
+    contradictionsText(verdict.contradictedRows),
+    verdict.unjudgedText,
+    retriesText(report),
+    report.drift ? driftText(report.drift) : '',
+    workflows ? workflowsText(workflows) : '',
+    skipsText(report.skips ?? []),
+    notesText(report.notes ?? []),
+  ];
+  for (const section of sections) if (section) console.log(`\n${foldable(redact(section))}`);
+  if (verdict.transport) console.log(verdict.transport);
 }

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
-import { flagVariable } from '../../config/environment.ts';
+import { strictByDefault } from '../../config/environment.ts';
 import type { TargetName } from '../send/target.ts';
 
 /** vitest's command, run with this Node and its V8 options. */
@@ -47,10 +47,6 @@ export interface SuiteOptions {
    */
   strict?: boolean;
 }
-
-/** Strict unless told otherwise: on local targets, and wherever LP_STRICT_ASSUMPTIONS=1. */
-export const strictByDefault = (target: TargetName, env: NodeJS.ProcessEnv = process.env) =>
-  target !== 'live' || flagVariable('LP_STRICT_ASSUMPTIONS', env);
 
 export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   const redactor = redactorFromEnvironment(options.env);

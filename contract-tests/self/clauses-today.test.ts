@@ -7,6 +7,7 @@ import { STANDINGS, standingOf } from '../judge/clauses/standings.ts';
 import { EXCHANGE_CHECKS } from '../judge/exchange-checks.ts';
 import { headerGrammar } from '../judge/header-grammar.ts';
 import { asItStandsToday } from '../judge/judge-exchange.ts';
+import { clausesMarkdown, clauseTable } from '../judge/oauth-clauses.ts';
 import { setAside, violationGroups } from '../report/violations.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
 
@@ -29,6 +30,11 @@ describe('clauses as they stand today', () => {
     expect(whyNote(pragma)).toMatch(/RFC 6749 5\.1 writes it as a MUST, but RFC 9111 5\.4 deprecates Pragma.*OAuth 2\.1 draft/);
     // Cache-Control: no-store still stands.
     expect(breaksContract(standingOf('RFC6749-5.1-cache-control-no-store'))).toBe(true);
+    // The clause table of the reports says so too.
+    const row = clausesMarkdown(clauseTable())
+      .split('\n')
+      .find((line) => line.includes('`RFC6749-5.1-pragma-no-cache`'));
+    expect(row).toMatch(/\| MUST \| MAY: RFC 9111 5\.4 deprecates Pragma/);
   });
 
   it('a rule that binds the client is a note when a server accepts what the client must not send', () => {

@@ -7,8 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testWaitMs } from '../../config/test-waits.ts';
 import { directFetch } from '../send/direct-fetch.ts';
 
+/** The deadline of a request the test expects answered (or refused): it only says that the request did not hang. */
+const NOT_HUNG_MS = testWaitMs(10_000);
 const JSON_BODY = JSON.stringify({ access_token: 'token-of-the-test', token_type: 'Bearer', expired_in: 3600 });
 const answers: Record<string, (response: ServerResponse) => void> = {
   '/plain': (r) => r.writeHead(200, { 'content-type': 'application/json' }).end(JSON_BODY),
@@ -66,7 +69,7 @@ async function bothWays(path: string, init: RequestInit = {}) {
   const views = [];
   for (const way of ['fetch', 'direct'] as const) {
     const request = made();
-    const signal = AbortSignal.timeout(5_000);
+    const signal = AbortSignal.timeout(NOT_HUNG_MS);
     const response =
       way === 'fetch'
         ? await fetch(new Request(request, { signal }), { dispatcher: agent } as RequestInit)
@@ -130,7 +133,7 @@ describe('a request sent on undici request() instead of fetch', () => {
     const aborted = await directFetch(hang, undefined, timeout, agent).catch((e: unknown) => e);
     expect((aborted as Error).name).toBe('TimeoutError');
     const closed = new Request('http://127.0.0.1:9/', { redirect: 'manual' });
-    const refused = await directFetch(closed, undefined, AbortSignal.timeout(5_000), agent).catch((e: unknown) => e);
+    const refused = await directFetch(closed, undefined, AbortSignal.timeout(NOT_HUNG_MS), agent).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TypeError);
     expect((refused as TypeError).message).toBe('fetch failed');
     expect(((refused as TypeError).cause as { code?: string }).code).toBe('ECONNREFUSED');
@@ -139,7 +142,7 @@ describe('a request sent on undici request() instead of fetch', () => {
   it('hands on an answer whose encoding is broken, as fetch does: reading its body fails', async () => {
     answers['/broken'] = (r) => r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end('not gzip');
     const request = new Request(`${origin}/broken`, { redirect: 'manual' });
-    const response = await directFetch(request, undefined, AbortSignal.timeout(5_000), agent);
+    const response = await directFetch(request, undefined, AbortSignal.timeout(NOT_HUNG_MS), agent);
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow(TypeError);
   });

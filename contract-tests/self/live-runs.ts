@@ -18,6 +18,9 @@ export interface LiveRun {
 }
 
 export const LIVE_RUN_TIMEOUT_MS = testWaitMs(90_000);
+/** A run of the whole suite (every file, the workflows after it) with one worker, two side by side on two cores: about a
+ * minute on the reference machine, given three times that. */
+export const WHOLE_RUN_TIMEOUT_MS = testWaitMs(240_000);
 
 /** Runs the live suite on `files` (or all) with `settings` as its only LP_* variables; reports go to `dir`. The
  * documented flows as workflows are left out (--no-workflows) unless `workflows` is set: the suite's self-tests judge
@@ -28,7 +31,11 @@ export function contractLive(
   dir: string,
   args: string[],
   files: string[] = [],
-  { workflows = false, onOutput }: { workflows?: boolean; onOutput?: (text: string) => void } = {},
+  {
+    workflows = false,
+    onOutput,
+    timeoutMs = LIVE_RUN_TIMEOUT_MS,
+  }: { workflows?: boolean; onOutput?: (text: string) => void; timeoutMs?: number } = {},
 ): Promise<LiveRun> {
   const env: Record<string, string | undefined> = {};
   // Nor the outer run's GitHub Actions settings: a self-test's seeded violations must not annotate the CI run itself.
@@ -49,7 +56,7 @@ export function contractLive(
     onOutput?.(output);
   });
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), LIVE_RUN_TIMEOUT_MS);
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   return new Promise((resolve) => {
     child.once('exit', (code) => {
       clearTimeout(timer);

@@ -53,7 +53,7 @@ describe('OAuth clause table', () => {
     for (const [index, row] of rows.entries()) {
       expect(lines[index + 2], row.id).toContain(`\`${row.id}\``);
       // A cell never breaks the table: one line per row, every | inside a cell escaped.
-      expect(lines[index + 2]!.replace(/\\\|/g, '').split('|').length, row.id).toBe(7);
+      expect(lines[index + 2]!.replace(/\\\|/g, '').split('|').length, row.id).toBe(8);
     }
   });
 });

@@ -1,12 +1,14 @@
 // The real-environment fixture (contract-tests/fixtures/real-environment-proxy.ts) does what it says: each behaviour
 // happens, reaches the upstream only when it should, reproduces with a random seed and can be switched off. Against
 // a small loopback node:http upstream of its own (not the sandbox, to stay fast), with plain fetch: these answers
-// are the fixture's, not a target's, so the suite's contract checks do not apply to them.
+// are the fixture's, not a target's, so the suite's contract checks do not apply to them. Each test waits for the event
+// itself (an answer, a counter), and the rate limits refill by a clock the test moves, so a busy machine changes nothing.
 import { createServer, type IncomingMessage, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { type AddressInfo, connect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { POLL, testWaitMs } from '../../config/test-waits.ts';
 import { PRESETS, type ProxyStats, type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
 import { makeTestCertificates } from '../fixtures/test-certificates.ts';
 
@@ -16,6 +18,8 @@ let upstreamOrigin: string;
 /** Requests the upstream received, by method and path. */
 let reached: string[] = [];
 let proxy: RealEnvironmentProxy;
+/** The clock (ms) the shared proxy's rate limits refill by: it stands still until a test moves it. */
+let bucketClock = 0;
 
 function answer(response: ServerResponse, status: number, body: unknown, type = 'application/json'): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -70,9 +74,12 @@ beforeAll(async () => {
   upstream = createServer(upstreamHandler);
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamOrigin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  // An upstream timeout well above what a loaded machine takes to answer on loopback (npm test runs three steps on two
-  // cores), so that only /hang meets it.
-  proxy = await startRealEnvironmentProxy(upstreamOrigin, {}, { maxBodyBytes: 10_000, upstreamTimeoutMs: 2000 });
+  // An upstream timeout no loopback answer meets, however busy the machine (/hang has a proxy of its own).
+  proxy = await startRealEnvironmentProxy(
+    upstreamOrigin,
+    {},
+    { maxBodyBytes: 10_000, upstreamTimeoutMs: testWaitMs(10_000), now: () => bucketClock },
+  );
 });
 
 afterAll(async () => {
@@ -101,9 +108,9 @@ describe('real-environment proxy', () => {
   });
 
   it('throttles: the 21st immediate request of a burst of 20 is answered 429 with Retry-After, without reaching the upstream', async () => {
-    // A slow refill (one token in 5 s), so the 20 sequential requests before it cannot earn the 21st its token, even
-    // on a machine busy with the rest of npm test.
-    proxy.configure({ throttle: { burst: 20, perSecond: 0.2, retryAfterSeconds: 1 } });
+    // The preset's rate: the bucket's clock stands still, so the 20 sequential requests earn the 21st no token, however
+    // long they take.
+    proxy.configure(PRESETS.throttled);
     const before = proxy.stats();
     for (let i = 0; i < 20; i += 1) expect((await send('/fleet/vehicles')).status).toBe(200);
     const refused = await send('/fleet/vehicles');
@@ -114,14 +121,15 @@ describe('real-environment proxy', () => {
     expect(reached).toHaveLength(20);
     expect(delta(before, proxy.stats())).toMatchObject({ requests: 21, forwarded: 20, throttled: 1, transient503: 0, dropped: 0 });
 
-    // The bucket refills at perSecond, and the Retry-After is the configured one. One token in 250 ms: the request
-    // right after the first finds none however busy the machine (at 50 a second, a 20 ms pause between two loopback
-    // requests refilled it, and the test failed now and then in npm test); after 350 ms there is one again.
+    // The bucket refills at perSecond, and the Retry-After is the configured one. One token in 250 ms on the bucket's
+    // clock: none 240 ms after the first request, one 20 ms later.
     proxy.configure({ throttle: { burst: 1, perSecond: 4, retryAfterSeconds: 3 } });
     expect((await send('/fleet/vehicles')).status).toBe(200);
     const again = await send('/fleet/vehicles');
     expect([again.status, again.headers.get('retry-after')]).toEqual([429, '3']);
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    bucketClock += 240;
+    expect((await send('/fleet/vehicles')).status).toBe(429);
+    bucketClock += 20;
     expect((await send('/fleet/vehicles')).status).toBe(200);
 
     // Switched off: a burst of 30 all pass.
@@ -132,7 +140,7 @@ describe('real-environment proxy', () => {
 
   it('limits the identity provider as Okta does: X-Rate-Limit-* on every answer under its prefix, 429 without Retry-After', async () => {
     expect(PRESETS.okta).toEqual({ oktaLimit: { pathPrefix: '/idp', perSecond: 20, burst: 10 } });
-    // A slow refill (one request in 5 s), so the three sequential requests cannot earn the fourth its token.
+    // One request in 5 s; the bucket's clock stands still, so the three sequential requests cannot earn the fourth its token.
     proxy.configure({ oktaLimit: { pathPrefix: '/idp', perSecond: 0.2, burst: 3 } });
     const before = proxy.stats();
     const passed: Response[] = [];
@@ -140,13 +148,14 @@ describe('real-environment proxy', () => {
     expect(passed.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(passed.map((r) => r.headers.get('x-rate-limit-remaining'))).toEqual(['2', '1', '0']);
     expect(passed[0]!.headers.get('x-rate-limit-limit')).toBe('0.2');
+    const asked = Date.now();
     const refused = await clientCredentials();
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBeNull();
     expect(refused.headers.get('x-rate-limit-remaining')).toBe('0');
-    // The reset is the epoch second a request may pass again: some seconds ahead at one token in 5 s.
+    // The reset is the epoch second a request may pass again: 5 s ahead at one token in 5 s, none left.
     const reset = Number(refused.headers.get('x-rate-limit-reset'));
-    expect(reset).toBeGreaterThan(Date.now() / 1000);
+    expect(reset).toBeGreaterThanOrEqual(asked / 1000 + 5);
     expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000 + 5));
     expect(await refused.json()).toMatchObject({ errorCode: 'E0000047' });
     // Other paths pass, without the headers; none of the refused reached the upstream.
@@ -169,15 +178,12 @@ describe('real-environment proxy', () => {
     expect((await milestone()).status).toBe(200);
     expect(performance.now() - start).toBeGreaterThanOrEqual(120);
 
-    // Switched off, the delay is gone: the quickest of five requests (a busy machine may slow any one of them) is quicker.
+    // Switched off, the delay is gone: a minute's delay switched off, five requests are answered within a deadline far
+    // below it (a delay left on fails them with a TimeoutError).
+    proxy.configure({ latencyMs: 60_000 });
     proxy.configure({});
-    const times: number[] = [];
-    for (let i = 0; i < 5; i += 1) {
-      start = performance.now();
-      expect((await send('/fleet/vehicles')).status).toBe(200);
-      times.push(performance.now() - start);
-    }
-    expect(Math.min(...times)).toBeLessThan(120);
+    const deadline = AbortSignal.timeout(testWaitMs(10_000));
+    for (let i = 0; i < 5; i += 1) expect((await send('/fleet/vehicles', { signal: deadline })).status).toBe(200);
   });
 
   it('answers 503 and drops connections on some idempotent requests, reproducibly, and never on a milestone', async () => {
@@ -277,8 +283,15 @@ describe('real-environment proxy', () => {
   it('is bounded: refuses a large body, gives up on a silent upstream, and refuses an invalid option', async () => {
     const large = await send('/svc/v1/load-milestone-events', { method: 'POST', body: 'x'.repeat(20_000) });
     expect(large.status).toBe(413);
-    const silent = await send('/hang');
-    expect(silent.status).toBe(504);
+    // A proxy of its own with a short upstream timeout: /hang is never answered, so no machine is too slow for it.
+    const impatient = await startRealEnvironmentProxy(upstreamOrigin, {}, { upstreamTimeoutMs: 200 });
+    try {
+      const silent = await fetch(`${impatient.origin}/hang`);
+      expect(silent.status).toBe(504);
+      expect(await silent.json()).toMatchObject({ message: 'The upstream did not answer within 200 ms.' });
+    } finally {
+      await impatient.close();
+    }
     expect(() => proxy.configure({ dropEvery: 0 })).toThrow(RangeError);
     expect(() => proxy.configure({ fleetContentType: 'text/plain\r\nx-injected: 1' })).toThrow(RangeError);
     expect(() => proxy.configure({ throttle: { burst: 0, perSecond: 1, retryAfterSeconds: 1 } })).toThrow(RangeError);
@@ -299,23 +312,28 @@ describe('real-environment proxy', () => {
   });
 
   it('closes a connection idle for idleCloseMs without a word (no Keep-Alive header), and keeps one in use', async () => {
-    // A second of idle time: the second request below comes long before it, however busy the machine.
-    proxy.configure({ idleCloseMs: 1_000 });
+    // Idle time enough for the second request, sent as soon as the first answer is in, however busy the machine.
+    const idleCloseMs = testWaitMs(1_000);
+    proxy.configure({ idleCloseMs });
     const before = proxy.stats().idleClosed;
     const socket = connect(Number(new URL(proxy.origin).port), '127.0.0.1');
     let received = '';
     socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const answers = () => received.match(/HTTP\/1\.1 200 /g)?.length ?? 0;
     const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())));
     socket.write('GET /fleet/vehicles HTTP/1.1\r\nHost: x\r\n\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    // Within the idle time the connection carries another request.
+    await expect.poll(answers, POLL).toBe(1);
+    // Within the idle time the connection carries another request, which is in use for 300 ms (a latency): the idle
+    // clock stops while it is, and starts again at its answer.
+    proxy.configure({ idleCloseMs, latencyMs: 300 });
+    const secondSent = performance.now();
     socket.write('GET /fleet/vehicles HTTP/1.1\r\nHost: x\r\n\r\n');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const lastAnswer = performance.now();
+    await expect.poll(answers, POLL).toBe(2);
     const closedAt = await closed;
-    expect(received.match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
     expect(received).not.toMatch(/^keep-alive:/im);
-    expect(closedAt - lastAnswer).toBeGreaterThanOrEqual(900);
+    // Closed no sooner than the idle time after the second answer (a clock left running from the first would close it
+    // some 300 ms sooner). Each timer may fire up to a millisecond early by performance.now.
+    expect(closedAt - secondSent).toBeGreaterThanOrEqual(300 + idleCloseMs - 10);
     expect(proxy.stats().idleClosed - before).toBe(1);
     proxy.configure({});
   });
@@ -341,9 +359,9 @@ describe('real-environment proxy', () => {
         request.once('error', (error) => resolve((error as NodeJS.ErrnoException).code ?? 'error')).end();
       });
       expect(plain).not.toBe('200');
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The server counts a broken-off handshake when it sees the client go, which may come after the client's error.
+      await expect.poll(() => secure.stats().tlsRefused, POLL).toBeGreaterThanOrEqual(2);
       expect(secure.stats()).toMatchObject({ handshakes: 1, requests: 1, forwarded: 1 });
-      expect(secure.stats().tlsRefused).toBeGreaterThanOrEqual(2);
     } finally {
       await secure.close();
       certificates.remove();

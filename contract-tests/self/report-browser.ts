@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { testWaitMs } from '../../config/test-waits.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissingReason } from '../../tools/chromium.ts';
 import { escapeHtml } from '../report/views/html.ts';
 
@@ -53,6 +54,8 @@ interface Opened {
 
 async function open(browser: Browser, file: string, javaScriptEnabled: boolean): Promise<Opened> {
   const context = await browser.newContext({ viewport: FIRST_SCREEN, javaScriptEnabled });
+  // Every wait of the page (goto, a locator): Playwright's 30 s, times the slowdown.
+  context.setDefaultTimeout(testWaitMs(30_000));
   const page = await context.newPage();
   const blocked: string[] = [];
   const consoleErrors: string[] = [];

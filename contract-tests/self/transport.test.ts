@@ -11,6 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestSpecification } from 'vitest/node';
+import { POLL, testWaitMs } from '../../config/test-waits.ts';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { proxySettings } from '../../src/connections.ts';
 import { type ForwardProxy, startForwardProxy } from '../fixtures/forward-proxy.ts';
@@ -55,11 +56,11 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-// Fast settings: one worker, no real waits beyond a few ms, no jitter (random() = 0), a configured rate far above
-// what the tests send, so no rate is learned from their 429s (that is tested on the origin's pace alone), and a board
-// of the origins' pace of its own.
-const quick = (over: Partial<typeof DEFAULT_TRANSPORT> = {}, network: NetworkOptions = {}) =>
-  new Transport({ ...DEFAULT_TRANSPORT, workers: 1, timeoutMs: 300, rateLimit: 10_000, ...over }, fetch, () => 0, {
+// Fast settings: one worker, no backoff (no jitter: random() = 0), a configured rate far above what the tests send, so
+// no rate is learned from their 429s (that is tested on the origin's pace alone), and a board of the origins' pace of
+// its own. Each attempt may take a loaded machine's time: only the test of a timeout sets a short one.
+const quick = (over: Partial<typeof DEFAULT_TRANSPORT> = {}, network: NetworkOptions = {}, fetchImpl: typeof fetch = fetch) =>
+  new Transport({ ...DEFAULT_TRANSPORT, workers: 1, timeoutMs: testWaitMs(5_000), rateLimit: 10_000, ...over }, fetchImpl, () => 0, {
     board: new PaceBoard(),
     ...network,
   });
@@ -118,12 +119,11 @@ describe('the transport waits out throttling and transient faults', () => {
 
   it('does not wait out a Retry-After longer than --max-wait', async () => {
     handler = (_, response) => answer(429, { 'retry-after': '3600' })(response);
-    const started = performance.now();
+    // Waited out, the hour would outlast the test's timeout: the failure's words are the proof it was not.
     const failure = await quick({ maxWaitMs: 1000 })
       .send(get('/long-wait'))
       .catch((e: unknown) => e);
     expect((failure as CouldNotJudge).message).toMatch(/Retry-After 3600 s, longer than the suite waits/);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('retries a client-credentials token request after a dropped connection', async () => {
@@ -182,13 +182,32 @@ describe('a write is sent again only when the answer proves it was not processed
 
 describe('the transport stays within its bounds', () => {
   it('keeps at most --concurrency requests in flight', async () => {
-    handler = (_, response) => setTimeout(() => answer(200)(response), 30);
+    // Counted where they go out (a fetch that notes the requests it was handed and has not answered yet), and where
+    // they arrive: the server holds the first answers until 3 requests are in flight together (or as many as the gate
+    // allows now, should its adaptive limit have shrunk: then the test fails, it does not hang), and answers the later
+    // ones at once.
+    let sending = 0;
+    let mostSending = 0;
+    const counting: typeof fetch = async (input, init) => {
+      mostSending = Math.max(mostSending, ++sending);
+      try {
+        return await fetch(input, init);
+      } finally {
+        sending--;
+      }
+    };
+    const transport = quick({ concurrency: 3 }, {}, counting);
+    let held: ServerResponse[] | undefined = [];
+    handler = (_, response) => {
+      if (!held) return answer(200)(response);
+      held.push(response);
+      if (held.length < Math.min(3, transport.gate.concurrency)) return;
+      for (const each of held) answer(200)(each);
+      held = undefined;
+    };
     mostInFlight = 0;
-    const transport = quick({ concurrency: 3 });
     await Promise.all(Array.from({ length: 12 }, (_, i) => transport.send(get(`/bounded?${i}`))));
-    // Never more than the bound; and the requests did overlap (a busy machine may not fill every slot at once).
-    expect(mostInFlight).toBeLessThanOrEqual(3);
-    expect(mostInFlight).toBeGreaterThanOrEqual(2);
+    expect({ sent: mostSending, arrived: mostInFlight }).toEqual({ sent: 3, arrived: 3 });
   });
 
   it("shares --concurrency among the workers without rounding past it: each worker's gate gets its part, rounded down", () => {
@@ -226,7 +245,9 @@ describe('the transport stays within its bounds', () => {
 
   it('reads Retry-After as seconds or as an HTTP date', () => {
     expect(retryAfterMs('2')).toBe(2000);
-    expect(retryAfterMs(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
+    // The date against a clock of the test's: how far ahead it is does not depend on when the line runs.
+    const now = Date.parse('Tue, 01 Jan 2030 00:00:00 GMT');
+    expect(retryAfterMs(new Date(now + 5000).toUTCString(), now)).toBe(5000);
     expect(retryAfterMs('soon')).toBeUndefined();
     expect(retryAfterMs(null)).toBeUndefined();
   });
@@ -295,13 +316,37 @@ describe("a kept-alive connection the server closed is not the target's answer",
     served = new WeakMap();
     connections = 0;
   };
-  // undici frees a connection a moment after the answer is complete: a request sent at once would open another.
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  /**
+   * A transport to the idle server, and a wait until every kept-alive connection it holds there is free (or closed):
+   * undici frees one a turn of the event loop after its answer is complete, and a request sent at once would open
+   * another. Its fetch notes the pools the transport hands it; undici's pool counts the connections, as in the client's
+   * tests (test/client/pools.ts).
+   */
+  const watched = () => {
+    type Pool = { stats: Record<string, { connected: number; free: number } | undefined> };
+    const pools = new Set<Pool>();
+    const noting: typeof fetch = (input, init) => {
+      pools.add((init as RequestInit & { dispatcher: Pool }).dispatcher);
+      return fetch(input, init);
+    };
+    // No proxy, whatever the environment says: the pools are then undici Agents, which count their connections.
+    const transport = quick({}, { proxies: proxySettings({}) }, noting);
+    const busy = () => {
+      let count = 0;
+      for (const pool of pools) {
+        const counts = pool.stats[idleOrigin];
+        if (counts) count += counts.connected - counts.free;
+      }
+      return count;
+    };
+    const settle = () => expect.poll(busy, { ...POLL, message: `connections to ${idleOrigin} still busy` }).toBe(0);
+    return { transport, settle };
+  };
 
   it('sends a milestone once more, on a new connection, when its kept-alive connection closed before any byte of the answer', async () => {
     reset();
     onReused = (request) => request.socket.destroy();
-    const transport = quick();
+    const { transport, settle } = watched();
     await transport.send(new Request(`${idleOrigin}/warm`));
     await settle();
     const body = '{"load_id":"L"}';
@@ -321,7 +366,7 @@ describe("a kept-alive connection the server closed is not the target's answer",
   it('sends it once more only: a write whose new connection closes too has an unknown outcome', async () => {
     reset();
     onReused = (request) => request.socket.destroy();
-    const transport = quick();
+    const { transport, settle } = watched();
     await transport.send(new Request(`${idleOrigin}/warm`));
     await settle();
     const write = new Request(`${idleOrigin}/close-always`, {
@@ -338,11 +383,14 @@ describe("a kept-alive connection the server closed is not the target's answer",
   it('reuses an idle connection for at most 1 s when the server announced no keep-alive timeout', async () => {
     reset();
     onReused = (_request, response) => answer(200)(response);
-    const transport = quick();
+    const { transport, settle } = watched();
     await transport.send(new Request(`${idleOrigin}/first`));
     await settle();
     await transport.send(new Request(`${idleOrigin}/soon-after`));
     expect(connections).toBe(1);
+    // The connection is idle again, so undici's keep-alive timer (1 s) has started: the pause, which is the behaviour
+    // under test, started after it and ends after it however late both fire.
+    await settle();
     await new Promise((resolve) => setTimeout(resolve, 1_400));
     await transport.send(new Request(`${idleOrigin}/after-a-pause`));
     expect(connections).toBe(2);

@@ -12,7 +12,7 @@ import { join, relative } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { loadWorkflows, publishedWorkflowPath, type Workflow } from '../../spec-core/workflows.ts';
-import { flagVariable, integerVariable, type TargetName } from '../../config/environment.ts';
+import { integerVariable, strictByDefault, type TargetName } from '../../config/environment.ts';
 import type { TargetEnv } from '../../tools/targets.ts';
 import { stepRequests, type StepRequest } from '../../tools/workflows/step-request.ts';
 import { harFromLog } from './har.ts';
@@ -40,7 +40,7 @@ export interface RunWorkflowsOptions {
   onWorkflow?: (result: WorkflowResult) => void;
   /**
    * Whether a contradicted x-assumption fails its step, as `--strict-assumptions` makes it fail a check of the suite.
-   * Default: as the suite's (strictByDefault, runner/run-suite.ts): strict for every target but live, and for live
+   * Default: as the suite's (strictByDefault, config/environment.ts): strict for every target but live, and for live
    * with LP_STRICT_ASSUMPTIONS=1.
    */
   strict?: boolean;
@@ -231,7 +231,7 @@ export async function runWorkflows(options: RunWorkflowsOptions): Promise<Workfl
     timeoutMs: options.requestTimeoutMs ?? integerVariable('LP_CONTRACT_TIMEOUT_MS', 15_000, 1),
     eventTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     bundles: loadBundles(),
-    strict: options.strict ?? (options.target !== 'live' || flagVariable('LP_STRICT_ASSUMPTIONS')),
+    strict: options.strict ?? strictByDefault(options.target),
   };
   const results: WorkflowResult[] = [];
   for (const workflow of loadWorkflows().filter((w) => !options.only || options.only.includes(w.workflowId))) {

@@ -1,6 +1,6 @@
 // Sandbox-only routes under /_sandbox/: health, the recorded milestone events and the
 // clock. They are not part of the API and no real environment has them.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_OFFSET_SECONDS } from '../clock.ts';
 import type { SandboxContext } from '../context.ts';
 import { sendApiError } from '../replies.ts';
@@ -28,11 +28,42 @@ export function inspectionRoutes(app: FastifyInstance, context: SandboxContext):
     stored: { codes: context.codes.size, tokens: context.tokens.size, events: context.events.size },
   }));
 
-  /**
-   * One page of the recorded events, oldest first: `?limit` (default and most 1000) after the
-   * event with seq `?after`. A `Link: <...>; rel="next"` header points to the next page.
-   */
-  app.get('/load-milestone-events', async (request, reply) => {
+  app.get('/load-milestone-events', eventPageHandler(context));
+
+  const clockState = () => ({ now: new Date(context.clock.now()).toISOString(), offsetSeconds: context.clock.offsetSeconds });
+  app.get('/clock', async () => clockState());
+
+  /** Body: {"advanceSeconds": n} moves the clock forward; {"offsetSeconds": n} sets the offset from real time. */
+  app.post('/clock', async (request, reply) => {
+    const body = request.body as Record<string, unknown> | undefined;
+    const advance = body?.advanceSeconds;
+    const offset = body?.offsetSeconds;
+    const isSeconds = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+    const moved =
+      isSeconds(advance) && offset === undefined
+        ? context.clock.advance(advance)
+        : isSeconds(offset) && advance === undefined
+          ? context.clock.setOffset(offset)
+          : undefined;
+    if (moved === undefined) {
+      return sendApiError(
+        reply,
+        400,
+        'invalid_request',
+        'Send a JSON body with exactly one of advanceSeconds or offsetSeconds (a number of seconds).',
+      );
+    }
+    if (!moved) return sendApiError(reply, 400, 'invalid_request', `The clock offset must stay within +/- ${MAX_OFFSET_SECONDS} seconds.`);
+    return clockState();
+  });
+}
+
+/**
+ * One page of the recorded events, oldest first: `?limit` (default and most 1000) after the
+ * event with seq `?after`. A `Link: <...>; rel="next"` header points to the next page.
+ */
+function eventPageHandler(context: SandboxContext) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const query = request.query as Record<string, unknown>;
     const loadId = typeof query.load_id === 'string' ? query.load_id : undefined;
     const limit = pagingNumber(query.limit, DEFAULT_PAGE_EVENTS, 1, DEFAULT_PAGE_EVENTS);
@@ -65,32 +96,5 @@ export function inspectionRoutes(app: FastifyInstance, context: SandboxContext):
       reply.header('link', `</_sandbox/load-milestone-events?${next}>; rel="next"`);
     }
     return reply.type('application/json; charset=utf-8').send(`[${parts.join(',')}]`);
-  });
-
-  const clockState = () => ({ now: new Date(context.clock.now()).toISOString(), offsetSeconds: context.clock.offsetSeconds });
-  app.get('/clock', async () => clockState());
-
-  /** Body: {"advanceSeconds": n} moves the clock forward; {"offsetSeconds": n} sets the offset from real time. */
-  app.post('/clock', async (request, reply) => {
-    const body = request.body as Record<string, unknown> | undefined;
-    const advance = body?.advanceSeconds;
-    const offset = body?.offsetSeconds;
-    const isSeconds = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-    const moved =
-      isSeconds(advance) && offset === undefined
-        ? context.clock.advance(advance)
-        : isSeconds(offset) && advance === undefined
-          ? context.clock.setOffset(offset)
-          : undefined;
-    if (moved === undefined) {
-      return sendApiError(
-        reply,
-        400,
-        'invalid_request',
-        'Send a JSON body with exactly one of advanceSeconds or offsetSeconds (a number of seconds).',
-      );
-    }
-    if (!moved) return sendApiError(reply, 400, 'invalid_request', `The clock offset must stay within +/- ${MAX_OFFSET_SECONDS} seconds.`);
-    return clockState();
-  });
+  };
 }

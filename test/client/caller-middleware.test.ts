@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCarriersClient, createFleetClient, type CarriersClient } from '../../src/index.ts';
 import { sendJson, startLoopbackServer, VEHICLE, type LoopbackServer, type RecordedRequest } from './loopback-server.ts';
+import { PROJECT_TIMEOUTS } from '../../config/test-waits.ts';
 
 const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-1234';
 const EVENT = { load_id: 'L-1', milestone_type: 'PICKED_UP', event_time: '2024-05-01T12:00:00Z' };
@@ -122,18 +123,18 @@ describe("a caller's middleware", () => {
   it("does not keep the caller's abort from ending the call", async () => {
     const controller = new AbortController();
     const reason = new Error('the user left');
-    let closed: Promise<boolean> | undefined;
+    let closed: Promise<void> | undefined;
     server = await service((_request, response) => {
-      // The caller gives up once the request has arrived; the server answers only if the connection stays open.
+      // The caller gives up once the request has arrived; the server never answers.
       controller.abort(reason);
-      closed = new Promise((resolve) => response.on('close', () => resolve(!response.writableEnded)));
-      setTimeout(() => response.destroyed || sendJson(response, 200, { message: 'recorded' }), 1000);
+      closed = new Promise((resolve) => response.on('close', () => resolve()));
     });
-    const client = carriers(server.origin);
+    // A timeout past the test's own: only the caller's abort can end the request while the test runs.
+    const client = carriers(server.origin, { timeoutMs: 2 * PROJECT_TIMEOUTS.testTimeout });
     client.use({ onRequest: () => undefined });
     expect(await client.POST(MILESTONES, { body: EVENT, signal: controller.signal }).catch((error: unknown) => error)).toBe(reason);
-    // The connection was closed before the answer: the request itself was aborted, not only the promise.
-    expect(await closed).toBe(true);
+    // The client closed the connection: the request itself was aborted, not only the promise.
+    await closed;
   });
 });
 

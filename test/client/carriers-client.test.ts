@@ -1,9 +1,10 @@
 // Carriers client: bearer auth, one replay after 401, and no retry of the milestone POST unless the caller opts in.
 import { getEventListeners } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, createCarriersClient, createLogisticsClient, createTokenProvider } from '../../src/index.ts';
 import { dropConnection, sendJson, startLoopbackServer, type LoopbackServer, type RecordedRequest } from './loopback-server.ts';
 import { recordingSleep } from './recording-sleep.ts';
+import { PROJECT_TIMEOUTS } from '../../config/test-waits.ts';
 
 const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-1234';
 const SUBSCRIPTION_KEY = 'subscription-key-DO-NOT-PRINT-5678';
@@ -21,10 +22,9 @@ async function service(
 ): Promise<LoopbackServer> {
   let issued = 0;
   let milestoneCalls = 0;
-  return startLoopbackServer(async (request, response) => {
+  return startLoopbackServer((request, response) => {
     if (request.url.endsWith('/token')) {
       issued += 1;
-      await new Promise((resolve) => setTimeout(resolve, 20));
       return sendJson(response, 200, { access_token: `token-${issued}`, token_type: 'Bearer', expired_in: 3600 });
     }
     milestoneCalls += 1;
@@ -57,7 +57,10 @@ describe('createCarriersClient', () => {
 
   it('makes exactly one token request for 1,000 concurrent calls', async () => {
     server = await service((_request, response) => sendJson(response, 200, { message: 'recorded' }));
-    const lp = createLogisticsClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    // The last of a thousand calls waits for the others: on a busy machine that took 30 s, the default timeout. A timeout
+    // past the test's own: only the test's timeout (testWaitMs) bounds the wait.
+    const timeoutMs = 2 * PROJECT_TIMEOUTS.testTimeout;
+    const lp = createLogisticsClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET, timeoutMs });
     const results = await Promise.all(Array.from({ length: 1000 }, () => lp.carriers.POST('/v1/load-milestone-events', { body: EVENT })));
     expect(results.every((r) => r.data?.message === 'recorded')).toBe(true);
     expect(tokenRequests(server)).toHaveLength(1);
@@ -79,13 +82,22 @@ describe('createCarriersClient', () => {
   });
 
   it('renews once for a burst of 20 concurrent calls that all carry the rejected token', async () => {
-    // Every call carrying token-1 gets a 401; the 401s are spread over ~100 ms, well past the 20 ms the token takes,
-    // so late ones arrive after token-2 is cached and must not discard it.
+    // Every call carrying token-1 gets a 401: the first ten at once (the renewal starts), the others only once a call
+    // with token-2 arrived. Those late ones come after token-2 is cached, whatever the machine's speed, and must not
+    // discard it.
+    const late: Array<() => void> = [];
     let rejected = 0;
+    let renewed = false;
     server = await service((request, response) => {
-      if (request.headers.authorization !== 'Bearer token-1') return sendJson(response, 200, { message: 'recorded' });
+      if (request.headers.authorization !== 'Bearer token-1') {
+        renewed = true;
+        for (const refuse of late.splice(0)) refuse();
+        return sendJson(response, 200, { message: 'recorded' });
+      }
       rejected += 1;
-      setTimeout(() => sendJson(response, 401, { message: 'token revoked' }), rejected * 5);
+      const refuse = () => sendJson(response, 401, { message: 'token revoked' });
+      if (renewed || rejected <= 10) refuse();
+      else late.push(refuse);
     });
     const tokenProvider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
     expect(await tokenProvider.getToken()).toBe('token-1');
@@ -99,22 +111,22 @@ describe('createCarriersClient', () => {
   });
 
   it("a caller's abort ends the wait for a slow token at once; the token request goes on for the others", async () => {
-    let issued = 0;
-    server = await startLoopbackServer(async (request, response) => {
+    // The token is issued only when the test says so: the abort comes while the token request is out, and the aborted
+    // call ends before there is a token.
+    let issue = () => {};
+    server = await startLoopbackServer((request, response) => {
       if (!request.url.endsWith('/token')) return sendJson(response, 200, { message: 'recorded' });
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      issued += 1;
-      sendJson(response, 200, { access_token: `token-${issued}`, token_type: 'Bearer', expired_in: 3600 });
+      issue = () => sendJson(response, 200, { access_token: 'token-1', token_type: 'Bearer', expired_in: 3600 });
     });
     const carriers = createCarriersClient({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
     const controller = new AbortController();
     const reason = new Error('user left the page');
-    setTimeout(() => controller.abort(reason), 50);
-    const started = performance.now();
     const patient = carriers.POST('/v1/load-milestone-events', { body: EVENT });
-    const aborted = await carriers.POST('/v1/load-milestone-events', { body: EVENT, signal: controller.signal }).catch((e: unknown) => e);
-    expect(aborted).toBe(reason);
-    expect(performance.now() - started).toBeLessThan(700);
+    const aborted = carriers.POST('/v1/load-milestone-events', { body: EVENT, signal: controller.signal }).catch((e: unknown) => e);
+    await server.received(1);
+    controller.abort(reason);
+    expect(await aborted).toBe(reason);
+    issue();
     expect((await patient).data).toEqual({ message: 'recorded' });
     expect(tokenRequests(server)).toHaveLength(1);
     expect(milestoneRequests(server)).toHaveLength(1);
@@ -170,7 +182,7 @@ describe('createCarriersClient', () => {
     );
     const during = new AbortController();
     const call = carriers.POST('/v1/load-milestone-events', { body: EVENT, signal: during.signal }).catch((e: unknown) => e);
-    while (tokenRequests(server).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await server.received(1); // the token request
     during.abort(new Error('gone now'));
     expect(await call).toBe(during.signal.reason);
     expect(getEventListeners(during.signal, 'abort')).toHaveLength(0);
@@ -246,20 +258,26 @@ describe('createCarriersClient', () => {
   });
 
   it('does not retry the milestone POST after a timeout or a 503', async () => {
+    // The first milestone is never answered; the second gets a 503.
     server = await service((_request, response, call) => {
-      if (call === 1) setTimeout(() => sendJson(response, 200, { message: 'late' }), 500);
-      else sendJson(response, 503, { message: 'busy' });
+      if (call > 1) sendJson(response, 503, { message: 'busy' });
     });
+    // The token comes first, under a timeout of its own: only the milestone's attempt runs under the 100 ms.
+    const tokenProvider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
+    await tokenProvider.getToken();
     const { sleep } = recordingSleep();
-    const carriers = createCarriersClient({
-      baseUrl: server.origin,
-      clientId: 'app',
-      clientSecret: CLIENT_SECRET,
-      timeoutMs: 100,
-      retry: { attempts: 5, sleep },
-    });
-    const timedOut = await carriers.POST('/v1/load-milestone-events', { body: EVENT }).catch((e: unknown) => e);
-    expect((timedOut as ApiError).kind).toBe('timeout');
+    const carriers = createCarriersClient({ baseUrl: server.origin, tokenProvider, timeoutMs: 100, retry: { attempts: 5, sleep } });
+    // Fake timers: the 100 ms pass once the server has the milestone, so that a busy machine cannot time it out before
+    // it went out (vitest's own timeout stays real).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldClearNativeTimers: true });
+    try {
+      const call = carriers.POST('/v1/load-milestone-events', { body: EVENT }).catch((e: unknown) => e);
+      await server.received(2);
+      vi.advanceTimersByTime(100);
+      expect(((await call) as ApiError).kind).toBe('timeout');
+    } finally {
+      vi.useRealTimers();
+    }
     const busy = await carriers.POST('/v1/load-milestone-events', { body: EVENT }).catch((e: unknown) => e);
     expect((busy as ApiError).status).toBe(503);
     expect(milestoneRequests(server)).toHaveLength(2);

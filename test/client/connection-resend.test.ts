@@ -4,11 +4,10 @@
 // every connection that comes back for a second request.
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connections } from '../../src/connections.ts';
+import { connections, sharedConnections } from '../../src/connections.ts';
 import { ApiError, createFleetClient } from '../../src/index.ts';
 import { dropConnection, sendJson, startLoopbackServer, VEHICLE, type LoopbackServer } from './loopback-server.ts';
-
-const DIRECT = { httpProxy: undefined, httpsProxy: undefined, noProxy: 'localhost,127.0.0.1,[::1]' };
+import { DIRECT, untilConnectionsFree } from './pools.ts';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -40,7 +39,7 @@ describe("the re-send on a new connection, through a fetch of the caller's", () 
     // One connection kept alive in each pool.
     await fleet.GET('/vehicles');
     await fleet.GET('/vehicles');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const pool of pools) await untilConnectionsFree(pool, server.origin);
     const error = await fleet.GET('/vehicles').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).kind).toBe('network');
@@ -60,8 +59,8 @@ describe('a server that announces a short keep-alive timeout', () => {
     const fleet = createFleetClient({ baseUrl: server.origin, fleetApiKey: 'fleet-key' });
     for (let call = 0; call < 3; call++) {
       expect((await fleet.GET('/vehicles')).data).toEqual([VEHICLE]);
-      // undici frees the connection a moment after the answer: a call sent at once would open another.
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // undici frees the connection a turn after the answer: a call sent at once would open another.
+      await untilConnectionsFree(sharedConnections().pooled, server.origin);
     }
     expect(sockets.size).toBe(1);
   });

@@ -11,8 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ForwardProxy, startForwardProxy } from '../../contract-tests/fixtures/forward-proxy.ts';
 import { makeTestCertificates, type TestCertificates } from '../../contract-tests/fixtures/test-certificates.ts';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { sharedConnections } from '../../src/connections.ts';
 import { ApiError, createFleetClient, createLogisticsClient } from '../../src/index.ts';
 import { VEHICLE } from './loopback-server.ts';
+import { untilConnectionsFree } from './pools.ts';
 
 const FLEET_API_KEY = 'fleet-api-key-DO-NOT-PRINT-4711';
 const CLIENT_SECRET = 'client-secret-DO-NOT-PRINT-4712';
@@ -57,8 +59,8 @@ describe('a kept-alive connection the server closed before any byte of the answe
   it('sends a milestone POST once more, on a new connection, though it is never retried otherwise', async () => {
     const lp = createLogisticsClient({ baseUrl: `${origin}/svc`, clientId: 'c', clientSecret: CLIENT_SECRET, retry: { attempts: 1 } });
     await lp.getToken();
-    // undici frees the connection a moment after the answer: a call sent at once would open another.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // undici frees the connection a turn after the answer: a call sent at once would open another.
+    await untilConnectionsFree(sharedConnections().pooled, origin);
     const event = { load_id: 'L-1', milestone_type: 'PICKED_UP' as const, event_time: '2026-01-01T00:00:00Z' };
     const { data } = await lp.carriers.POST('/v1/load-milestone-events', { body: event });
     expect(data).toEqual({ message: 'recorded' });
@@ -83,8 +85,8 @@ describe('a call sent once more on a new connection', () => {
     try {
       const fleet = createFleetClient({ baseUrl: origin, fleetApiKey: FLEET_API_KEY, retry: { attempts: 1 } });
       await fleet.GET('/vehicles');
-      // undici frees the connection a moment after the answer: a call sent at once would open another.
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // undici frees the connection a turn after the answer: a call sent at once would open another.
+      await untilConnectionsFree(sharedConnections().pooled, origin);
       const error = await fleet.GET('/vehicles').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect(error).toMatchObject({ status: 503, attempts: 2 });
@@ -111,8 +113,8 @@ describe('a kept-alive connection the server reset (RST) before any byte of the 
     try {
       const fleet = createFleetClient({ baseUrl: origin, fleetApiKey: FLEET_API_KEY, retry: { attempts: 1 } });
       await fleet.GET('/vehicles');
-      // undici frees the connection a moment after the answer: a call sent at once would open another.
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // undici frees the connection a turn after the answer: a call sent at once would open another.
+      await untilConnectionsFree(sharedConnections().pooled, origin);
       const { data } = await fleet.GET('/vehicles');
       expect(data).toEqual([VEHICLE]);
       expect(seen).toEqual([1, 2, 1]);

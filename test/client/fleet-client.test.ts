@@ -1,5 +1,5 @@
 // Fleet client: API-Key auth, path-prefixed base URLs, retries with backoff and Retry-After, timeouts and caller signals.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, createFleetClient, createLogisticsClient } from '../../src/index.ts';
 import { dropConnection, sendJson, startLoopbackServer, VEHICLE, type Handler, type LoopbackServer } from './loopback-server.ts';
 import { recordingSleep } from './recording-sleep.ts';
@@ -101,28 +101,35 @@ describe('createFleetClient', () => {
   });
 
   it('times out a slow response, retries it, and reports a timeout when every attempt is slow', async () => {
+    // The server never answers. Fake timers: each attempt's 100 ms pass once the server has its request, so that a busy
+    // machine cannot time an attempt out before it went out (vitest's own timeout stays real).
     const { sleep } = recordingSleep();
-    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000), {
-      timeoutMs: 100,
-      retry: { attempts: 2, sleep },
-    });
-    const started = performance.now();
-    const error = await client.GET('/vehicles').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).kind).toBe('timeout');
-    expect((error as ApiError).message).toMatch(/GET \/vehicles timed out/);
-    expect(server!.requests).toHaveLength(2);
-    expect(performance.now() - started).toBeLessThan(900);
+    const client = await fleet(() => undefined, { timeoutMs: 100, retry: { attempts: 2, sleep } });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldClearNativeTimers: true });
+    try {
+      const call = client.GET('/vehicles').catch((e: unknown) => e);
+      for (const sent of [1, 2]) {
+        await server!.received(sent);
+        vi.advanceTimersByTime(100);
+      }
+      const error = await call;
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).kind).toBe('timeout');
+      expect((error as ApiError).message).toMatch(/GET \/vehicles timed out/);
+      expect(server!.requests).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("honours the caller's own signal: aborts at once and does not retry", async () => {
-    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000), {
-      retry: { attempts: 3 },
-    });
+    // The server never answers: the call ends only by the abort, which comes once the server has the request.
+    const client = await fleet(() => undefined, { retry: { attempts: 3 } });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const error = await client.GET('/vehicles', { signal: controller.signal }).catch((e: unknown) => e);
-    expect((error as Error).name).toBe('AbortError');
+    const call = client.GET('/vehicles', { signal: controller.signal }).catch((e: unknown) => e);
+    await server!.received(1);
+    controller.abort();
+    expect(((await call) as Error).name).toBe('AbortError');
     expect(server!.requests).toHaveLength(1);
   });
 
@@ -173,8 +180,8 @@ describe('createFleetClient', () => {
   it('reports a connection dropped in the middle of the body as an ApiError network error', async () => {
     const client = await fleet((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
-      response.write('[{"vehicleNumber":');
-      setTimeout(() => response.socket?.destroy(), 20);
+      // Dropped once the start of the body is on its way, not after a pause that may end before it is.
+      response.write('[{"vehicleNumber":', () => response.socket?.destroy());
     });
     const error = await client.GET('/vehicles').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
@@ -183,29 +190,29 @@ describe('createFleetClient', () => {
   });
 
   it("surfaces the caller's own abort reason unchanged, whatever it is", async () => {
-    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000));
-    for (const reason of [new Error('user navigated away'), 'a string reason']) {
+    // The server never answers: each call ends by its abort, which comes once the server has its request.
+    const client = await fleet(() => undefined);
+    const reasons = [new Error('user navigated away'), 'a string reason'];
+    for (const [index, reason] of reasons.entries()) {
       const controller = new AbortController();
-      setTimeout(() => controller.abort(reason), 30);
-      expect(await client.GET('/vehicles', { signal: controller.signal }).catch((e: unknown) => e)).toBe(reason);
+      const call = client.GET('/vehicles', { signal: controller.signal }).catch((e: unknown) => e);
+      await server!.received(index + 1);
+      controller.abort(reason);
+      expect(await call).toBe(reason);
     }
     expect(server!.requests).toHaveLength(2);
   });
 
   it('applies the timeout to a fetch given for one call too', async () => {
-    const client = await fleet((_request, response) => void setTimeout(() => sendJson(response, 200, [VEHICLE]), 1000), {
-      timeoutMs: 100,
-      retry: { attempts: 1 },
-    });
+    // The server never answers: only the timeout ends the call.
+    const client = await fleet(() => undefined, { timeoutMs: 100, retry: { attempts: 1 } });
     const seen: string[] = [];
     const recordingFetch = (input: Request | string, init?: RequestInit) => {
       seen.push(typeof input === 'string' ? input : input.url);
       return globalThis.fetch(input, init);
     };
-    const started = performance.now();
     const error = await client.GET('/vehicles', { fetch: recordingFetch }).catch((e: unknown) => e);
     expect((error as ApiError).kind).toBe('timeout');
-    expect(performance.now() - started).toBeLessThan(800);
     expect(seen).toEqual([`${server!.origin}/gateway/fleet/v1/vehicles`]);
   });
 

@@ -29,7 +29,7 @@ afterEach(async () => {
 async function startLogin(redirectUri: string, args: string[] = [], env: Record<string, string> = {}) {
   login = await startServer({
     script: 'scripts/login.ts',
-    args: ['--timeout', '15', ...args],
+    args: ['--timeout', String(testWaitMs(15_000) / 1000), ...args],
     env: {
       ...env,
       LP_AUTH_URL: `${idp!.origin}/idp`,
@@ -132,11 +132,13 @@ describe('npm run login', () => {
   it('keeps waiting after a callback with a wrong state until its timeout, exchanging no code', async () => {
     idp = await identityProvider();
     const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
-    const { exited } = await startLogin(redirectUri, ['--timeout', '1']);
+    // The forged callback has to come before the timeout: seconds for a loopback request, however busy the machine.
+    const seconds = testWaitMs(3_000) / 1000;
+    const { exited } = await startLogin(redirectUri, ['--timeout', String(seconds)]);
     expect((await fetch(`${redirectUri}?code=stolen&state=forged`)).status).toBe(400);
     const { code, output } = await exited;
     expect(code).toBe(1);
-    expect(output).toContain('no callback within 1 s');
+    expect(output).toContain(`no callback within ${seconds} s`);
     expect(idp.requests).toHaveLength(0);
   });
 
@@ -231,13 +233,9 @@ describe('npm run login', () => {
     try {
       const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
       const { url, exited } = await startLogin(redirectUri, ['--open'], { PATH: `${bin}:${process.env.PATH ?? ''}` });
-      let recorded = '';
-      for (let attempt = 0; attempt < 100 && !recorded; attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        recorded = existsSync(opened) ? readFileSync(opened, 'utf8') : '';
-      }
-      expect(recorded).toBe(url);
-      await (await fetch(recorded)).text();
+      // The opener runs on its own: the test looks for the URL it wrote until it is there.
+      await expect.poll(() => (existsSync(opened) ? readFileSync(opened, 'utf8') : '')).toBe(url);
+      await (await fetch(url)).text();
       expect((await exited).code).toBe(0);
     } finally {
       rmSync(bin, { recursive: true, force: true });

@@ -17,11 +17,17 @@ export interface LoopbackServer {
   /** http://127.0.0.1:<port> */
   origin: string;
   requests: RecordedRequest[];
+  /**
+   * Resolves once the server has received `count` requests in all (at once when it has), after the handler of the
+   * last one was called: a test acts on that event (aborts, times out, counts), never after a pause.
+   */
+  received(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startLoopbackServer(handler: Handler): Promise<LoopbackServer> {
   const requests: RecordedRequest[] = [];
+  const waiting: Array<{ count: number; resolve: () => void }> = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -31,6 +37,10 @@ export async function startLoopbackServer(handler: Handler): Promise<LoopbackSer
       Promise.resolve(handler(recorded, res, requests.length - 1)).catch((error: unknown) => {
         res.writeHead(599).end(String(error));
       });
+      for (const waiter of waiting.filter(({ count }) => count <= requests.length)) {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve();
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -38,6 +48,11 @@ export async function startLoopbackServer(handler: Handler): Promise<LoopbackSer
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
+    received: (count) =>
+      new Promise<void>((resolve) => {
+        if (requests.length >= count) resolve();
+        else waiting.push({ count, resolve });
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

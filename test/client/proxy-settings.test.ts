@@ -23,10 +23,10 @@ import {
   trackReusedConnections,
 } from '../../src/connections.ts';
 import { dropConnection, startLoopbackServer } from './loopback-server.ts';
+import { DIRECT, untilConnectionsFree } from './pools.ts';
 
 const HOST = 'fleet.partner.invalid';
 const LOOPBACK = 'localhost,127.0.0.1,[::1]';
-const DIRECT: ProxySettings = { httpProxy: undefined, httpsProxy: undefined, noProxy: LOOPBACK };
 
 describe('the proxy variables', () => {
   it('are read in either case, the lower-case one first, trimmed, a blank one as unset', () => {
@@ -166,18 +166,17 @@ describe('the connections the client opens', () => {
       (response) => response.text(),
       (error: { cause?: { code?: string } }) => error.cause?.code ?? String(error),
     );
-  /** Long enough for a kept-alive connection to be free again. */
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
-
   it('keeps a connection alive for the next request, or opens one per request (the re-send on a new connection)', async () => {
     const { pooled, fresh } = connections({}, DIRECT);
     const url = `http://127.0.0.1:${plainPort}/`;
+    const origin = `http://127.0.0.1:${plainPort}`;
     expect(await get(url, pooled)).toBe('ok');
-    await pause();
+    await untilConnectionsFree(pooled, origin);
     expect(await get(url, pooled)).toBe('ok');
     expect(connectionsSeen).toBe(1);
     expect(await get(url, fresh)).toBe('ok');
-    await pause();
+    // Free for the next request, or closed: only a connection kept alive could be used again.
+    await untilConnectionsFree(fresh, origin);
     expect(await get(url, fresh)).toBe('ok');
     expect(connectionsSeen).toBe(3);
   });
@@ -186,7 +185,9 @@ describe('the connections the client opens', () => {
     const { pooled } = connections({ keepAliveMs: 1 }, DIRECT);
     const url = `http://127.0.0.1:${plainPort}/`;
     expect(await get(url, pooled)).toBe('ok');
-    await pause();
+    // The time is what is tested: 50 ms is past the 1 ms, and short of the 4 s that would keep the connection. undici's
+    // 1 ms timer starts as the answer completes, before this one, so it always fires first, however busy the machine.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await get(url, pooled)).toBe('ok');
     expect(connectionsSeen).toBe(2);
   });
@@ -286,9 +287,10 @@ describe('the tracking every client starts when it is built', () => {
       response.end('ok');
     });
     try {
-      const init = { dispatcher: connections({}, DIRECT).pooled } as RequestInit;
+      const dispatcher = connections({}, DIRECT).pooled;
+      const init = { dispatcher } as RequestInit;
       expect(await (await fetch(server.origin, init)).text()).toBe('ok');
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await untilConnectionsFree(dispatcher, server.origin);
       return await fetch(server.origin, init).catch((e: unknown) => e);
     } finally {
       await server.close();

@@ -15,11 +15,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A token endpoint that issues token-1, token-2, ... slowly enough for concurrent callers to overlap. */
-async function tokenServer(lifetimeField: 'expired_in' | 'expires_in', lifetime = 3600, delayMs = 30): Promise<LoopbackServer> {
+/**
+ * A token endpoint that issues token-1, token-2, ... Callers that ask together overlap whatever the machine's speed: all
+ * of them ask before an answer can arrive (it needs a turn of the event loop), so no pause of the server is needed.
+ */
+async function tokenServer(lifetimeField: 'expired_in' | 'expires_in', lifetime = 3600): Promise<LoopbackServer> {
   let issued = 0;
-  return startLoopbackServer(async (_request, response) => {
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  return startLoopbackServer((_request, response) => {
     issued += 1;
     sendJson(response, 200, { access_token: `token-${issued}`, token_type: 'Bearer', [lifetimeField]: lifetime });
   });
@@ -83,7 +85,7 @@ describe('createTokenProvider', () => {
   });
 
   it('caches the token and renews it the configured skew ahead of expiry (injected clock)', async () => {
-    server = await tokenServer('expired_in', 3600, 0);
+    server = await tokenServer('expired_in', 3600);
     let clock = 1_000_000;
     const provider = createTokenProvider({
       baseUrl: server.origin,
@@ -102,7 +104,7 @@ describe('createTokenProvider', () => {
   });
 
   it('invalidate(token) drops only the token that is still cached', async () => {
-    server = await tokenServer('expired_in', 3600, 0);
+    server = await tokenServer('expired_in', 3600);
     const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
     expect(await provider.getToken()).toBe('token-1');
     provider.invalidate('token-1');
@@ -542,7 +544,7 @@ describe("a token request a caller's middleware rebuilt", () => {
 
 describe('invalidate', () => {
   it('without a token drops whichever token is cached', async () => {
-    server = await tokenServer('expired_in', 3600, 0);
+    server = await tokenServer('expired_in', 3600);
     const provider = createTokenProvider({ baseUrl: server.origin, clientId: 'app', clientSecret: CLIENT_SECRET });
     expect(await provider.getToken()).toBe('token-1');
     provider.invalidate();

@@ -7,8 +7,10 @@
 // surface, and maxResponseBytes at its edges. Real loopback servers, or a fetch of the caller's that answers from memory.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { connections, sharedConnections } from '../../src/connections.ts';
 import { ApiError, createFleetClient, createLogisticsClient, createTokenClient } from '../../src/index.ts';
+import { DIRECT, untilConnectionsFree } from './pools.ts';
 import { dropConnection, sendJson, startLoopbackServer, VEHICLE, type Handler, type LoopbackServer } from './loopback-server.ts';
 
 const API_KEY = 'fleet-api-key-DO-NOT-PRINT-9012';
@@ -62,6 +64,8 @@ describe("each attempt's timeout", () => {
       'a redirect': answering(() => new Response('moved', { status: 302, headers: { location: 'https://elsewhere.example/' } })),
       'a stream the caller holds': answering(json(200, [VEHICLE])),
     };
+    // Fake timers: the test, not the machine's speed, says when each attempt's 1000 ms have passed.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldClearNativeTimers: true });
     const settled = await Promise.allSettled([
       cases['JSON with a Content-Length'].fleet.GET('/vehicles'),
       cases['JSON without one (read through the size limit)'].fleet.GET('/vehicles'),
@@ -81,7 +85,8 @@ describe("each attempt's timeout", () => {
       'fulfilled',
     ]);
     // Past every attempt's timeout.
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    vi.advanceTimersByTime(1000);
+    vi.useRealTimers();
     const aborted = Object.fromEntries(Object.entries(cases).map(([name, { signals }]) => [name, signals.map((signal) => signal.aborted)]));
     expect(aborted).toEqual({
       'JSON with a Content-Length': [false],
@@ -113,7 +118,7 @@ describe("each attempt's timeout", () => {
     const patient = createFleetClient({ baseUrl: server!.origin, fleetApiKey: API_KEY, timeoutMs: 60_000, retry: { attempts: 1 } });
     patient.use({ onRequest: ({ request }) => new Request(request, { headers: request.headers }) });
     const call = patient.GET('/vehicles', { signal: controller.signal });
-    while (server!.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await server!.received(2);
     controller.abort(reason);
     expect(await call.catch((e: unknown) => e)).toBe(reason);
   });
@@ -131,17 +136,20 @@ describe('the re-send on a new connection', () => {
       sendJson(response, 200, [VEHICLE]);
     };
   }
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+  /** Until the client's own kept-alive connections to the server can take the next call (undici frees them a turn later). */
+  const untilFree = () => untilConnectionsFree(sharedConnections().pooled, server!.origin);
 
   it('goes through the fetch given for the call', async () => {
     let sent = 0;
+    // The caller's fetch keeps its connections alive in a pool of its own, which the test can ask when one is free.
+    const pool = connections({}, DIRECT).pooled;
     const fetch = (input: Request | string, init?: RequestInit) => {
       sent += 1;
-      return globalThis.fetch(input, init);
+      return globalThis.fetch(input, { ...init, dispatcher: pool } as RequestInit);
     };
     const fleet = await fleetAt(closingReusedConnections());
     await fleet.GET('/vehicles', { fetch });
-    await pause();
+    await untilConnectionsFree(pool, server!.origin);
     expect((await fleet.GET('/vehicles', { fetch })).data).toEqual([VEHICLE]);
     expect(sent).toBe(3);
   });
@@ -160,7 +168,7 @@ describe('the re-send on a new connection', () => {
     });
     await Promise.all([fleet.GET('/vehicles'), fleet.GET('/vehicles')]);
     held = [];
-    await pause();
+    await untilFree();
     expect((await fleet.GET('/vehicles')).data).toEqual([VEHICLE]);
   });
 
@@ -183,13 +191,13 @@ describe('the re-send on a new connection', () => {
       else answer();
     });
     await Promise.all([fleet.GET('/vehicles'), fleet.GET('/vehicles'), fleet.GET('/vehicles')]);
-    await pause();
+    await untilFree();
     const waiting = fleet.GET('/vehicles');
-    while (server!.requests.length < 4) await pause();
+    await server!.received(4);
     expect((await fleet.GET('/vehicles')).data).toEqual([VEHICLE]);
     const resent = fleet.GET('/vehicles');
-    while (!dropThird) await pause();
-    dropThird();
+    await server!.received(6);
+    dropThird!();
     expect((await resent).data).toEqual([VEHICLE]);
     for (const release of held.splice(0)) release();
     await waiting;
@@ -206,19 +214,25 @@ describe('what a call resolves with, and what fails it while its body is read', 
   });
 
   it('a call without options whose body is cut off fails with an ApiError', async () => {
-    const fleet = await fleetAt((_request, response) => {
-      stall(response);
-      setTimeout(() => response.socket?.destroy(), 20);
-    });
+    // Dropped once the start of the body is on its way, not after a pause that may end before it is.
+    const fleet = await fleetAt((_request, response) =>
+      response.writeHead(200, { 'content-type': 'application/json' }).write('[{"vehicleNumber":', () => response.socket?.destroy()),
+    );
     expect((await failure(fleet.GET('/vehicles'))).kind).toBe('network');
   });
 
   it("the caller's own AbortSignal.timeout firing while the body is read surfaces as the caller's TimeoutError", async () => {
     const fleet = await fleetAt((_request, response) => stall(response), { timeoutMs: 60_000 });
-    const signal = AbortSignal.timeout(200);
-    const error = await fleet.GET('/vehicles', { signal }).catch((e: unknown) => e);
+    // The caller's signal fires with the TimeoutError of an AbortSignal.timeout once the status line has arrived (the
+    // body never ends), not after a time that a busy machine may spend before the answer starts.
+    const timedOut = AbortSignal.timeout(1);
+    await new Promise((resolve) => timedOut.addEventListener('abort', resolve, { once: true }));
+    const controller = new AbortController();
+    fleet.use({ onResponse: () => controller.abort(timedOut.reason) });
+    const error = await fleet.GET('/vehicles', { signal: controller.signal }).catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(ApiError);
-    expect(error).toBe(signal.reason);
+    expect(error).toBe(timedOut.reason);
+    expect(error).toMatchObject({ name: 'TimeoutError' });
   });
 
   it('a configuration error at the call passes through as the TypeError it is', async () => {

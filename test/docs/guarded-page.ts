@@ -1,6 +1,7 @@
 // A Chromium page that lets requests reach loopback only: every other request is aborted and counted,
 // and console errors and uncaught page errors are collected, so that a test can assert all three are empty.
 import type { Browser, Page } from 'playwright-core';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 // The Chromium constants live in tools/ (the contract suite's report test launches the same browser).
 export { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissingReason } from '../../tools/chromium.ts';
@@ -26,6 +27,8 @@ export interface GuardedPage {
 
 export async function openGuardedPage(browser: Browser): Promise<GuardedPage> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  // Every wait of the page without a timeout of its own (goto, waitForURL, a click): Playwright's 30 s, times the slowdown.
+  context.setDefaultTimeout(testWaitMs(30_000));
   const page = await context.newPage();
   const requests: string[] = [];
   const blocked: string[] = [];

@@ -76,10 +76,12 @@ describe('tokens', () => {
     time(atCap, 10_000); // fill it
     const belowCap = new TokenStore(clock, 1_000_000);
     time(belowCap, 10_000); // same warm-up
-    const costBelow = time(belowCap, 30_000);
-    const costAtCap = time(atCap, 30_000);
+    // Side by side, five times over, and the best of each: a pause of the machine (a GC, another process) lengthens one
+    // round, never all five. A scan of the 10,000 tokens would make each issue at the cap thousands of times dearer.
+    const rounds = Array.from({ length: 5 }, () => ({ below: time(belowCap, 6_000), atCap: time(atCap, 6_000) }));
+    const best = (side: 'below' | 'atCap') => Math.min(...rounds.map((round) => round[side]));
     expect(atCap.size).toBe(10_000);
-    expect(costAtCap).toBeLessThan(costBelow * 4 + 50);
+    expect(best('atCap')).toBeLessThan(best('below') * 4 + 50);
   });
 });
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { aMilestone, recordMilestone, serviceToken } from './api-calls.ts';
 import { startInProcess, startSandboxProcess } from './sandbox-process.ts';
+import { testWaitMs } from '../../config/test-waits.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lp-sandbox-durable-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,7 +53,7 @@ describe('--data durability', () => {
         }
       }
     });
-    while (acknowledged.length < 300) await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect.poll(() => acknowledged.length, { timeout: testWaitMs(30_000) }).toBeGreaterThanOrEqual(300);
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
     running = false;

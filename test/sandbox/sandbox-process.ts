@@ -25,7 +25,14 @@ export async function startProcess(
   extraEnv: Record<string, string> = {},
   timeoutMs = testWaitMs(60_000),
 ): Promise<RunningProcess> {
-  const server = await startServer({ script, args, ready: readyLine, env: extraEnv, readyTimeoutMs: timeoutMs, stopGraceMs: 10_000 });
+  const server = await startServer({
+    script,
+    args,
+    ready: readyLine,
+    env: extraEnv,
+    readyTimeoutMs: timeoutMs,
+    stopGraceMs: testWaitMs(10_000),
+  });
   return Object.assign(server, { stdout: `${server.stdoutLines.join('\n')}\n` });
 }
 

@@ -189,13 +189,11 @@ describe.concurrent.each(
     expect(freedAfter!).toBeLessThan(FREED_WITHIN_MS);
     await annotate(`port free ${Math.round(freedAfter!)} ms after ${signal}`);
 
-    // Nothing of the group is left, within the same 2 s.
-    await expect
-      .poll(() => groupMembers(pgid), { timeout: Math.max(100, FREED_WITHIN_MS - (performance.now() - sentAt)), interval: 20 })
-      .toEqual([]);
+    // Nothing of the group is left: a wait of its own, not what the port left of the 2 s (100 ms when it came late).
+    await expect.poll(() => groupMembers(pgid), { timeout: FREED_WITHIN_MS, interval: 20 }).toEqual([]);
     // Graceful: the server handled the signal and exited 0, and npm with it; the mock stopped Prism and removed its
-    // temp dir, the sandbox logged its shutdown.
-    expect(await Promise.race([exit, new Promise((resolve) => setTimeout(() => resolve('still running'), 1_000))])).toBe(0);
+    // temp dir, the sandbox logged its shutdown. npm is gone from the group already: its exit is on its way.
+    expect(await Promise.race([exit, new Promise((resolve) => setTimeout(() => resolve('still running'), testWaitMs(5_000)))])).toBe(0);
     if (prism) {
       expect(await accepts(prism.port)).toBe(false);
       expect(existsSync(prism.dir), prism.dir).toBe(false);

@@ -91,5 +91,7 @@ describe('npm run mock', () => {
     expect(answer.status).toBe(200);
     await answer.arrayBuffer();
     await expect.poll(() => mock.stderr().match(/\[HTTP SERVER\] get \/vehicles/g)?.length ?? 0).toBe(1);
+    // Prism logs in order: a readiness check logged late would still come before this request's line.
+    expect(mock.stderr().match(/\[HTTP SERVER\]/g)).toHaveLength(1);
   });
 });

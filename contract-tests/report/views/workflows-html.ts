@@ -28,6 +28,19 @@ function failedStep(workflow: WorkflowResult, step: StepResult & { outcome: 'fai
 </article>`;
 }
 
+/** The x-assumptions a step's answer contradicted (reported as the suite reports them; a strict run fails the step). */
+function contradictedCards(workflow: WorkflowResult, step: StepResult): Html[] {
+  if (step.outcome !== 'passed' && step.outcome !== 'failed') return [];
+  return (step.contradicted ?? []).map(
+    (c) => html`<article class="card">
+<h3>${workflow.workflowId}, step ${step.stepId} <span class="file">${step.operationId}</span></h3>
+<p>The spec guessed (seed section ${c.seed} leaves it open): ${c.what}</p>
+<ul>${c.problems.map((problem) => html`<li>${problem}</li>`)}</ul>
+<p>To change: <code>${c.spec ? `${c.spec.file} at ${c.spec.pointer}` : '(source not found)'}</code> (bundle: <code>${c.bundle}</code>)</p>
+</article>`,
+  );
+}
+
 function row(workflow: WorkflowResult): Html {
   const steps = workflow.steps.map((step) => `${step.stepId}: ${WORD[step.outcome]}`).join(', ');
   const why =
@@ -42,11 +55,13 @@ export function workflowsSection(run: WorkflowsRun): Html {
   const failed = run.workflows.flatMap((workflow) =>
     workflow.steps.flatMap((step) => (step.outcome === 'failed' ? [failedStep(workflow, step)] : [])),
   );
+  const contradicted = run.workflows.flatMap((workflow) => workflow.steps.flatMap((step) => contradictedCards(workflow, step)));
   return html`<section id="workflows">
 <h2>Workflows <span class="n">${run.workflows.length}</span></h2>
 <p class="intro">The documented flows as Arazzo workflows (<code>openapi/workflows/</code>), run by Redocly Respect against the same target after the suite; their outputs are in <code>workflows/</code> beside this page.</p>
 <p><code>${run.line}</code></p>
 <table class="plain"><thead><tr><th>Workflow</th><th>Outcome</th><th>Steps</th><th>Why</th></tr></thead><tbody>${run.workflows.map(row)}</tbody></table>
 ${failed}
+${contradicted.length ? html`<h3>Contradicted assumptions in the workflows' answers</h3>${contradicted}` : ''}
 </section>`;
 }

@@ -17,7 +17,7 @@ import { EXIT_CODES } from '../../report/verdict.ts';
 import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
 import { target } from '../../send/target.ts';
 import { skipIf } from '../../support/skips.ts';
-import { contractLive, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from '../live-runs.ts';
+import { contractLive, type LiveRun, verdictLine, WHOLE_RUN_TIMEOUT_MS } from '../live-runs.ts';
 
 const CONFIGURATIONS = ['optional', 'required'] as const;
 type Pkce = (typeof CONFIGURATIONS)[number];
@@ -35,14 +35,16 @@ beforeAll(
     for (const pkce of CONFIGURATIONS)
       providers.push(await startCertifiedIdentityProvider(sandbox.env as Record<string, string>, { pkce }));
     const results = await Promise.all(
-      CONFIGURATIONS.map((pkce, i) => contractLive(providers[i]!.env, join(out, pkce), [], [], { workflows: true })),
+      CONFIGURATIONS.map((pkce, i) =>
+        contractLive(providers[i]!.env, join(out, pkce), [], [], { workflows: true, timeoutMs: WHOLE_RUN_TIMEOUT_MS }),
+      ),
     );
     CONFIGURATIONS.forEach((pkce, i) => {
       const report = JSON.parse(readFileSync(join(out, pkce, 'report.json'), 'utf8')) as RunReport;
       runs.set(pkce, { run: results[i]!, report, provider: providers[i]! });
     });
   },
-  2 * LIVE_RUN_TIMEOUT_MS + 60_000,
+  2 * WHOLE_RUN_TIMEOUT_MS + 60_000,
 );
 
 afterAll(async () => {

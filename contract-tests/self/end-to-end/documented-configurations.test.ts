@@ -11,7 +11,7 @@ import { EXIT_CODES } from '../../report/verdict.ts';
 import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
 import { target } from '../../send/target.ts';
 import { skipIf } from '../../support/skips.ts';
-import { contractLive, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from '../live-runs.ts';
+import { contractLive, type LiveRun, verdictLine, WHOLE_RUN_TIMEOUT_MS } from '../live-runs.ts';
 
 /** Each documented configuration: the settings it leaves out, and what the skip of a check that needs them says. */
 const CONFIGURATIONS = {
@@ -47,11 +47,13 @@ beforeAll(
       );
     // Two at a time: the machine has two cores, and each run shares them with the sandbox.
     for (const pair of [NAMES.slice(0, 2), NAMES.slice(2)]) {
-      const results = await Promise.all(pair.map((name) => contractLive(settings(name), dirOf(name), [], [], { workflows: true })));
+      const results = await Promise.all(
+        pair.map((name) => contractLive(settings(name), dirOf(name), [], [], { workflows: true, timeoutMs: WHOLE_RUN_TIMEOUT_MS })),
+      );
       for (const [i, name] of pair.entries()) runs.set(name, results[i]!);
     }
   },
-  2 * LIVE_RUN_TIMEOUT_MS + 60_000,
+  2 * WHOLE_RUN_TIMEOUT_MS + 60_000,
 );
 
 afterAll(async () => {

@@ -1,8 +1,9 @@
 // Where partners' staging really is, end to end through `contract:live` against the sandbox:
 // - behind a gateway that closes idle connections without a word: no false "could not judge";
 // - reachable only through a corporate proxy, under a host name no DNS knows, over http and over https (CONNECT): the
-//   run passes, the suite and the documented flows as workflows alike (Respect's requests and the approval probe go
-//   through the proxy too, the redirect to the loopback LP_REDIRECT_URI direct), and the proxy is handed no request to read;
+//   run passes (the whole contract:live over http; the fleet's files and every workflow over https), the suite and the
+//   documented flows as workflows alike (Respect's requests and the approval probe go through the proxy too, the
+//   redirect to the loopback LP_REDIRECT_URI direct), and the proxy is handed no request to read;
 // - behind its own CA: with NODE_EXTRA_CA_CERTS the run passes; without, it ends "could not judge" after one try per
 //   API, naming NODE_EXTRA_CA_CERTS, and never offering to switch the checks off.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { freePort } from '../../../tools/free-port.ts';
 import { EXIT_CODES } from '../../report/verdict.ts';
 import { skipIf } from '../../support/skips.ts';
 import { target } from '../../send/target.ts';
-import { contractLive, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from '../live-runs.ts';
+import { contractLive, type LiveRun, verdictLine, WHOLE_RUN_TIMEOUT_MS } from '../live-runs.ts';
 
 const FLEET_FILES = ['contract-tests/fleet/vehicles.test.ts', 'contract-tests/security/lessee-ownership.test.ts'];
 const HOST = 'staging.partner.invalid';
@@ -58,7 +59,7 @@ async function ownSandbox(): Promise<TargetServer> {
 }
 
 /** contract:live with the workflows against a sandbox behind a gateway at HOST, reachable only through a forward proxy. */
-async function throughForwardProxy(name: string, settings: { tls?: { key: string; cert: string }; ca?: string }) {
+async function throughForwardProxy(name: string, settings: { tls?: { key: string; cert: string }; ca?: string; wholeSuite?: boolean }) {
   const sandbox = await ownSandbox();
   const gateway = await startRealEnvironmentProxy(new URL(sandbox.env.LP_BASE_URL!).origin, {}, settings.tls ? { tls: settings.tls } : {});
   const proxy = await startForwardProxy({ hosts: { [HOST]: '127.0.0.1' } });
@@ -73,7 +74,12 @@ async function throughForwardProxy(name: string, settings: { tls?: { key: string
   const onOutput = (text: string) => {
     if (tunnelsBeforeWorkflows === undefined && text.includes(WORKFLOWS_BEGIN)) tunnelsBeforeWorkflows = proxy.log().tunnels.length;
   };
-  const run = await contractLive(env, join(out, name), ['--tries', '2'], FLEET_FILES, { workflows: true, onOutput });
+  // The whole contract:live once (every file of the suite, then the workflows); the fleet's files the other time.
+  const run = await contractLive(env, join(out, name), ['--tries', '2'], settings.wholeSuite ? [] : FLEET_FILES, {
+    workflows: true,
+    onOutput,
+    ...(settings.wholeSuite ? { timeoutMs: WHOLE_RUN_TIMEOUT_MS } : {}),
+  });
   return { run, forward: proxy, tunnelsBeforeWorkflows };
 }
 
@@ -95,13 +101,13 @@ beforeAll(async () => {
   // outside the suite's fetch: Respect's processes and the authorization code flow's approval probe.
   const [idleClosing, http, https, unknownCa] = await Promise.all([
     contractLive(at(sandbox, idle.origin), join(out, 'idle'), [], FLEET_FILES),
-    throughForwardProxy('http', {}),
+    throughForwardProxy('http', { wholeSuite: true }),
     throughForwardProxy('https', { tls, ca: certificates.caFile }),
     contractLive(untrustedEnv, join(out, 'unknown-ca'), ['--tries', '2'], FLEET_FILES),
   ]);
   runs = { idleClosing, unknownCa };
   proxied = { http, https };
-}, LIVE_RUN_TIMEOUT_MS + 30_000);
+}, WHOLE_RUN_TIMEOUT_MS + 30_000);
 
 afterAll(async () => {
   for (const proxy of proxies.reverse()) await proxy.close();
