@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
-import { strictByDefault } from '../../config/environment.ts';
+import { cpuProfileOptions, strictByDefault } from '../../config/environment.ts';
 import type { TargetName } from '../send/target.ts';
 
 /** vitest's command, run with this Node and its V8 options. */
@@ -75,7 +75,9 @@ export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
     ...(options.vitestArgs ?? []),
   ];
   const started = performance.now();
-  const child = spawn(process.execPath, [...V8_OPTIONS, VITEST, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // LP_CONTRACT_CPU_PROF: vitest's own profile (its worker threads write theirs, contract-tests/vitest.config.ts).
+  const node = [...V8_OPTIONS, ...cpuProfileOptions(env)];
+  const child = spawn(process.execPath, [...node, VITEST, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const relay = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
     const text = redactor.redact(chunk.toString());
