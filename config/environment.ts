@@ -45,7 +45,7 @@ export const RUN_VARIABLES = {
   LP_CONTRACT_CONCURRENCY:
     'requests the suite has in flight at most, over all its workers (default 128); below it the number adapts to the round trip',
   LP_CONTRACT_WORKERS:
-    "test files a live run runs side by side (default: from the preflight's round trip, 3 near to 8 far); the mock and the sandbox run one at a time",
+    "test files a live run runs side by side (default: from the preflight's round trip, 3 near (one per core on fewer) to 8 far); the mock and the sandbox run one at a time",
   LP_CONTRACT_CPU_PROF:
     "a directory: the suite's vitest and each of its worker threads write a V8 CPU profile of the run there, to open in Chrome's DevTools (npm run bench:contract -- --cpu-prof DIR sets it)",
   LP_CONTRACT_VERBOSE: "1: the console keeps vitest's assertion diffs and code frames of failed checks (--verbose)",
