@@ -3,7 +3,7 @@
 // the test runner's knobs. Which variables are secrets, the placeholder credentials of the mock, the target names and
 // the loading of `.env` live here too, once.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { repoRoot } from '../spec-core/apis.ts';
 
@@ -45,7 +45,9 @@ export const RUN_VARIABLES = {
   LP_CONTRACT_CONCURRENCY:
     'requests the suite has in flight at most, over all its workers (default 128); below it the number adapts to the round trip',
   LP_CONTRACT_WORKERS:
-    "test files a live run runs side by side (default: from the preflight's round trip, 3 near to 8 far); the mock and the sandbox run one at a time",
+    "test files a live run runs side by side (default: from the preflight's round trip, 3 near (one per core on fewer) to 8 far); the mock and the sandbox run one at a time",
+  LP_CONTRACT_CPU_PROF:
+    "a directory: the suite's vitest and each of its worker threads write a V8 CPU profile of the run there, to open in Chrome's DevTools (npm run bench:contract -- --cpu-prof DIR sets it)",
   LP_CONTRACT_VERBOSE: "1: the console keeps vitest's assertion diffs and code frames of failed checks (--verbose)",
   LP_CONTRACT_BASELINE: "a previous run's report directory: the reports add what changed since it (--baseline)",
   LP_STRICT_ASSUMPTIONS: '1: a contradicted assumption of the specs fails a live run',
@@ -94,6 +96,12 @@ export const MOCK_PLACEHOLDERS = {
 /** A variable's value, trimmed; undefined when unset or blank. */
 export function readVariable(name: LpVariable | RunVariable, source: NodeJS.ProcessEnv = process.env): string | undefined {
   return source[name]?.trim() || undefined;
+}
+
+/** Node's options that make a process or a worker thread write a V8 CPU profile into LP_CONTRACT_CPU_PROF; none when unset. */
+export function cpuProfileOptions(source: NodeJS.ProcessEnv = process.env): string[] {
+  const dir = readVariable('LP_CONTRACT_CPU_PROF', source);
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(dir)}`] : [];
 }
 
 /** The target variables that are set (trimmed, blanks dropped). */

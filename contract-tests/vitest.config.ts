@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDefaults, defineProject } from 'vitest/config';
+import { cpuProfileOptions } from '../config/environment.ts';
 import { PROJECT_TIMEOUTS } from '../config/test-waits.ts';
 import { clauseTags } from './judge/oauth-clauses.ts';
 import { HeaviestFirst } from './support/heaviest-first.ts';
@@ -66,6 +67,8 @@ export default defineProject({
     isolate: false,
     // Worker threads: a run's worker starts cheaper than a process (contract:mutation starts one per run, some 50).
     pool: 'threads',
+    // LP_CONTRACT_CPU_PROF: each worker thread writes a CPU profile of its own (where the suite's CPU goes per exchange).
+    execArgv: cpuProfileOptions(),
     // Vitest's transforms of the suite's modules kept on disk between runs (node_modules/.experimental-vitest-cache,
     // keyed by each file's content): a run's workers wait for the main thread to transform every module they load,
     // which took about 1.3 s of a live run's start on two cores.

@@ -2,21 +2,25 @@
 // sandbox in the same run, with checks per second of each. Goal: the whole suite under 30 s against the sandbox.
 // Distance (`--only distance`): `contract:live` against a sandbox behind one delaying proxy (the real-environment
 // proxy), its latency switched between runs of one session: 0 ms (loopback through the proxy), 50 ms and 200 ms,
-// interleaved round by round so the machine's load falls on each alike. Goals: 200 ms within 20 s, 50 ms within 1.3x
-// the loopback time. Each row also states what the run itself reports: round trip, in flight, chain, bound and ratio.
+// interleaved round by round so the machine's load falls on each alike. Goals: 200 ms within 20 s and within 1.2x the
+// loopback time, 50 ms within 1.3x it, and at most 3 ms of CPU per exchange. Each row also states what the run itself
+// reports (round trip, in flight, chain, bound and ratio) and the CPU it cost: the suite's processes (the runner, its
+// vitest and vitest's worker threads: every process the run started, once it ended), per 1,000 requests, beside the
+// sandbox's own.
 // Identity-provider limit (`--only idp-limit`): `contract:live` against a sandbox behind the same proxy, with an
 // Okta-style limit on its identity provider (`/idp`: 20 requests a second, bursts of 10, 429 with X-Rate-Limit-* and no
 // Retry-After) and, interleaved in the same session, without it. Goals: the limited run passes, takes at most 1.3x the
 // bound (its identity-provider requests at 20 a second, plus the unlimited run's time), and fewer than 5% of its
 // identity-provider requests are answered 429.
-import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import type { SuiteRun } from '../contract-tests/runner/run-suite.ts';
 import { startMock, startSandbox, type TargetServer } from '../tools/targets.ts';
 import type { TargetName } from '../contract-tests/send/target.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
+import { cpuProfileOptions } from '../config/environment.ts';
 import { throughProxy } from '../contract-tests/fixtures/contradicting-proxy.ts';
 import { startRealEnvironmentProxy } from '../contract-tests/fixtures/real-environment-proxy.ts';
 import { readJsonFile } from '../contract-tests/report/ledger.ts';
@@ -24,7 +28,10 @@ import type { RunPace } from '../contract-tests/send/transport.ts';
 
 const SANDBOX_GOAL_SECONDS = 30;
 const FAR_GOAL_SECONDS = 20;
+const FAR_GOAL_RATIO = 1.2;
 const NEAR_GOAL_RATIO = 1.3;
+/** CPU of the suite's processes per exchange, against a correct server. */
+const CPU_GOAL_MS = 3;
 const LATENCIES_MS = [0, 50, 200];
 /** The limit a partner's Okta put on its identity provider. */
 const OKTA_LIMIT = { pathPrefix: '/idp', perSecond: 20, burst: 10 };
@@ -37,10 +44,56 @@ interface Row {
   tool: string;
   target: string;
   seconds: number;
+  /** CPU-seconds of the processes it started (undefined where /proc cannot tell). */
+  cpuSeconds?: number | undefined;
   checks: number;
   responses?: number;
   failed: number;
 }
+
+/** Clock ticks a second of /proc's CPU times. */
+const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/** Fields 14 on of /proc/<pid>/stat (utime, stime, cutime, cstime, ...), after the command name in parentheses. */
+function statTimes(pid: number | 'self'): number[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .slice(11, 15)
+      .map(Number);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU-seconds of this process's children that have ended and been waited for, with theirs (cutime and cstime): a run's
+ * processes once it ended, its worker threads included (threads count to their process). Undefined off Linux.
+ */
+function endedChildrenCpuSeconds(): number | undefined {
+  const times = statTimes('self');
+  return times && (times[2]! + times[3]!) / TICKS;
+}
+
+/** CPU-seconds a running process has used (utime and stime), e.g. the sandbox's; undefined when /proc cannot tell. */
+function processCpuSeconds(pid: number): number | undefined {
+  const times = statTimes(pid);
+  return times && (times[0]! + times[1]!) / TICKS;
+}
+
+/** The CPU a body's child processes cost, read from /proc around it. */
+async function measuringCpu<T>(body: () => Promise<T>): Promise<T & { cpuSeconds: number | undefined }> {
+  const before = endedChildrenCpuSeconds();
+  const result = await body();
+  const after = endedChildrenCpuSeconds();
+  return { ...result, cpuSeconds: before === undefined || after === undefined ? undefined : after - before };
+}
+
+/** CPU ms per exchange (= CPU-seconds per 1,000 exchanges), or "?". */
+const perExchange = (cpuSeconds: number | undefined, requests: number | undefined) =>
+  cpuSeconds === undefined || !requests ? '?' : ((1000 * cpuSeconds) / requests).toFixed(2);
 
 async function withServer<T>(start: () => Promise<TargetServer>, body: (server: TargetServer) => Promise<T>): Promise<T> {
   const started = performance.now();
@@ -70,9 +123,19 @@ async function suite(target: TargetName, server: TargetServer): Promise<Row> {
   const { runSuite, readLedger } = await runners();
   const outputDir = join(repoRoot, 'dist/contract/bench', target);
   rmSync(outputDir, { recursive: true, force: true });
-  const run: SuiteRun = await runSuite({ target, env: server.env, outputDir, vitestArgs: ['--exclude', 'contract-tests/self/**'] });
+  const run: SuiteRun & { cpuSeconds: number | undefined } = await measuringCpu(() =>
+    runSuite({ target, env: server.env, outputDir, vitestArgs: ['--exclude', 'contract-tests/self/**'] }),
+  );
   const responses = readLedger(join(outputDir, '.ledger')).filter((e) => e.kind === 'exchange').length;
-  return { tool: 'vitest suite', target, seconds: run.seconds, checks: run.passed + run.failed, responses, failed: run.failed };
+  return {
+    tool: 'vitest suite',
+    target,
+    seconds: run.seconds,
+    cpuSeconds: run.cpuSeconds,
+    checks: run.passed + run.failed,
+    responses,
+    failed: run.failed,
+  };
 }
 
 const CLI = {
@@ -95,6 +158,12 @@ const CLI = {
       type: 'boolean',
       description: 'Distance: also runs with 8 in flight and 3 workers at each latency (the fixed bounds of old).',
     },
+    'cpu-prof': {
+      type: 'string',
+      value: 'DIR',
+      description:
+        'Distance: each run writes V8 CPU profiles of its processes and worker threads under DIR/<latency>-round<N> (LP_CONTRACT_CPU_PROF); profiling costs CPU too, so its figures run high.',
+    },
   },
 } as const;
 
@@ -105,6 +174,10 @@ interface DistanceRow {
   seconds: number[];
   /** What the run itself reports ("target live took N s wall time": vitest's run of the checks). */
   suiteSeconds: number[];
+  /** CPU-seconds of the run's processes (the runner, vitest and its worker threads), per 1,000 of its requests. */
+  cpuPerThousand: number[];
+  /** The same of the sandbox answering it. */
+  serverCpuPerThousand: number[];
   exitCodes: number[];
   pace?: RunPace;
   requests?: number;
@@ -117,12 +190,28 @@ function liveRun(
   settings: Record<string, string>,
   out: string,
   args: string[],
+): Promise<{
+  code: number;
+  output: string;
+  seconds: number;
+  longestSilence: number;
+  progressLines: number;
+  cpuSeconds: number | undefined;
+}> {
+  return measuringCpu(() => liveChild(settings, out, args));
+}
+
+function liveChild(
+  settings: Record<string, string>,
+  out: string,
+  args: string[],
 ): Promise<{ code: number; output: string; seconds: number; longestSilence: number; progressLines: number }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('LP_')));
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/contract.ts', '--target', 'live', '--no-workflows', '--out', out, ...args],
+    // LP_CONTRACT_CPU_PROF: contract.ts's own profile beside those of vitest and its workers.
+    [...cpuProfileOptions(settings), '--import', 'tsx', 'scripts/contract.ts', '--target', 'live', '--no-workflows', '--out', out, ...args],
     {
       cwd: repoRoot,
       env: { ...env, ...settings },
@@ -160,7 +249,7 @@ function median(values: number[]): number {
 }
 
 /** The distance rows: each latency (and, with --fixed, each with the old fixed bounds), `rounds` times, interleaved. */
-async function distance(rounds: number, fixed: boolean): Promise<DistanceRow[]> {
+async function distance(rounds: number, fixed: boolean, cpuProf: string | undefined): Promise<DistanceRow[]> {
   const sandbox = await startSandbox();
   const upstream = new URL(sandbox.env.LP_BASE_URL!).origin;
   const proxy = await startRealEnvironmentProxy(upstream);
@@ -170,7 +259,15 @@ async function distance(rounds: number, fixed: boolean): Promise<DistanceRow[]> 
     ...(fixed ? [{ label: 'fixed: 8 in flight, 3 workers', args: ['--concurrency', '8', '--workers', '3'] }] : []),
   ];
   const rows: DistanceRow[] = LATENCIES_MS.flatMap((latencyMs) =>
-    kinds.map((kind) => ({ label: kind.label, latencyMs, seconds: [], suiteSeconds: [], exitCodes: [] })),
+    kinds.map((kind) => ({
+      label: kind.label,
+      latencyMs,
+      seconds: [],
+      suiteSeconds: [],
+      cpuPerThousand: [],
+      serverCpuPerThousand: [],
+      exitCodes: [],
+    })),
   );
   try {
     for (let round = 1; round <= rounds; round++) {
@@ -178,16 +275,25 @@ async function distance(rounds: number, fixed: boolean): Promise<DistanceRow[]> 
         proxy.configure({ latencyMs: row.latencyMs });
         const out = join(repoRoot, 'dist/contract/bench', `distance-${row.latencyMs}`);
         rmSync(out, { recursive: true, force: true });
-        const run = await liveRun(settings, out, kinds.find((k) => k.label === row.label)!.args);
+        const serverBefore = processCpuSeconds(sandbox.pid);
+        const profile: Record<string, string> = cpuProf ? { LP_CONTRACT_CPU_PROF: join(cpuProf, `${row.latencyMs}ms-round${round}`) } : {};
+        const run = await liveRun({ ...settings, ...profile }, out, kinds.find((k) => k.label === row.label)!.args);
+        const serverAfter = processCpuSeconds(sandbox.pid);
         row.seconds.push(run.seconds);
         row.suiteSeconds.push(Number(/took ([\d.]+) s wall time/.exec(run.output)?.[1] ?? Number.NaN));
         row.exitCodes.push(run.code);
         const stats = readJsonFile<{ stats: { requests: number; pace?: RunPace } }>(join(out, 'transport.json'))?.stats;
         if (stats?.pace) row.pace = stats.pace;
         row.requests = stats?.requests;
+        const perThousand = (cpu: number | undefined) =>
+          cpu === undefined || !stats?.requests ? Number.NaN : (1000 * cpu) / stats.requests;
+        row.cpuPerThousand.push(perThousand(run.cpuSeconds));
+        row.serverCpuPerThousand.push(
+          perThousand(serverBefore === undefined || serverAfter === undefined ? undefined : serverAfter - serverBefore),
+        );
         row.workers = /(\d+) test files run side by side/.exec(run.output)?.[1] ?? (row.label === 'adaptive' ? '?' : '3');
         console.log(
-          `  round ${round}, ${row.latencyMs} ms, ${row.label}: ${run.seconds.toFixed(1)} s, exit ${run.code}` +
+          `  round ${round}, ${row.latencyMs} ms, ${row.label}: ${run.seconds.toFixed(1)} s, ${perExchange(run.cpuSeconds, stats?.requests)} ms of CPU per request, exit ${run.code}` +
             (run.code === 0 ? '' : `\n${run.output.split('\n').slice(-8).join('\n')}`),
         );
       }
@@ -201,28 +307,38 @@ async function distance(rounds: number, fixed: boolean): Promise<DistanceRow[]> 
 
 function printDistance(rows: DistanceRow[]): boolean {
   console.log(
-    '\n| Latency | Run | Wall time (median) | vs loopback | Suite (its own line) | Requests | Round trip | In flight (most, mean) | Workers | Chain | Bound | Requests took | Ratio | Exit codes |',
+    '\n| Latency | Run | Wall time (median) | vs loopback | CPU s per 1,000 requests (median) | Sandbox CPU s per 1,000 | Suite (its own line) | Requests | Round trip | In flight (most, mean) | Workers | Chain | Bound | Requests took | Ratio | Exit codes |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   const loopback = (label: string) => median(rows.find((r) => r.latencyMs === 0 && r.label === label)!.seconds);
+  const cpu = (values: number[]) => (values.every(Number.isFinite) ? median(values).toFixed(2) : '?');
   for (const row of rows) {
     const wall = median(row.seconds);
     const p = row.pace;
     console.log(
-      `| ${row.latencyMs} ms | ${row.label} | ${wall.toFixed(1)} s | ${(wall / loopback(row.label)).toFixed(2)}x | ${median(row.suiteSeconds).toFixed(1)} s | ${row.requests ?? '?'} | ` +
+      `| ${row.latencyMs} ms | ${row.label} | ${wall.toFixed(1)} s | ${(wall / loopback(row.label)).toFixed(2)}x | ${cpu(row.cpuPerThousand)} | ${cpu(row.serverCpuPerThousand)} | ${median(row.suiteSeconds).toFixed(1)} s | ${row.requests ?? '?'} | ` +
         (p
           ? `${Math.round(p.roundTripMs)} ms | ${p.mostInFlight}, ${p.meanInFlight.toFixed(1)} | ${row.workers} | ${p.chain} | ${(p.boundMs / 1000).toFixed(1)} s | ${(p.spanMs / 1000).toFixed(1)} s | ${p.ratio.toFixed(2)}x`
           : '? | ? | ? | ? | ? | ? | ?') +
         ` | ${row.exitCodes.join(', ')} |`,
     );
   }
-  const adaptive = (ms: number) => median(rows.find((r) => r.latencyMs === ms && r.label === 'adaptive')!.seconds);
-  const far = adaptive(200);
-  const near = adaptive(50) / adaptive(0);
-  console.log(`\n200 ms away: ${far.toFixed(1)} s (goal <= ${FAR_GOAL_SECONDS} s: ${far <= FAR_GOAL_SECONDS ? 'met' : 'NOT met'})`);
-  console.log(
-    `50 ms away: ${near.toFixed(2)}x the loopback time (goal <= ${NEAR_GOAL_RATIO}x: ${near <= NEAR_GOAL_RATIO ? 'met' : 'NOT met'})`,
-  );
+  const adaptive = (ms: number) => rows.find((r) => r.latencyMs === ms && r.label === 'adaptive')!;
+  const wall = (ms: number) => median(adaptive(ms).seconds);
+  const far = wall(200);
+  const farRatio = far / wall(0);
+  const near = wall(50) / wall(0);
+  const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log(`\n200 ms away: ${far.toFixed(1)} s (goal <= ${FAR_GOAL_SECONDS} s: ${met(far <= FAR_GOAL_SECONDS)})`);
+  console.log(`200 ms away: ${farRatio.toFixed(2)}x the loopback time (goal <= ${FAR_GOAL_RATIO}x: ${met(farRatio <= FAR_GOAL_RATIO)})`);
+  console.log(`50 ms away: ${near.toFixed(2)}x the loopback time (goal <= ${NEAR_GOAL_RATIO}x: ${met(near <= NEAR_GOAL_RATIO)})`);
+  const loopbackCpu = adaptive(0).cpuPerThousand;
+  if (loopbackCpu.every(Number.isFinite)) {
+    const ms = median(loopbackCpu);
+    console.log(
+      `CPU of the suite's processes at loopback: ${ms.toFixed(2)} ms per request, ${ms.toFixed(2)} CPU-seconds per 1,000 (goal <= ${CPU_GOAL_MS} ms: ${met(ms <= CPU_GOAL_MS)}); the sandbox answering them: ${median(adaptive(0).serverCpuPerThousand).toFixed(2)} ms per request`,
+    );
+  } else console.log('CPU per request: not measured (no /proc on this system)');
   return rows.every((r) => r.exitCodes.every((code) => code === 0));
 }
 
@@ -330,7 +446,7 @@ async function main(): Promise<number> {
   if (only !== 'distance') passed = await targets();
   if (only !== 'targets') {
     console.log(`distance: contract:live against a sandbox behind one delaying proxy, ${rounds} round(s):`);
-    passed = printDistance(await distance(rounds, values.fixed === true)) && passed;
+    passed = printDistance(await distance(rounds, values.fixed === true, values['cpu-prof'])) && passed;
   }
   return passed ? 0 : 1;
 }
@@ -353,11 +469,11 @@ async function targets(): Promise<boolean> {
     },
   );
 
-  console.log('\n| Tool | Target | Wall time | Checks run | Responses validated | Checks/s | Failed |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('\n| Tool | Target | Wall time | CPU s per 1,000 responses | Checks run | Responses validated | Checks/s | Failed |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(
-      `| ${r.tool} | ${r.target} | ${r.seconds.toFixed(1)} s | ${r.checks} | ${r.responses ?? r.checks} | ${(r.checks / r.seconds).toFixed(1)} | ${r.failed} |`,
+      `| ${r.tool} | ${r.target} | ${r.seconds.toFixed(1)} s | ${r.responses ? perExchange(r.cpuSeconds, r.responses) : '-'} | ${r.checks} | ${r.responses ?? r.checks} | ${(r.checks / r.seconds).toFixed(1)} | ${r.failed} |`,
     );
   }
   const sandboxSuite = rows.find((r) => r.tool === 'vitest suite' && r.target === 'sandbox')!;

@@ -6,6 +6,7 @@ import type { ValidateFunction } from 'ajv';
 import type { ApiName } from '../../spec-core/apis.ts';
 import { escapePointer } from '../../spec-core/pointer.ts';
 import { nodeAt, resolveRef, validatorAt, type HeaderObject, type Operation } from '../send/spec.ts';
+import { readJson } from './exchange-facts.ts';
 import { headerGrammar } from './header-grammar.ts';
 
 export interface ObservedResponse {
@@ -44,16 +45,21 @@ function mediaTypeMatches(documented: string, actual: string): boolean {
   return (type === '*' || type === actualType) && (subtype === '*' || subtype === actualSubtype);
 }
 
-/** Follows local $refs from a pointer to the schema they name. */
+/** Follows local $refs from a pointer to the schema they name (once per pointer: the bundles do not change in a run). */
 function dereference(api: ApiName, pointer: string): string {
+  const key = `${api}#${pointer}`;
+  const known = dereferenced.get(key);
+  if (known !== undefined) return known;
   let at = pointer;
   for (let depth = 0; depth < 10; depth++) {
     const ref = nodeAt(api, at)?.$ref;
     if (typeof ref !== 'string' || !ref.startsWith('#/')) break;
     at = ref.slice(1);
   }
+  dereferenced.set(key, at);
   return at;
 }
+const dereferenced = new Map<string, string>();
 
 /**
  * Where in the bundle each ajv error lies. ajv names a place inside a $ref target from the bundle root
@@ -99,29 +105,55 @@ function schemaFindings(api: ApiName, schemaPointer: string, validate: ValidateF
   return findings.slice(0, 10);
 }
 
-/** Places a valid body was checked against: each keyword of each schema node the body reached (through $refs). */
-function heldLocations(api: ApiName, schemaPointer: string, value: unknown, found: string[] = [], depth = 0): string[] {
+/** What heldLocations reads of one schema node: its keywords' places, its branches, its properties, its items. */
+interface SchemaPlaces {
+  keywords: string[];
+  branches: string[];
+  properties: Map<string, string> | undefined;
+  items: string | undefined;
+}
+const schemaPlaces = new Map<string, SchemaPlaces | null>();
+
+/** The places of the schema node at a pointer, through $refs; read from the bundle once per run. */
+function placesAt(api: ApiName, schemaPointer: string): SchemaPlaces | null {
+  const key = `${api}#${schemaPointer}`;
+  let places = schemaPlaces.get(key);
+  if (places !== undefined) return places;
   const at = dereference(api, schemaPointer);
   const node = nodeAt(api, at);
-  if (!node || depth > 20) return found;
-  for (const key of Object.keys(node))
-    if (!key.startsWith('x-') && key !== 'description' && key !== 'example' && key !== 'title') found.push(`${at}/${escapePointer(key)}`);
-  for (const combinator of ['anyOf', 'oneOf', 'allOf'] as const) {
-    const branches = node[combinator];
-    if (Array.isArray(branches)) {
-      for (const i of branches.keys()) heldLocations(api, `${at}/${combinator}/${i}`, value, found, depth + 1);
-    }
-  }
-  const properties = node.properties as Record<string, unknown> | undefined;
-  if (properties && value && typeof value === 'object' && !Array.isArray(value)) {
+  places = node
+    ? {
+        keywords: Object.keys(node)
+          .filter((k) => !k.startsWith('x-') && k !== 'description' && k !== 'example' && k !== 'title')
+          .map((k) => `${at}/${escapePointer(k)}`),
+        branches: (['anyOf', 'oneOf', 'allOf'] as const).flatMap((combinator) => {
+          const branches = node[combinator];
+          return Array.isArray(branches) ? [...branches.keys()].map((i) => `${at}/${combinator}/${i}`) : [];
+        }),
+        properties: node.properties
+          ? new Map(Object.keys(node.properties as object).map((name) => [name, `${at}/properties/${escapePointer(name)}`]))
+          : undefined,
+        items: node.items ? `${at}/items` : undefined,
+      }
+    : null;
+  schemaPlaces.set(key, places);
+  return places;
+}
+
+/** Places a valid body was checked against: each keyword of each schema node the body reached (through $refs). */
+function heldLocations(api: ApiName, schemaPointer: string, value: unknown, found: string[] = [], depth = 0): string[] {
+  const places = placesAt(api, schemaPointer);
+  if (!places || depth > 20) return found;
+  found.push(...places.keywords);
+  for (const branch of places.branches) heldLocations(api, branch, value, found, depth + 1);
+  if (places.properties && value && typeof value === 'object' && !Array.isArray(value)) {
     for (const [name, child] of Object.entries(value)) {
-      if (name in properties) heldLocations(api, `${at}/properties/${escapePointer(name)}`, child, found, depth + 1);
+      const property = places.properties.get(name);
+      if (property !== undefined) heldLocations(api, property, child, found, depth + 1);
     }
   }
-  if (node.items && Array.isArray(value)) {
-    // One element shows what the schema of every element covers; all were validated.
-    if (value.length) heldLocations(api, `${at}/items`, value[0], found, depth + 1);
-  }
+  // One element shows what the schema of every element covers; all were validated.
+  if (places.items !== undefined && Array.isArray(value) && value.length) heldLocations(api, places.items, value[0], found, depth + 1);
   return found;
 }
 
@@ -191,7 +223,7 @@ export function inspectResponse(operation: Operation, response: ObservedResponse
     // The label differs (which may be an assumption's); a JSON body is still judged against the one JSON schema
     // documented, so the promises about its fields (the seed's) hold whatever the content type said.
     const jsonKeys = Object.keys(content).filter((type) => /[/+]json$/.test(type));
-    if (jsonKeys.length !== 1 || !parsesAsJson(response.bodyText)) return { problems, held };
+    if (jsonKeys.length !== 1 || !readJson(response.bodyText)) return { problems, held };
     mediaKey = jsonKeys[0]!;
   } else held.push(`${pointer}/content/${escapePointer(mediaKey)}`);
   const mediaPointer = `${pointer}/content/${escapePointer(mediaKey)}`;
@@ -199,28 +231,19 @@ export function inspectResponse(operation: Operation, response: ObservedResponse
   const schemaPointer = `${mediaPointer}/schema`;
   let body: unknown = response.bodyText;
   if (/[/+]json$/.test(mediaKey)) {
-    try {
-      body = JSON.parse(response.bodyText);
-    } catch {
+    const read = readJson(response.bodyText);
+    if (!read) {
       // Not JSON although its own Content-Type says so: the server contradicts itself, which no assumption of ours
       // covers (a body in another format under another content type is the format assumption's business, above).
       problems.push({ message: `${where}: body is not valid JSON although the content type is ${actualType}` });
       return { problems, held };
     }
+    body = read.json;
   }
   const validate = validatorAt(api, schemaPointer);
   if (validate(body)) held.push(...heldLocations(api, schemaPointer, body));
   else problems.push(...schemaFindings(api, schemaPointer, validate, `${where}: body does not match the schema:`));
   return { problems, held };
-}
-
-function parsesAsJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The problems of a response as text, whatever their verdict (for the checker's own tests and for dredd-like uses). */

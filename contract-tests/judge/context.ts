@@ -3,13 +3,13 @@
 // the target's clock was moved. Learned from the exchanges themselves, after each was judged, so that an exchange is
 // judged by what came before it. Each store is bounded.
 import { ROLES } from '../send/operations.ts';
-import { parseJsonLoosely, vehicleListOf } from '../send/vehicle-list.ts';
+import { vehicleListOf } from '../send/vehicle-list.ts';
 import { type Capability, capabilityOf } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { type OwnFleet, ownFleet } from '../send/own-fleet.ts';
 import { SECRET_VARIABLES, type Target, target } from '../send/target.ts';
 import { clockAdvanceSeconds } from '../send/target-clock.ts';
-import { answerObject, formOf, locationOf, operationIdOf, queryOf, statusClassOf, valuesOf } from './exchange-facts.ts';
+import { answerJson, answerObject, formOf, locationOf, operationIdOf, queryOf, statusClassOf, valuesOf } from './exchange-facts.ts';
 
 /** The seed's lifetime of an access token (2.3, 5.2, 8): one hour. */
 export const TOKEN_LIFETIME_SECONDS = 3600;
@@ -53,10 +53,12 @@ export class RunContext {
     this.fleet = given.ownFleet ?? ownFleet;
   }
 
-  /** The secrets configured for this run (their values, with the variable that holds each). */
+  /** The secrets configured for this run (their values, with the variable that holds each); read once, as the settings. */
   secrets(): Array<{ name: string; value: string }> {
-    return SECRET_VARIABLES.flatMap((name) => (this.env[name] ? [{ name, value: this.env[name]! }] : []));
+    this.#secrets ??= SECRET_VARIABLES.flatMap((name) => (this.env[name] ? [{ name, value: this.env[name]! }] : []));
+    return this.#secrets;
   }
+  #secrets: Array<{ name: string; value: string }> | undefined;
 
   /** How old a token is on the target's clock, in seconds: the time since it came, plus any clock moved ahead. */
   ageSeconds(token: IssuedToken, now = Date.now()): number {
@@ -81,7 +83,7 @@ export class RunContext {
     }
     if (operationId !== undefined && ROLES.authorization.includes(operationId)) this.learnCode(seen);
     if (operationId !== undefined && ROLES.listsVehicles.includes(operationId) && statusClassOf(seen) === 2)
-      for (const vehicle of vehicleListOf<Record<string, unknown>>(parseJsonLoosely(seen.bodyText)).vehicles ?? [])
+      for (const vehicle of vehicleListOf<Record<string, unknown>>(answerJson(seen)).vehicles ?? [])
         if (typeof vehicle?.vehicleNumber === 'string') bounded(this.listed, vehicle.vehicleNumber, vehicle);
   }
 

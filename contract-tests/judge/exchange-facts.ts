@@ -3,7 +3,6 @@
 // The exchange checks judge from these facts, so each reads a request in one way only.
 import type { Exchange } from '../send/fetch.ts';
 import { mediaTypeOf } from '../send/media-types.ts';
-import { parseJsonLoosely } from '../send/vehicle-list.ts';
 
 type Json = Record<string, unknown>;
 
@@ -67,9 +66,33 @@ export function redirectParameters(location: URL): Array<[string, string]> {
   return [...location.searchParams, ...new URLSearchParams(location.hash.replace(/^#/, ''))];
 }
 
+/** The last bodies read as JSON, each read once for every check that judges it (a vehicle list was parsed by five). */
+const lastRead = new Map<string, { json: unknown } | undefined>();
+const LAST_READ = 8;
+
+/**
+ * A body's JSON, parsed once for all the checks of its exchange: `{ json }`, or undefined when it is not JSON. The checks
+ * only read it; a test that changes what it parsed parses its own (send/vehicle-list.ts, parseJsonLoosely).
+ */
+export function readJson(text: string): { json: unknown } | undefined {
+  if (lastRead.has(text)) return lastRead.get(text);
+  let read: { json: unknown } | undefined;
+  try {
+    read = { json: JSON.parse(text) as unknown };
+  } catch {
+    read = undefined;
+  }
+  if (lastRead.size >= LAST_READ) lastRead.delete(lastRead.keys().next().value!);
+  lastRead.set(text, read);
+  return read;
+}
+
+/** The answer's JSON whatever its content type says, read once for all the checks (`readJson`); undefined when not JSON. */
+export const answerJson = (seen: Pick<Exchange, 'bodyText'>): unknown => readJson(seen.bodyText)?.json;
+
 /** The answer's body as a JSON object, whatever its content type says; undefined otherwise. */
 export function answerObject(seen: Exchange): Json | undefined {
-  const body = parseJsonLoosely(seen.bodyText);
+  const body = answerJson(seen);
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Json) : undefined;
 }
 

@@ -4,9 +4,9 @@
 // the failures to the running test (support/setup.ts fails it). A finding is a violation even when the test that sent
 // the request was probing an assumption: the assumption's own outcome is recorded beside it, never instead of it.
 import { capabilityOf } from '../send/capabilities.ts';
-import { type Exchange, evidenceOfExchange, redactor } from '../send/fetch.ts';
+import { contentTypeOf, type Exchange, evidenceOfExchange, redactor, requestLineOf } from '../send/fetch.ts';
 import type { Finding } from '../send/findings.ts';
-import { record, reportContradictions, reportProblems } from '../send/ledger.ts';
+import { type Observed, record, reportContradictions, reportProblems } from '../send/ledger.ts';
 import { target } from '../send/target.ts';
 import { recordClientEvidence } from './client-evidence.ts';
 import { runContext } from './context.ts';
@@ -42,20 +42,46 @@ function recordFindings(seen: Exchange, findings: Finding[]): void {
       });
   // The Prism mock answers from the spec itself: what it sends confirms or contradicts nothing.
   if (!capabilityOf(target.name).hasDataSemantics) return;
-  for (const f of findings)
-    if (f.assumption && f.verdict !== 'violation')
-      record({
-        kind: 'assumption',
-        ...f.assumption,
-        outcome: f.verdict === 'contradicted' ? 'contradicted' : 'confirmed',
-        evidence:
-          f.verdict === 'contradicted'
-            ? f.message
-            : `${seen.observed.request} answered ${seen.observed.status} ${seen.observed.contentType} as assumed`,
-        observed: seen.observed,
-        test: seen.test,
-      });
+  for (const f of findings) {
+    if (!f.assumption || f.verdict === 'violation') continue;
+    const contradicted = f.verdict === 'contradicted';
+    const evidence = contradicted
+      ? f.message
+      : `${requestLineOf(seen.request)} answered ${seen.response.status} ${contentTypeOf(seen.response)} as assumed`;
+    if (!contradicted && !confirmations.shows(f.assumption, evidence, () => seen.observed)) continue;
+    const outcome = contradicted ? 'contradicted' : 'confirmed';
+    record({ kind: 'assumption', ...f.assumption, outcome, evidence, observed: seen.observed, test: seen.test });
+  }
 }
+
+/** Evidence lines and observed answers the report shows of an assumption (report/assumptions.ts). */
+const SHOWN = 3;
+
+/**
+ * The confirmations of each assumption worth recording. The report shows, of an assumption no answer contradicted, the
+ * first 3 different evidence lines and observed answers of the ledger: a confirmation that brings neither a new one of
+ * its first 3 nor a new one of its first 3 observed answers changes no report, so it is not recorded (a run confirms the
+ * 4XX range's assumption on some thousand answers). Kept per worker; the ledger's order across workers is kept too, since
+ * each worker's first 3 of either hold the first of the others' that the report can show.
+ */
+export class Confirmations {
+  readonly #seen = new Map<string, { evidence: Set<string>; observed: Set<string> }>();
+
+  shows(assumption: NonNullable<Finding['assumption']>, evidence: string, observed: () => Observed): boolean {
+    const key = `${assumption.api}\n${assumption.pointer}\n${assumption.match}`;
+    const seen = this.#seen.get(key) ?? { evidence: new Set<string>(), observed: new Set<string>() };
+    this.#seen.set(key, seen);
+    const newEvidence = seen.evidence.size < SHOWN && !seen.evidence.has(evidence);
+    // The observed answer (its body's start, redacted) is made only while it could still be shown.
+    const shown = seen.observed.size < SHOWN ? JSON.stringify(observed()) : undefined;
+    const newObserved = shown !== undefined && !seen.observed.has(shown);
+    if (newEvidence) seen.evidence.add(evidence);
+    if (newObserved) seen.observed.add(shown);
+    return newEvidence || newObserved;
+  }
+}
+
+const confirmations = new Confirmations();
 
 /** A violation as its clause reads today: a note when the clause is not a MUST that still stands, or binds the client;
  * a requirement of the published documentation beyond the RFC says so (judge/clauses/). */

@@ -39,8 +39,21 @@ function patternsOf(api: ApiName): CoverPattern[] {
   return patterns.get(api) ?? [];
 }
 
+/** The assumption of each place asked about (once per place: every answer names the same places again). */
+const covering = new Map<string, Assumption | null>();
+
 /** The assumption responsible for a place of the spec, the most specific when several cover it; none for a seed fact. */
 function coveringAssumption(api: ApiName, location: string): Assumption | undefined {
+  const key = `${api}#${location}`;
+  let found = covering.get(key);
+  if (found === undefined) {
+    found = findCoveringAssumption(api, location) ?? null;
+    covering.set(key, found);
+  }
+  return found ?? undefined;
+}
+
+function findCoveringAssumption(api: ApiName, location: string): Assumption | undefined {
   const at = segmentsOf(location);
   let best: CoverPattern | undefined;
   for (const pattern of patternsOf(api)) {

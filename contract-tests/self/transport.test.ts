@@ -602,11 +602,11 @@ describe('requests in flight adapt to the round trip, within --concurrency', () 
     expect(paceOf([], 8)).toBeUndefined();
   });
 
-  it('runs more test files side by side the farther the target: 3 near, 8 at 200 ms, at most two per core', () => {
-    const farther = (cores: number) => [1, 50, 100, 200, 900].map((ms) => workersFor(ms, cores));
-    expect(farther(8)).toEqual([3, 3, 4, 8, 8]);
-    expect(farther(2)).toEqual([3, 3, 4, 4, 4]);
-    expect(farther(1)).toEqual([3, 3, 4, 4, 4]);
+  it('runs more test files side by side the farther the target: 3 near (one per core on fewer), 8 at 200 ms, at most two per core', () => {
+    const farther = (cores: number) => [1, 50, 75, 100, 200, 900].map((ms) => workersFor(ms, cores));
+    expect(farther(8)).toEqual([3, 3, 3, 4, 8, 8]);
+    expect(farther(2)).toEqual([2, 2, 3, 4, 4, 4]);
+    expect(farther(1)).toEqual([1, 2, 3, 4, 4, 4]);
   });
 
   it('hands the workers the heaviest files first, each prefix naming a file of the suite, the rest in path order', () => {

@@ -5,17 +5,20 @@
 // (judge/judge-exchange.ts), which runs every applicable exchange check on every exchange and adds its findings; the
 // fetch then records the exchange for the coverage and keeps it as evidence for a failed check.
 import { currentTest } from './test-scope.ts';
+import { baseUrlOf } from './base-urls.ts';
+import { bufferedBody } from './direct-fetch.ts';
 import { type Evidence, evidenceOf } from './evidence.ts';
 import type { Finding } from './findings.ts';
 import { type Observed, record } from './ledger.ts';
 import { mediaTypeOf } from './media-types.ts';
 import { redactionWindow } from '../../src/redact.ts';
-import { redactorFor } from './redact.ts';
+import { rememberingRedactorFor } from './redact.ts';
 import { operations, type Operation } from './spec.ts';
 import { target, type Target } from './target.ts';
 import { CouldNotJudge, readTransportSettings, Transport, type TransportStats } from './transport.ts';
 
-export const redactor = redactorFor(target);
+// The run's redactor (send/redact.ts), remembering the short texts it has redacted until it learns another credential.
+export const redactor = rememberingRedactorFor(target);
 
 /**
  * The one transport of this worker: every attempt has a deadline, throttling and transient faults are waited out or
@@ -33,14 +36,17 @@ export function findOperation(
   url: string,
   within: Operation[] = operations,
 ): Operation | undefined {
-  const { pathname } = new URL(url);
+  const { pathname, origin } = new URL(url);
+  const upper = method?.toUpperCase();
   return within.find((op) => {
-    if (method !== undefined && op.method !== method.toUpperCase()) return false;
+    if (upper !== undefined && op.method !== upper) return false;
     const base = forTarget.env[op.baseVariable];
     if (!base) return false;
-    const prefix = new URL(base).pathname.replace(/\/+$/, '');
-    if (new URL(base).origin !== new URL(url).origin || !pathname.startsWith(prefix)) return false;
-    return op.pathPattern.test(pathname.slice(prefix.length));
+    // A base URL that does not parse is the settings' error (readTarget refuses one).
+    const parsedBase = baseUrlOf(base);
+    if (!parsedBase) throw new TypeError(`${op.baseVariable} is not an absolute URL: "${base}"`);
+    if (parsedBase.origin !== origin || !pathname.startsWith(parsedBase.prefix)) return false;
+    return op.pathPattern.test(pathname.slice(parsedBase.prefix.length));
   });
 }
 
@@ -56,18 +62,22 @@ export function schemesOf(headers: Headers): string {
 /** Tokens the run obtained: redacted everywhere, and `$LP_ACCESS_TOKEN` in a reproduction. */
 const learnedTokens = new Set<string>();
 
+/** A body that may name a token field: one spelled out, or behind a JSON escape. The others are not parsed here. */
+const MAY_NAME_A_TOKEN = /_token|\\u/;
+
 function learnCredentials(bodyText: string, location: string | null): void {
-  try {
-    const body = JSON.parse(bodyText) as Record<string, unknown>;
-    for (const field of ['access_token', 'refresh_token', 'id_token']) {
-      if (typeof body[field] === 'string') {
-        redactor.add(body[field]);
-        learnedTokens.add(body[field]);
+  if (MAY_NAME_A_TOKEN.test(bodyText))
+    try {
+      const body = JSON.parse(bodyText) as Record<string, unknown>;
+      for (const field of ['access_token', 'refresh_token', 'id_token']) {
+        if (typeof body[field] === 'string') {
+          redactor.add(body[field]);
+          learnedTokens.add(body[field]);
+        }
       }
+    } catch {
+      // not JSON: nothing to learn
     }
-  } catch {
-    // not JSON: nothing to learn
-  }
   if (location && URL.canParse(location, 'http://x')) redactor.add(new URL(location, 'http://x').searchParams.get('code') ?? undefined);
 }
 
@@ -116,15 +126,23 @@ export function onExchange(listener: ExchangeListener): void {
 
 const BODY_EXCERPT = 200;
 
-/** Method, path, status, content type and the start of the body, redacted: what a report may show of an exchange. */
-function observedOf(request: Request, response: Response, bodyText: string): Observed {
+/** The answer's media type as a report shows it. */
+export const contentTypeOf = (response: Response) => mediaTypeOf(response.headers.get('content-type')) || '(none)';
+
+/** The method, path and the query's names of a request, redacted: how a report names it. */
+export function requestLineOf(request: { method: string; url: string }): string {
   const url = new URL(request.url);
   // Query values may carry a state or a challenge; the names are enough to tell the requests apart.
   const query = [...new Set(url.searchParams.keys())].join('&');
+  return redactor.redact(`${request.method} ${url.pathname}${query ? `?${query}` : ''}`);
+}
+
+/** Method, path, status, content type and the start of the body, redacted: what a report may show of an exchange. */
+function observedOf(request: Request, response: Response, bodyText: string): Observed {
   return {
-    request: redactor.redact(`${request.method} ${url.pathname}${query ? `?${query}` : ''}`),
+    request: requestLineOf(request),
     status: response.status,
-    contentType: mediaTypeOf(response.headers.get('content-type')) || '(none)',
+    contentType: contentTypeOf(response),
     // Redacted before it is cut, over the client's window (the excerpt and a margin), so that no cut leaves part of a
     // credential behind: redacting a whole vehicle list for 200 characters of it cost a live run about 2 CPU-seconds.
     body: redactor.redact(redactionWindow(bodyText, BODY_EXCERPT)).replace(/\s+/g, ' ').slice(0, BODY_EXCERPT),
@@ -139,10 +157,11 @@ function transportNote(stats: TransportStats): Partial<TransportStats> | undefin
   return Object.keys(note).length ? note : undefined;
 }
 
-/** Sends through the transport; a request that ends without an answer to judge is recorded, then thrown on. */
-export async function sendOrRecord(request: Request) {
+/** Sends through the transport (`body`: the request's, already read); a request that ends without an answer to judge is
+ * recorded, then thrown on. */
+export async function sendOrRecord(request: Request, body?: Uint8Array) {
   try {
-    return await transport.send(request);
+    return await transport.send(request, body);
   } catch (error) {
     if (error instanceof CouldNotJudge) {
       const message = redactor.redact(error.message);
@@ -175,7 +194,7 @@ export const evidenceOfExchange = (seen: Exchange): Evidence => evidenceOfRaw(ra
 
 const rawOf = (seen: Exchange): RawExchange => ({
   request: seen.request,
-  answer: { status: seen.response.status, contentType: seen.observed.contentType, body: seen.bodyText },
+  answer: { status: seen.response.status, contentType: contentTypeOf(seen.response), body: seen.bodyText },
   ...((seen.operation ?? seen.pathOnly) ? { operationId: (seen.operation ?? seen.pathOnly)!.operationId } : {}),
 });
 
@@ -218,16 +237,33 @@ function remember(test: string, seen: Exchange): void {
   recentExchanges.set(test, recent);
 }
 
+const utf8 = new TextDecoder();
+
+/** A request's body as bytes: from the body it was made with when that is text or bytes (the model's), else read from a
+ * copy of the request (the published client's). Undefined: no body. */
+async function bodyBytesOf(request: Request, init: RequestInit | undefined): Promise<Uint8Array | undefined> {
+  if (!request.body) return undefined;
+  const given = init?.body;
+  if (typeof given === 'string') return new TextEncoder().encode(given);
+  if (given instanceof Uint8Array) return given;
+  return new Uint8Array(await request.clone().arrayBuffer());
+}
+
 /** Sends a request, hands the exchange to the listeners and records it; the returned response's body is still unread. */
 export async function exchange(input: Request | string | URL, init?: RequestInit, meta: ExchangeMeta = {}): Promise<Exchange> {
   const request = new Request(input, init);
   const sentAt = Date.now();
-  const { response, stats } = await sendOrRecord(request);
-  const bodyText = await response.clone().text();
-  const requestBody = request.body ? await request.clone().text() : '';
+  const requestBytes = await bodyBytesOf(request, init);
+  const { response, stats } = await sendOrRecord(request, requestBytes);
+  // The answer's bytes as the transport read them; only a body it could not decode is read from a copy (and fails as
+  // reading it would).
+  const answerBytes = bufferedBody(response);
+  const bodyText = answerBytes ? utf8.decode(answerBytes) : await response.clone().text();
+  const requestBody = requestBytes ? utf8.decode(requestBytes) : '';
   learnCredentials(bodyText, response.headers.get('location'));
   const operation = findOperation(target, request.method, request.url);
   const test = currentTest();
+  let observed: Observed | undefined;
   const seen: Exchange = {
     request: { method: request.method, url: request.url, headers: request.headers, body: requestBody },
     response,
@@ -240,7 +276,11 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
     test,
     findings: [],
     problems: [],
-    observed: observedOf(request, response, bodyText),
+    // Made when a report needs it (an assumption's outcome), not for every exchange: it redacts the body's start.
+    get observed() {
+      observed ??= observedOf(request, response, bodyText);
+      return observed;
+    },
   };
   for (const listener of listeners) await listener(seen);
   seen.problems = seen.findings.filter((f) => f.verdict === 'violation').map((f) => f.message);

@@ -8,12 +8,13 @@ const TOKEN_PATH = /\/token\/?$/;
 /**
  * Whether the request records nothing, so that sending it again is harmless when the first try's outcome is unknown:
  * every GET (the authorize redirect included), HEAD and OPTIONS, and a POST to a token endpoint, which issues a token or
- * refuses, unless it spends a code or a refresh token. Anything else (a milestone) is a write.
+ * refuses, unless it spends a code or a refresh token. Anything else (a milestone) is a write. `body`: the request's
+ * body, when the caller has read it already.
  */
-export async function isReplayable(request: Request): Promise<boolean> {
+export async function isReplayable(request: Request, body?: Uint8Array): Promise<boolean> {
   if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return true;
   if (request.method !== 'POST' || !TOKEN_PATH.test(new URL(request.url).pathname)) return false;
-  return !spendsSomething(await request.clone().text());
+  return !spendsSomething(body ? new TextDecoder().decode(body) : await request.clone().text());
 }
 
 /** A form or JSON body that carries a code or a refresh token, or asks for a grant that spends one. */

@@ -1,13 +1,15 @@
-// The bundled specs as the suite reads them: every operation with its base URL variable, and ajv validators
-// compiled from dist/openapi/*.json (2020-12 dialect; $refs resolve inside each bundle).
+// The bundled specs as the suite reads them: every operation with its base URL variable, and ajv validators of
+// dist/openapi/*.json (2020-12 dialect; $refs resolve inside each bundle), precompiled once per version of the specs
+// (send/validators.ts) or compiled when first asked for.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { createSpecAjv } from '../../spec-core/ajv.ts';
+import { type Ajv2020, createSpecAjv } from '../../spec-core/ajv.ts';
 import { API_NAMES, type ApiName } from '../../spec-core/apis.ts';
 import { collectAssumptions, type Assumption } from '../../spec-core/assumptions.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
-import { nodeAt as nodeInDoc, resolveRef as resolveInDoc } from '../../spec-core/pointer.ts';
+import { escapePointer, nodeAt as nodeInDoc, resolveRef as resolveInDoc } from '../../spec-core/pointer.ts';
 import type { LpVariable } from './target.ts';
+import { loadValidators, type PrecompiledValidators, writeValidators } from './validators.ts';
 
 type Json = Record<string, unknown>;
 
@@ -114,16 +116,48 @@ export function operationById(operationId: string): Operation {
   return found;
 }
 
-const ajv = createSpecAjv(bundles, (api) => `urn:lp:${api}`);
+const idOf = (api: ApiName) => `urn:lp:${api}`;
 
+/** The schemas an answer is checked against (judge/conformance.ts): each documented header's and content's, as ajv ids. */
+export function answerSchemaKeys(within: Operation[] = operations): string[] {
+  const keys = new Set<string>();
+  for (const operation of within)
+    for (const [status, documented] of Object.entries(operation.responses)) {
+      const pointer = `${operation.pointer}/responses/${escapePointer(status)}`;
+      for (const [name, raw] of Object.entries(documented.headers ?? {})) {
+        const ref = (raw as { $ref?: string }).$ref;
+        if (resolveRef<HeaderObject>(operation.api, raw)?.schema)
+          keys.add(`${idOf(operation.api)}#${ref ? ref.replace(/^#/, '') : `${pointer}/headers/${escapePointer(name)}`}/schema`);
+      }
+      for (const [type, media] of Object.entries(documented.content ?? {}))
+        if (media.schema) keys.add(`${idOf(operation.api)}#${pointer}/content/${escapePointer(type)}/schema`);
+    }
+  return [...keys];
+}
+
+/**
+ * Writes the module of the answers' validators for these bundles (send/validators.ts), unless it is there: the global
+ * setup's, before any worker starts. A schema it cannot hold is compiled where it is asked for.
+ */
+export function prepareValidators(): void {
+  writeValidators(bundles, idOf, answerSchemaKeys());
+}
+
+let precompiled: PrecompiledValidators | undefined;
+let ajv: Ajv2020 | undefined;
 const validators = new Map<string, ValidateFunction>();
 
-/** An ajv validator for the schema at a JSON pointer of a bundle (compiled once). */
+/** An ajv validator for the schema at a JSON pointer of a bundle: the precompiled one, or compiled once when asked. */
 export function validatorAt(api: ApiName, pointer: string): ValidateFunction {
-  const key = `urn:lp:${api}#${pointer}`;
+  const key = `${idOf(api)}#${pointer}`;
   let validate = validators.get(key);
   if (!validate) {
-    validate = ajv.getSchema(key);
+    precompiled ??= loadValidators(bundles, answerSchemaKeys());
+    validate = precompiled.get(key);
+    if (!validate) {
+      ajv ??= createSpecAjv(bundles, idOf);
+      validate = ajv.getSchema(key);
+    }
     if (!validate) throw new Error(`no schema at ${api}#${pointer}`);
     validators.set(key, validate);
   }

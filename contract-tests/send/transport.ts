@@ -17,10 +17,8 @@
 // to (RequestPace), from which the run's report states the bound the round trip sets (paceOf) and the requests per origin.
 //
 // No vitest here: the runner's preflight uses the same transport before the suite starts.
-import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { integerVariable, readVariable } from '../../config/environment.ts';
 import {
   type Connections,
   connections,
@@ -32,7 +30,8 @@ import {
   trackReusedConnections,
 } from '../../src/connections.ts';
 import { errorCode, isTlsFailure, networkHint, proxyRefusal } from '../../src/network-hints.ts';
-import { directFetch } from './direct-fetch.ts';
+import { baseUrlOf } from './base-urls.ts';
+import { type Deadline, deadline, directFetch } from './direct-fetch.ts';
 import { Gate } from './gate.ts';
 import { OriginPace, type Reserved } from './origin-pace.ts';
 import { type PaceBoard, sharedBoard } from './pace-board.ts';
@@ -40,11 +39,20 @@ import { type RateLimitNote, readRateLimit } from './rate-limit-headers.ts';
 import { CouldNotJudge, TLS_ONCE_TEXT, UNKNOWN_OUTCOME_TEXT } from './could-not-judge.ts';
 import { isReplayable } from './replayable.ts';
 import { API_VARIABLES, emptyStats, type RequestPace, type TransportStats } from './transport-stats.ts';
+import { INITIAL_IN_FLIGHT, KEEP_ALIVE_MS, type TransportSettings } from './transport-settings.ts';
 
 export { CouldNotJudge, couldNotJudgeOf, UNKNOWN_OUTCOME, type UnjudgedKind } from './could-not-judge.ts';
 export { Gate } from './gate.ts';
 export { retryAfterMs } from './rate-limit-headers.ts';
 export { isReplayable } from './replayable.ts';
+export {
+  DEFAULT_TRANSPORT,
+  INITIAL_IN_FLIGHT,
+  KEEP_ALIVE_MS,
+  readTransportSettings,
+  type TransportSettings,
+  workersFor,
+} from './transport-settings.ts';
 export {
   API_VARIABLES,
   addStats,
@@ -56,66 +64,10 @@ export {
   type TransportStats,
 } from './transport-stats.ts';
 
-export interface TransportSettings {
-  /** Per attempt, in ms. */
-  timeoutMs: number;
-  /** Attempts per request, the first included. */
-  tries: number;
-  /** The longest single wait for a Retry-After, in ms; a target that asks for longer is "could not judge". */
-  maxWaitMs: number;
-  /** Requests per second at most (a gateway's known quota); undefined: adapt to the 429s met. */
-  rateLimit: number | undefined;
-  /**
-   * Requests per second at most to the identity provider (LP_AUTH_URL's address), all workers together: a limit it
-   * shares with the partner's own users. Undefined: paced by what its answers say.
-   */
-  idpRateLimit: number | undefined;
-  /**
-   * Requests in flight at most, over all workers: the ceiling. Below it the number adapts: it starts at 8, grows while
-   * requests wait and the round trip holds, and shrinks when the round trip rises.
-   */
-  concurrency: number;
-  /** Worker threads of a live run (each has its own transport, with its share of the concurrency and the rate). */
-  workers: number;
-}
-
-export const DEFAULT_TRANSPORT: TransportSettings = {
-  timeoutMs: 15_000,
-  tries: 6,
-  maxWaitMs: 60_000,
-  rateLimit: undefined,
-  idpRateLimit: undefined,
-  concurrency: 128,
-  workers: 3,
-};
-
-/** Requests in flight at the start, all workers together, before the round trip says how many the target takes. */
-export const INITIAL_IN_FLIGHT = 8;
-/** An idle connection is reused for at most this long when the server announced no keep-alive timeout. */
-export const KEEP_ALIVE_MS = 1_000;
-
-/** The settings from LP_CONTRACT_* variables (the runner sets them from its options); an invalid value is an error naming it. */
-export function readTransportSettings(source: NodeJS.ProcessEnv = process.env): TransportSettings {
-  const rateLimit = rateVariable('LP_CONTRACT_RATE_LIMIT', source);
-  const idpRateLimit = rateVariable('LP_CONTRACT_IDP_RATE_LIMIT', source);
-  return {
-    workers: integerVariable('LP_CONTRACT_WORKERS', DEFAULT_TRANSPORT.workers, 1, source),
-    timeoutMs: integerVariable('LP_CONTRACT_TIMEOUT_MS', DEFAULT_TRANSPORT.timeoutMs, 100, source),
-    tries: integerVariable('LP_CONTRACT_TRIES', DEFAULT_TRANSPORT.tries, 1, source),
-    maxWaitMs: integerVariable('LP_CONTRACT_MAX_WAIT_S', DEFAULT_TRANSPORT.maxWaitMs / 1000, 0, source) * 1000,
-    rateLimit,
-    idpRateLimit,
-    concurrency: integerVariable('LP_CONTRACT_CONCURRENCY', DEFAULT_TRANSPORT.concurrency, 1, source),
-  };
-}
-
-/** A rate in requests per second (a fraction allowed, e.g. 0.5), or undefined when unset; anything else an error naming it. */
-function rateVariable(name: 'LP_CONTRACT_RATE_LIMIT' | 'LP_CONTRACT_IDP_RATE_LIMIT', source: NodeJS.ProcessEnv): number | undefined {
-  const raw = readVariable(name, source);
-  const rate = raw === undefined ? undefined : Number(raw);
-  if (rate !== undefined && !(Number.isFinite(rate) && rate > 0))
-    throw new Error(`${name} must be a number of requests per second above 0, got "${raw}"`);
-  return rate;
+/** The deadline of an attempt through fetch, whose body is read after it resolves: the signal outlives the attempt. */
+function fetchDeadline(ms: number, outer: AbortSignal): Deadline {
+  const timeout = AbortSignal.timeout(ms);
+  return { signal: AbortSignal.any([outer, timeout]), timedOut: () => timeout.aborted, done: () => {} };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -154,9 +106,9 @@ export function apiOf(url: URL, env: NodeJS.ProcessEnv = process.env): ApiAddres
   let found: ApiAddress | undefined;
   API_VARIABLES.forEach((variable, index) => {
     const base = env[variable]?.trim();
-    if (!base || !URL.canParse(base)) return;
-    const { origin, pathname } = new URL(base);
-    const prefix = pathname.replace(/\/+$/, '');
+    const parsed = base ? baseUrlOf(base) : undefined;
+    if (!parsed) return;
+    const { origin, prefix } = parsed;
     if (origin !== url.origin || !url.pathname.startsWith(prefix) || (found && found.address.length >= origin.length + prefix.length))
       return;
     found = { variable, api: index + 1, address: `${origin}${prefix}` };
@@ -259,14 +211,17 @@ export class Transport {
     return api ? { key: api.address, api: api.api } : { key: parsed.origin, api: 0 };
   }
 
-  /** Sends the request until it gets an answer to judge; throws CouldNotJudge when it cannot. */
-  async send(request: Request): Promise<Sent> {
+  /**
+   * Sends the request until it gets an answer to judge; throws CouldNotJudge when it cannot. `body`: the request's body,
+   * when the caller has it as bytes already (the one fetch does), so that it is not read from the request again.
+   */
+  async send(request: Request, body?: Uint8Array): Promise<Sent> {
     const stats = emptyStats();
     stats.requests = 1;
     const scope = this.scopeOf(request.url);
     const pace: RequestPace = { sentAt: 0, roundTripMs: 0, depth: this.chain + 1, api: scope.api };
     try {
-      return { response: await this.attempt(request, stats, pace, scope), stats: Object.assign(stats, pace) };
+      return { response: await this.attempt(request, body, stats, pace, scope), stats: Object.assign(stats, pace) };
     } catch (error) {
       if (error instanceof CouldNotJudge) {
         stats.unjudged = 1;
@@ -278,12 +233,18 @@ export class Transport {
     }
   }
 
-  private async attempt(request: Request, stats: TransportStats, pace: RequestPace, scope: Scope): Promise<Response> {
-    const replayable = await isReplayable(request);
+  private async attempt(
+    request: Request,
+    given: Uint8Array | undefined,
+    stats: TransportStats,
+    pace: RequestPace,
+    scope: Scope,
+  ): Promise<Response> {
+    const replayable = await isReplayable(request, given);
     // The suite's own requests (redirect: manual, no fetch injected) go out on undici's request (send/direct-fetch.ts),
     // their body read once for every attempt.
     const direct = this.fetchImpl === fetch && request.redirect === 'manual';
-    const body = direct && request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
+    const body = direct && request.body ? (given ?? new Uint8Array(await request.clone().arrayBuffer())) : undefined;
     let reconnect = false;
     let reconnected = false;
     for (let attempt = 1; ; attempt++) {
@@ -291,19 +252,20 @@ export class Transport {
       const number = await this.admit(scope.key, stats);
       stats.attempts++;
       let response: Response;
-      const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+      // fetch's body is read after it resolves, still under its signal; directFetch reads the whole answer.
+      const timeout = direct ? deadline(this.settings.timeoutMs, request.signal) : fetchDeadline(this.settings.timeoutMs, request.signal);
       const sentAt = performance.now();
       try {
         const dispatcher = reconnect ? this.connections.fresh : this.connections.pooled;
-        const signal = AbortSignal.any([request.signal, timeout]);
         response = direct
-          ? await directFetch(request, body, signal, dispatcher)
-          : await this.fetchImpl(new Request(request.clone(), { signal }), { dispatcher } as RequestInit);
+          ? await directFetch(request, body, timeout.signal, dispatcher)
+          : await this.fetchImpl(new Request(request.clone(), { signal: timeout.signal }), { dispatcher } as RequestInit);
       } catch (error) {
+        timeout.done();
         this.gate.release();
         if (request.signal.aborted) throw error;
         const state = { replayable, last, attempt, reconnected };
-        reconnect = (await this.afterFailure(request, error, timeout.aborted, state, stats)) === 'new connection';
+        reconnect = (await this.afterFailure(request, error, timeout.timedOut(), state, stats)) === 'new connection';
         // The one re-send on a new connection is not a try: the server never saw the request.
         if (reconnect) {
           reconnected = true;
@@ -311,6 +273,7 @@ export class Transport {
         }
         continue;
       }
+      timeout.done();
       reconnect = false;
       this.gate.release();
       pace.sentAt = performance.timeOrigin + sentAt;
@@ -467,16 +430,6 @@ export class Transport {
     await sleep(ms);
     return ms;
   }
-}
-
-/**
- * Test files a live run runs side by side, from the least round trip the preflight met: each file's checks run one
- * after another, so a far target is faster with more files at once (3 near, one more per 25 ms, at most 8), but each
- * is a worker thread that loads the suite and judges every answer, so at most two per core: on 2 cores 200 ms away,
- * 8 workers took 30 to 34 s and 4 or 5 took 22 to 24 s (measured side by side, 2,366 requests).
- */
-export function workersFor(roundTripMs: number, cores: number = availableParallelism()): number {
-  return Math.min(8, 2 * Math.max(2, cores), Math.max(DEFAULT_TRANSPORT.workers, Math.ceil(roundTripMs / 25)));
 }
 
 /** Maps the items concurrently, keeping their order (the gate bounds what is in flight); once all have settled, rejects

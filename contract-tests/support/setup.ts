@@ -4,7 +4,7 @@
 // Problems found in a beforeAll hook are reported by the first test that ends after it; a skipped test leaves them
 // pending (its failure would not count), and whatever is still pending when the file ends fails the file.
 import { relative } from 'node:path';
-import { afterAll, afterEach, aroundEach, expect } from 'vitest';
+import { afterAll, afterEach, aroundEach, expect, type TestContext } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { judgeExchange } from '../judge/judge-exchange.ts';
 import { promiseOf } from '../judge/promises.ts';
@@ -12,7 +12,7 @@ import { freshCode, unattendedApproval } from '../send/authorization.ts';
 import { forgetExchanges, onExchange, takeExample } from '../send/fetch.ts';
 import { provideValueSources } from '../send/model.ts';
 import { ownVehicles } from '../send/own-fleet.ts';
-import { record, reportContradictions, reportProblems, strictAssumptions, takeProblems } from '../send/ledger.ts';
+import { flushLedger, record, reportContradictions, reportProblems, strictAssumptions, takeProblems } from '../send/ledger.ts';
 import { type LpVariable, target } from '../send/target.ts';
 import { inTest, OUTSIDE_A_TEST, testNameOf } from '../send/test-scope.ts';
 
@@ -31,7 +31,16 @@ const failing = ({ violations, contradictions }: ReturnType<typeof takeProblems>
   ...(strictAssumptions ? contradictions.map((c) => `contradicted assumption (failing: strict run): ${c}`) : []),
 ];
 
+// The ledger's lines go out as each check and file ends (send/ledger.ts keeps them together in between).
 afterEach((context) => {
+  try {
+    endCheck(context);
+  } finally {
+    flushLedger();
+  }
+});
+
+function endCheck(context: TestContext): void {
   // By the task, not vitest's running test: checks side by side (describe.concurrent) each end with their own.
   const name = testNameOf(context.task);
   record({ kind: 'check', test: name, state: context.task.result?.state ?? context.task.mode });
@@ -63,9 +72,17 @@ afterEach((context) => {
     record({ kind: 'strict-failure', test: context.task.name });
   }
   expect(failing(found), 'responses that break the contract').toEqual([]);
-});
+}
 
 afterAll(() => {
+  try {
+    endFile();
+  } finally {
+    flushLedger();
+  }
+});
+
+function endFile(): void {
   const left = takeProblems();
   // Left by a beforeAll or a skipped check; the file's failure is the reporter's, named by the file's path, and one
   // on contradictions alone (strict runs) is counted with them, not as a violation.
@@ -73,4 +90,4 @@ afterAll(() => {
     record({ kind: 'strict-failure', test: relative(repoRoot, expect.getState().testPath ?? '') });
   }
   expect(failing(left), 'responses received outside a running test (e.g. in beforeAll) that break the contract').toEqual([]);
-});
+}

@@ -1,9 +1,17 @@
 // Every point the seed marks "not shown" is decided in the specs and carries an x-assumption naming its seed section.
 // The seed's sections and their open points are the project's own record, openapi/seed-gaps.yaml.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
-import { allAssumptions, collectAssumptions, type Assumption } from '../../spec-core/assumptions.ts';
+import { parse } from 'yaml';
+import {
+  allAssumptions,
+  collectAssumptions,
+  readAssumptionSources,
+  SOURCES_DIR,
+  sourceOf,
+  type Assumption,
+} from '../../spec-core/assumptions.ts';
 import { escapePointer, nodeAt } from '../../spec-core/pointer.ts';
 import { readSeedGaps, SEED_GAPS, type SeedSection, seedSections } from '../../spec-core/seed-sections.ts';
 import { bundles } from './bundles.ts';
@@ -152,5 +160,17 @@ describe('x-assumption', () => {
           .replace(/\|/g, '\\|')
           .slice(0, 60),
       );
+  });
+
+  it('names the source file of every assumption, from the table kept under dist/ as from the YAML itself', () => {
+    const parsed = readAssumptionSources();
+    for (const a of assumptions) {
+      const source = sourceOf(a);
+      expect(source, a.what.slice(0, 60)).toEqual(parsed.get(a.what));
+      expect(source?.file).toMatch(/^openapi\/.+\.yaml$/);
+      const node = nodeAt(parse(readFileSync(`${repoRoot}/${source!.file}`, 'utf8')), source!.pointer) as { what?: string };
+      expect(node.what?.trim()).toBe(a.what);
+    }
+    expect(readdirSync(SOURCES_DIR).filter((name) => name.endsWith('.json'))).toHaveLength(1);
   });
 });

@@ -19,18 +19,25 @@ const TOKEN = 'an access token the run was issued';
 /** Every reading of a text a client might decode: as it is, percent-decoded, JSON strings, base64, hex, HTML entities. */
 export function decodings(text: string): string[] {
   const readings = [text];
-  try {
-    readings.push(decodeURIComponent(text.replace(/\+/g, ' ')));
-  } catch {
-    readings.push(text.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))));
-  }
+  // A text without the characters an encoding starts with reads the same decoded: most answers have none of them.
+  if (!/[%+]/.test(text)) readings.push(text);
+  else
+    try {
+      readings.push(decodeURIComponent(text.replace(/\+/g, ' ')));
+    } catch {
+      readings.push(text.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))));
+    }
   readings.push(
-    text.replace(/\\u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))).replace(/\\(.)/g, '$1'),
+    text.includes('\\')
+      ? text.replace(/\\u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))).replace(/\\(.)/g, '$1')
+      : text,
   );
   readings.push(
-    text
-      .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
-      .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec))),
+    text.includes('&#')
+      ? text
+          .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+          .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
+      : text,
   );
   const base64 = (text.match(/[A-Za-z0-9+/_-]{12,}={0,2}/g) ?? []).map((run) =>
     Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'),
@@ -52,6 +59,19 @@ export function partsOf(value: string): string[] {
   return [...parts];
 }
 
+/** The parts of the credentials held, each credential's once (the same ones are looked for in every answer). */
+const heldParts = new Map<string, string[]>();
+const MAX_HELD_PARTS = 1_000;
+function partsOfHeld(value: string): string[] {
+  let parts = heldParts.get(value);
+  if (!parts) {
+    parts = partsOf(value);
+    if (heldParts.size >= MAX_HELD_PARTS) heldParts.delete(heldParts.keys().next().value!);
+    heldParts.set(value, parts);
+  }
+  return parts;
+}
+
 function answerText(seen: Exchange): string {
   const headers = [...seen.response.headers].filter(([name]) => name !== 'set-cookie').map(([name, value]) => `${name}: ${value}`);
   return `${headers.join('\n')}\n${seen.bodyText}`;
@@ -71,8 +91,9 @@ export const credentialEcho: ExchangeCheck = {
       ...(issuing ? [] : [...context.tokens.keys()].slice(-LATEST_TOKENS).map((value) => ({ name: TOKEN, value }))),
     ];
     if (!held.length) return [];
-    const readings = decodings(answerText(seen));
-    const shown = held.filter(({ value }) => partsOf(value).some((part) => readings.some((text) => text.includes(part))));
+    // A reading the same as another (a text without escapes reads the same percent-decoded) is looked in once.
+    const readings = [...new Set(decodings(answerText(seen)))];
+    const shown = held.filter(({ value }) => partsOfHeld(value).some((part) => readings.some((text) => text.includes(part))));
     return shown.map(({ name }) =>
       violation(
         credentialEcho,

@@ -3,9 +3,9 @@
 // was told so (LP_FLEET_FOREIGN_VEHICLE_NUMBER, LP_FLEET_FOREIGN_CUSTOMER_NUMBER), or when its customer is none of the
 // customers of the key's own unfiltered list (when that list is complete: a bare array, as the spec assumes).
 import { ROLES } from '../../send/operations.ts';
-import { everyVehicleIn, parseJsonLoosely } from '../../send/vehicle-list.ts';
+import { everyVehicleIn } from '../../send/vehicle-list.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
-import { operationIdOf, queryOf, statusClassOf } from '../exchange-facts.ts';
+import { answerJson, operationIdOf, queryOf, statusClassOf } from '../exchange-facts.ts';
 import { PROMISES } from '../promises.ts';
 
 const isUnfilteredList = (seen: Parameters<ExchangeCheck['judge']>[0]) =>
@@ -21,7 +21,7 @@ export const lesseeIsolation: ExchangeCheck = {
   needs: 'hasDataSemantics',
   async judge(seen, context) {
     if (statusClassOf(seen) !== 2) return [];
-    const vehicles = everyVehicleIn(parseJsonLoosely(seen.bodyText));
+    const vehicles = everyVehicleIn(answerJson(seen));
     if (!vehicles.length) return [];
     const foreignVehicle = context.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER;
     const foreignCustomer = context.env.LP_FLEET_FOREIGN_CUSTOMER_NUMBER;

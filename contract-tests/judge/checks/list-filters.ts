@@ -6,10 +6,10 @@
 // values are not filters (a server may treat them as left out).
 import { ROLES } from '../../send/operations.ts';
 import { FILTERS } from '../../send/fleet-fields.ts';
-import { parseJsonLoosely, vehicleListOf } from '../../send/vehicle-list.ts';
+import { vehicleListOf } from '../../send/vehicle-list.ts';
 import { ASSUMPTIONS } from '../assumptions.ts';
 import { assumptionOutcome, type ExchangeCheck, violation } from '../exchange-check.ts';
-import { queryOf, statusClassOf } from '../exchange-facts.ts';
+import { answerJson, queryOf, statusClassOf } from '../exchange-facts.ts';
 import { PROMISES } from '../promises.ts';
 
 const loosely = (value: string) => value.trim().toLowerCase();
@@ -39,7 +39,7 @@ export const listFilters: ExchangeCheck = {
       values: query.filter(([n, v]) => n === param && v.trim() !== '').map(([, v]) => v),
     })).filter((f) => f.values.length);
     if (!filters.length) return [];
-    const vehicles = vehicleListOf<Record<string, unknown>>(parseJsonLoosely(seen.bodyText)).vehicles ?? [];
+    const vehicles = vehicleListOf<Record<string, unknown>>(answerJson(seen)).vehicles ?? [];
     const rows = vehicles.map((v) => ({
       number: `'${String(v.vehicleNumber)}'`,
       matches: filters.map((f) => matchOf(v[f.field], f.values)),
