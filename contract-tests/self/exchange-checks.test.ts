@@ -109,6 +109,15 @@ const CASES: Record<(typeof REQUIRED_CHECKS)[number], { breaks: Made; keeps: Mad
     },
     keeps: { url: 'http://fleet.test/vehicles?sort=vin%20desc', headers: KEY, status: 200, answer: [vehicle('V-2'), vehicle('V-1')] },
   },
+  'foreign-identifiers-undisclosed': {
+    breaks: {
+      url: 'http://fleet.test/vehicles/V-FOREIGN',
+      headers: KEY,
+      status: 404,
+      answer: { message: 'Vehicle V-FOREIGN belongs to customer C-FOREIGN.' },
+    },
+    keeps: { url: 'http://fleet.test/vehicles/V-FOREIGN', headers: KEY, status: 404, answer: { message: 'No vehicle V-FOREIGN.' } },
+  },
   'no-credential-echo': {
     breaks: {
       url: 'http://fleet.test/vehicles',
