@@ -2,6 +2,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { components as FleetComponents, operations as FleetOperations } from '../../generated/fleet.ts';
 import { resolveRef } from '../../spec-core/pointer.ts';
+import { loadBundle } from '../../spec-core/bundles.ts';
+import { fleetFields, fleetFieldsOf } from '../../spec-core/fleet-fields.ts';
 import { bundles, operation } from './bundles.ts';
 
 const vehicleFields = [
@@ -86,5 +88,27 @@ describe('Vehicle (seed 2.1)', () => {
       domicileLocationName: string;
       vehicleType: string;
     }>();
+  });
+});
+
+describe('spec-core fleetFields: the fields and filters the sandbox and the suite read from the spec', () => {
+  it('reads the eight fields of seed 2.1 and the five filters of seed 4.5, customervehicleNumber with its lower-case v', () => {
+    const { vehicleFields: fields, filters: pairs } = fleetFields();
+    expect(fields).toEqual(vehicleFields);
+    expect(pairs.map(([parameter]) => parameter)).toEqual(filters);
+    expect(pairs.find(([parameter]) => parameter === 'customervehicleNumber')?.[1]).toBe('customerVehicleNumber');
+    for (const [parameter, field] of pairs) expect(field.toLowerCase()).toBe(parameter.toLowerCase());
+  });
+
+  it('refuses a filter that names no field of Vehicle, naming the filter', () => {
+    const bundle = structuredClone(loadBundle('fleet'));
+    bundle.paths['/vehicles'].get.parameters.push({ name: 'colour', in: 'query', schema: { type: 'array', items: { type: 'string' } } });
+    expect(() => fleetFieldsOf(bundle)).toThrow(/filter colour names no field of Vehicle/);
+  });
+
+  it('refuses a spec without a Vehicle schema', () => {
+    const bundle = structuredClone(loadBundle('fleet'));
+    delete bundle.components.schemas.Vehicle;
+    expect(() => fleetFieldsOf(bundle)).toThrow(/no components\.schemas\.Vehicle/);
   });
 });
