@@ -10,7 +10,7 @@ import { type DocumentedParameter, REGISTRY, type RegistryEntry } from './operat
 import { bodyOf, type Change, copyParts, type RequestParts, unchanged, urlOf } from './parts.ts';
 import type { Operation } from './spec.ts';
 import { type LpVariable, reasonIfUnset, required, target } from './target.ts';
-import { type ValidRequest, type Value, type ValueSources, validRequestOf } from './valid-requests.ts';
+import { type RegistryContext, type ValidRequest, type Value, type ValueSources, validRequestOf } from './valid-requests.ts';
 
 let sources: ValueSources | undefined;
 /** Wires what the table's values need from above the model (support/setup.ts does, once per worker). */
@@ -36,10 +36,14 @@ export interface ModelEntry extends RegistryEntry {
   table: ValidRequest;
 }
 
-export const modelEntryOf = (entry: RegistryEntry): ModelEntry => ({ ...entry, table: validRequestOf(entry.operationId, entry.variant) });
+/** The entry joined with how its valid request is built (`context`: another registry's, for a self-test's copy). */
+export const modelEntryOf = (entry: RegistryEntry, context?: RegistryContext): ModelEntry => ({
+  ...entry,
+  table: validRequestOf(entry, context),
+});
 
 /** The model: one entry per operation and body shape of the registry. */
-export const MODEL: ModelEntry[] = REGISTRY.map(modelEntryOf);
+export const MODEL: ModelEntry[] = REGISTRY.map((entry) => modelEntryOf(entry));
 
 /** The entry of an operation (its first body shape unless one is named). */
 export function modelEntry(operationId: string, variant?: string): ModelEntry {
