@@ -136,6 +136,9 @@ function needsOf(value: Value | undefined, context: RegistryContext): LpVariable
   return [source.operation.baseVariable, ...its];
 }
 
+/** The LP_* variables a value of the suite's registry needs. */
+export const valueNeeds = (value: Value): LpVariable[] => needsOf(value, { registry: REGISTRY, roles: ROLES });
+
 /** A value outside a parameter's schema that the spec answers with 400, or undefined when it pins none. */
 function malformedOf(entry: RegistryEntry): Record<string, string | undefined> | undefined {
   const fields = entry.parameters.filter((p) => !p.credential && p.in !== 'path' && p.in !== 'header');
