@@ -117,7 +117,9 @@ function ruleOf(entry: RegistryEntry, parameter: DocumentedParameter, context: R
   // A vehicle the key can see, from the list (seed 4.5, 4.6): one by its number, a list filtered by its fields.
   if (roles.getsOneVehicle.includes(entry.operationId) && parameter.in === 'path' && roles.listsVehicles[0])
     return { value: earlier(roles.listsVehicles[0], ownField(parameter.name, 'V-CONTRACT-PROBE')) };
-  if (roles.listsVehicles.includes(entry.operationId) && parameter.in === 'query' && parameter.name !== 'sort')
+  // A filter takes any value; a parameter of a fixed form (the sort's pattern) keeps its example.
+  const fixedForm = Boolean((parameter.schema as { pattern?: string }).pattern);
+  if (roles.listsVehicles.includes(entry.operationId) && parameter.in === 'query' && !fixedForm)
     return { sample: ownField(parameter.name, example(parameter)) };
   return undefined;
 }
@@ -148,6 +150,7 @@ function malformedOf(entry: RegistryEntry): Record<string, string | undefined> |
   const body = fields.filter((p) => p.in === 'form' || p.in === 'json');
   const free = body.find((p) => p.required && schema(p).const === undefined);
   if (free) return { [free.name]: undefined };
+  // A fixed field (the grant type) given another value: `password`, a grant type of RFC 6749 no operation here takes.
   const fixed = body.find((p) => schema(p).const !== undefined);
   return fixed ? { [fixed.name]: 'password' } : undefined;
 }
