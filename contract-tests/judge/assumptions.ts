@@ -19,7 +19,8 @@ export interface AssumptionRef {
 
 // Only the assumptions that a sequence of requests shows; those about the shape of one response (Vehicle field types,
 // the bare list, error bodies, the identity provider's token response, the confirmation) are judged by the contract
-// fetch from their `covers`, on every response.
+// fetch from their `covers`, on every response. The size limits (seed 8) are found by operators/input-limits.ts on
+// every operation that has them, and probed by property/input-limits.test.ts.
 export const ASSUMPTIONS = {
   serviceTokenNoKey: { api: 'token', pointer: '/paths/~1token/post', match: 'no subscription key' },
   authorizeBehaviour: { api: 'token', pointer: '/paths/~1oauth2~1default~1v1~1authorize/get', match: 'never redirected' },
@@ -47,18 +48,6 @@ export const ASSUMPTIONS = {
   unknownVehicle404: { api: 'fleet', pointer: '/paths/~1vehicles~1{vehicleNumber}/get', match: '404' },
   exactMatch: { api: 'fleet', pointer: '/paths/~1vehicles~1{vehicleNumber}/get', match: 'matches a vehicle' },
   fleetKeyAlone: { api: 'fleet', pointer: '', match: 'API-Key' },
-  // Size limits (seed 8), probed one character over by contract-tests/property/input-limits.test.ts.
-  serviceTokenLimits: { api: 'token', pointer: '/components/schemas/ServiceTokenRequest', match: 'string fields are bounded' },
-  idpClientCredentialsLimits: {
-    api: 'token',
-    pointer: '/components/schemas/ClientCredentialsGrantRequest',
-    match: 'string fields are bounded',
-  },
-  idpCodeLimits: { api: 'token', pointer: '/components/schemas/AuthorizationCodeGrantRequest', match: 'string fields are bounded' },
-  authorizeLimits: { api: 'token', pointer: '/paths/~1oauth2~1default~1v1~1authorize/get', match: 'query parameters are bounded' },
-  milestoneLimits: { api: 'carriers', pointer: '/components/schemas/LoadMilestoneEvent', match: 'at most 256 characters' },
-  filterLimits: { api: 'fleet', pointer: '/paths/~1vehicles/get', match: 'at most 100 values' },
-  vehicleNumberLimit: { api: 'fleet', pointer: '/paths/~1vehicles~1{vehicleNumber}/get', match: 'at most 64 characters' },
 } as const satisfies Record<string, AssumptionRef>;
 
 /**

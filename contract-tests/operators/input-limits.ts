@@ -1,8 +1,14 @@
 // The size limits the specs set on request values (`maxLength`, `maxItems`), read from the bundles so that the probes
 // of contract-tests/property/input-limits.test.ts and the contradicting proxy follow the specs when a limit moves.
-// Every limit is an x-assumption (seed 8: size limits are not shown).
+// Every limit is an x-assumption (seed 8: size limits are not shown); `limitProbes` derives, for every operation of
+// the registry whose operation or body schema carries one, the parameter to probe one character over its limit.
 import type { ApiName } from '../../spec-core/apis.ts';
-import { nodeAt, operationById, resolveRef } from '../send/spec.ts';
+import { type Assumption, collectAssumptions } from '../../spec-core/assumptions.ts';
+import { CREDENTIALS } from '../send/credentials.ts';
+import type { ModelEntry } from '../send/model.ts';
+import type { DocumentedParameter } from '../send/operations.ts';
+import { bundles, nodeAt, operationById, resolveRef } from '../send/spec.ts';
+import type { EarlierValue, VariableValue } from '../send/valid-requests.ts';
 
 interface Bounds {
   maxLength?: number;
@@ -61,3 +67,63 @@ export function parameterLimits(operationId: string): Record<string, number> {
 
 /** A value one character over `max`: `prefix` padded with `fill`. */
 export const oneOver = (max: number, prefix = '', fill = 'x') => `${prefix}${fill.repeat(Math.max(0, max + 1 - prefix.length))}`;
+
+/** The section of the published documentation whose gap the size limits fill: "size limits are not shown". */
+const SIZE_LIMITS_SECTION = '8';
+
+export interface LimitProbe {
+  entry: ModelEntry;
+  /** The x-assumption that sets the entry's limits (on its operation or its body schema). */
+  assumption: Assumption;
+  /** The parameter probed one over its limit, or why none is (`parameter` undefined). */
+  parameter?: DocumentedParameter;
+  why?: string;
+  /** Its `maxLength` (of each value, for an array). */
+  max?: number;
+  /** Its `maxItems`, for an array. */
+  count?: number;
+}
+
+type Bounded = Bounds & { format?: string; pattern?: string; enum?: unknown[]; const?: unknown; items?: Bounded };
+
+/**
+ * How well an over-long value of the parameter shows the limit, lower first; undefined when it cannot: only where a
+ * server without the limit answers otherwise than the assumed refusal (400) does the refusal show the limit. A value
+ * another operation issued (a code, a vehicle number) is refused as unknown (invalid_grant, 404); a wrong secret is
+ * 401; a value the client makes up (a state, a milestone's type, a filter value) is served. A configured value (the
+ * client, the scope, the redirect URI), a formatted or listed one (refused for its form anyway) and a protected one
+ * are never probed.
+ */
+function rank(entry: ModelEntry, parameter: DocumentedParameter): number | undefined {
+  const schema = parameter.schema as Bounded;
+  const item = schema.items ?? schema;
+  // `password` only hides a value as it is typed: it sets no form a server could refuse it for.
+  const formed = (item.format !== undefined && item.format !== 'password') || item.pattern || item.enum || item.const !== undefined;
+  if (typeof item.maxLength !== 'number' || formed) return undefined;
+  if (entry.table.protect?.[parameter.name]) return undefined;
+  if (parameter.credential) return CREDENTIALS[parameter.credential].secret ? 1 : undefined;
+  const value = entry.table.values?.[parameter.name] ?? entry.table.samples?.[parameter.name];
+  if ((value as Partial<EarlierValue> | undefined)?.from) return 0;
+  return (value as Partial<VariableValue> | undefined)?.variable ? undefined : 2;
+}
+
+/** The size-limit x-assumption of each entry that has one, with the parameter to probe (`docs`: a copy's bundles). */
+export function limitProbes(model: readonly ModelEntry[], docs: Partial<Record<ApiName, unknown>> = bundles): LimitProbe[] {
+  const assumptions = new Map<ApiName, Assumption[]>();
+  const of = (api: ApiName) => assumptions.get(api) ?? assumptions.set(api, collectAssumptions(api, docs[api])).get(api)!;
+  return model.flatMap((entry): LimitProbe[] => {
+    const places = [entry.operation.pointer, entry.bodySchemaPointer];
+    const assumption = of(entry.operation.api).find((a) => a.seed === SIZE_LIMITS_SECTION && !a.untestable && places.includes(a.pointer));
+    if (!assumption) return [];
+    const ranked = entry.parameters.flatMap((p) => {
+      const r = rank(entry, p);
+      return r === undefined ? [] : [{ p, r }];
+    });
+    const parameter = ranked.sort((a, b) => a.r - b.r)[0]?.p;
+    if (!parameter)
+      return [{ entry, assumption, why: 'no bounded parameter whose over-long value a server without the limit would answer otherwise' }];
+    const schema = parameter.schema as Bounded;
+    const max = (schema.items ?? schema).maxLength!;
+    return [{ entry, assumption, parameter, max, ...(typeof schema.maxItems === 'number' ? { count: schema.maxItems } : {}) }];
+  });
+}

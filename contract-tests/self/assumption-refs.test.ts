@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { allAssumptions } from '../../spec-core/assumptions.ts';
 import { ASSUMPTIONS } from '../judge/assumptions.ts';
+import { limitProbes } from '../operators/input-limits.ts';
+import { MODEL } from '../send/model.ts';
 
 describe('assumption references of the suite', () => {
   it.for(Object.entries(ASSUMPTIONS))('%s names exactly one x-assumption of the bundles', ([, ref]) => {
@@ -12,7 +14,11 @@ describe('assumption references of the suite', () => {
   });
 
   it('every x-assumption a request can probe is covered or observed; the others say why not', () => {
-    const refs = Object.values(ASSUMPTIONS);
+    // The size limits' assumptions are found from the registry, and each probed by property/input-limits.test.ts.
+    const probed = limitProbes(MODEL).flatMap((p) =>
+      p.parameter ? [{ api: p.assumption.api, pointer: p.assumption.pointer, match: p.assumption.what }] : [],
+    );
+    const refs = [...Object.values(ASSUMPTIONS), ...probed];
     const unchecked = allAssumptions().filter(
       (a) =>
         !a.untestable &&

@@ -2,11 +2,15 @@
 // path, with its x-seed-section and a request example), it is found by everything the suite derives from the bundles,
 // with no other edit: the registry (its parameters and credentials), a valid request from the spec's examples, every
 // operator on every parameter, the authentication matrix, the coverage table, the promise its violations are titled
-// by, and the exchange checks that judge it by its role. Pure: nothing is sent.
+// by, the exchange checks that judge it by its role, the property-based inputs of its path and the probe of the size
+// limit its x-assumption sets. Pure: nothing is sent.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { seedSections } from '../../spec-core/seed-sections.ts';
 import { EXCHANGE_CHECKS } from '../judge/exchange-checks.ts';
 import { promiseOf } from '../judge/promises.ts';
+import { fuzzTargets } from '../operators/fuzz-inputs.ts';
+import { limitProbes } from '../operators/input-limits.ts';
 import { isInapplicable } from '../operators/operator.ts';
 import { applicationsOf, operatorProblems } from '../operators/operators.ts';
 import { coverage, dimensionCoverage } from '../report/coverage.ts';
@@ -25,6 +29,11 @@ function withMadeUpOperation() {
     get: {
       operationId: MADE_UP,
       'x-seed-section': '4.7',
+      'x-assumption': {
+        what: '`vin` is at most 64 characters; a longer one is refused with 400.',
+        why: 'Size limits are not shown (seed 8).',
+        seed: '8',
+      },
       tags: ['Vehicles'],
       summary: 'Get one vehicle by its vin',
       description: 'Returns the vehicle with this VIN, if it is accessible to your account.',
@@ -48,7 +57,7 @@ function withMadeUpOperation() {
 
 describe('an operation added to the specs, and nothing else', () => {
   const { docs, operations, registry, entry } = withMadeUpOperation();
-  const model = modelEntryOf(entry);
+  const model = modelEntryOf(entry, { registry, roles: rolesOf(registry, docs) });
 
   it('is in the registry with its path parameter, its credential and its seed section', () => {
     expect(entry.operation).toMatchObject({
@@ -111,5 +120,23 @@ describe('an operation added to the specs, and nothing else', () => {
       expect.arrayContaining(['no-server-error', 'documented-answer', 'no-credential-echo', 'refusals-disclose-nothing']),
     );
     expect(registry.filter((e) => e.credentials.length).map((e) => e.operationId)).toContain(MADE_UP);
+  });
+
+  it('gets property-based inputs of its path, valid and invalid, from its schema', () => {
+    const fuzz = fuzzTargets([model]);
+    expect(fuzz.map((t) => `${t.place}: ${t.what} (${t.replaced.map((p) => p.name).join(', ')})`)).toEqual(['path: path parameters (vin)']);
+    const [target] = fuzz;
+    const valid = fc.sample(target!.arbitrary('valid'), { numRuns: 20, seed: 1 }).map((input) => String(input.vin));
+    expect(valid.every((vin) => vin.length >= 1 && vin.length <= 64)).toBe(true);
+    const invalid = fc.sample(target!.arbitrary('invalid'), { numRuns: 40, seed: 1 }).map((input) => String(input.vin));
+    expect(invalid.some((vin) => vin.length > 64 || vin.trim() === '' || vin.includes('%'))).toBe(true);
+    expect(target!.change({ vin: 'V-1' })({ path: {}, query: [], headers: {} }).path).toEqual({ vin: 'V-1' });
+  });
+
+  it('has its size limit probed one over, on its path parameter, by the x-assumption that sets it', () => {
+    const [probe] = limitProbes([model], docs);
+    expect(probe).toMatchObject({ parameter: { in: 'path', name: 'vin' }, max: 64, assumption: { api: 'fleet', seed: '8' } });
+    expect(probe!.assumption.what).toMatch(/^`vin` is at most 64 characters/);
+    expect(limitProbes([model])).toEqual([]);
   });
 });

@@ -6,11 +6,19 @@
 import { reasonIfCannot } from './capabilities.ts';
 import { CREDENTIALS, type Credential, type CredentialId } from './credentials.ts';
 import { type Exchange, exchange, type ExchangeMeta } from './fetch.ts';
-import { type DocumentedParameter, REGISTRY, type RegistryEntry } from './operations.ts';
+import { type DocumentedParameter, REGISTRY, type RegistryEntry, ROLES } from './operations.ts';
 import { bodyOf, type Change, copyParts, type RequestParts, unchanged, urlOf } from './parts.ts';
 import type { Operation } from './spec.ts';
 import { type LpVariable, reasonIfUnset, required, target } from './target.ts';
-import { type ValidRequest, type Value, type ValueSources, validRequestOf } from './valid-requests.ts';
+import {
+  type EarlierValue,
+  type RegistryContext,
+  type ValidRequest,
+  type Value,
+  type ValueSources,
+  valueNeeds,
+  validRequestOf,
+} from './valid-requests.ts';
 
 let sources: ValueSources | undefined;
 /** Wires what the table's values need from above the model (support/setup.ts does, once per worker). */
@@ -36,10 +44,14 @@ export interface ModelEntry extends RegistryEntry {
   table: ValidRequest;
 }
 
-export const modelEntryOf = (entry: RegistryEntry): ModelEntry => ({ ...entry, table: validRequestOf(entry.operationId, entry.variant) });
+/** The entry joined with how its valid request is built (`context`: another registry's, for a self-test's copy). */
+export const modelEntryOf = (entry: RegistryEntry, context?: RegistryContext): ModelEntry => ({
+  ...entry,
+  table: validRequestOf(entry, context),
+});
 
 /** The model: one entry per operation and body shape of the registry. */
-export const MODEL: ModelEntry[] = REGISTRY.map(modelEntryOf);
+export const MODEL: ModelEntry[] = REGISTRY.map((entry) => modelEntryOf(entry));
 
 /** The entry of an operation (its first body shape unless one is named). */
 export function modelEntry(operationId: string, variant?: string): ModelEntry {
@@ -60,12 +72,28 @@ export function variablesOf(entry: ModelEntry): LpVariable[] {
 }
 
 /** Why a valid request of the entry cannot be sent to this target, or undefined. */
-export async function reasonIfCannotSend(entry: ModelEntry): Promise<string | undefined> {
-  const unset = reasonIfUnset(target, ...variablesOf(entry));
+export const reasonIfCannotSend = (entry: ModelEntry): Promise<string | undefined> => reasonIfCannotSendKeeping(entry, []);
+
+/**
+ * Why the entry's request cannot be sent when a check gives the `replaced` parameters values of its own (a generated
+ * body, an over-long value), or undefined: only what it keeps counts (its server, its credentials, the variables of
+ * its other values, a fresh code only when it keeps one). Writes are gated unless `gateWrites` is false (a request the
+ * check makes invalid records nothing).
+ */
+export async function reasonIfCannotSendKeeping(
+  entry: ModelEntry,
+  replaced: readonly string[],
+  gateWrites = true,
+): Promise<string | undefined> {
+  const kept = entry.parameters.flatMap((p) => (p.credential || replaced.includes(p.name) ? [] : (entry.table.values?.[p.name] ?? [])));
+  const variables = new Set<LpVariable>([entry.operation.baseVariable]);
+  for (const id of entry.credentials) for (const name of CREDENTIALS[id].variables) variables.add(name);
+  for (const value of kept) for (const name of valueNeeds(value)) variables.add(name);
+  const unset = reasonIfUnset(target, ...variables);
   if (unset) return unset;
-  if (entry.table.writes && !target.writesAllowed)
+  if (gateWrites && entry.table.writes && !target.writesAllowed)
     return 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted a wrong request would record it';
-  if (entry.table.needsCode) {
+  if (kept.some((value) => ROLES.authorization.includes((value as Partial<EarlierValue>).from ?? ''))) {
     const why = reasonIfCannot(target.name, 'hasDataSemantics') ?? (await valueSources().unattendedApproval());
     if (why) return `needs an authorization code: ${why}`;
   }

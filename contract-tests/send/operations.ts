@@ -35,6 +35,8 @@ export interface RegistryEntry {
   mediaType?: string;
   /** The variant's body schema, $refs resolved. */
   bodySchema?: Json;
+  /** Where that schema is defined in the bundle, when it is a component (its JSON pointer: its x-assumptions' place). */
+  bodySchemaPointer?: string;
   /** Its request examples' values (the named examples of the media type, of this variant). */
   examples: Json[];
   parameters: DocumentedParameter[];
@@ -47,11 +49,13 @@ export interface RegistryEntry {
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 
-/** The variants of a body schema: one per discriminator value of a oneOf, else the schema itself. */
-function variantsOf(schema: Json | undefined, resolve: (node: unknown) => Json): Array<[string, Json | undefined]> {
+/** The variants of a body schema: one per discriminator value of a oneOf, else the schema itself; each with its $ref. */
+function variantsOf(raw: Json | undefined, resolve: (node: unknown) => Json): Array<[string, Json | undefined, string | undefined]> {
+  const schema = raw ? resolve(raw) : undefined;
   const discriminator = schema?.discriminator as { propertyName?: string; mapping?: Record<string, string> } | undefined;
-  if (!schema || !Array.isArray(schema.oneOf) || !discriminator?.mapping) return [['default', schema]];
-  return Object.entries(discriminator.mapping).map(([value, ref]) => [value, resolve({ $ref: ref })]);
+  if (!schema || !Array.isArray(schema.oneOf) || !discriminator?.mapping)
+    return [['default', schema, typeof raw?.$ref === 'string' ? raw.$ref : undefined]];
+  return Object.entries(discriminator.mapping).map(([value, ref]) => [value, resolve({ $ref: ref }), ref]);
 }
 
 /** The credentials each security alternative carries: required (in all) and optional (in some). */
@@ -108,7 +112,7 @@ export function registryOf(docs: Partial<Record<ApiName, Json>>, operations: Ope
     const security = securityCredentials(operation, doc);
     const media = mediaType ? content[mediaType] : undefined;
     const examples = Object.values(media?.examples ?? {}).map((e) => (e.value ?? {}) as Json);
-    return variantsOf(media?.schema ? resolve(media.schema) : undefined, resolve).map(([variant, bodySchema]): RegistryEntry => {
+    return variantsOf(media?.schema as Json | undefined, resolve).map(([variant, bodySchema, ref]): RegistryEntry => {
       const formCredentials =
         body === 'form' ? Object.keys((bodySchema?.properties ?? {}) as Json).flatMap((name) => credentialOfFormField(name) ?? []) : [];
       const credentials = [...security.required, ...formCredentials];
@@ -120,6 +124,7 @@ export function registryOf(docs: Partial<Record<ApiName, Json>>, operations: Ope
         body,
         ...(mediaType ? { mediaType } : {}),
         ...(bodySchema ? { bodySchema } : {}),
+        ...(ref?.startsWith('#/') ? { bodySchemaPointer: ref.slice(1) } : {}),
         examples: discriminator ? examples.filter((e) => e[discriminator] === variant) : examples,
         parameters: parametersOf(operation, bodySchema, body, [...credentials, ...security.optional]),
         credentials,

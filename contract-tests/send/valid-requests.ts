@@ -1,9 +1,11 @@
-// What the specs cannot say: how to build a valid request of each operation on a real target. The registry knows the
-// parameters; this table gives the values a valid request carries (the configured scope, a fresh authorization code,
-// a vehicle the key can see, the test load) and sample values for the optional parameters a valid request leaves out,
-// which the operators need to have something to change. An operation without an entry gets its values from the spec's
-// examples (a required parameter's `example`, or the request example's field), so a new operation needs no entry here
-// unless a real target would refuse those.
+// What the specs cannot say: how to build a valid request of an operation on a real target, derived from the registry
+// and the operations' roles, never from a list of operations. A parameter gets its value by what it is: OAuth's
+// parameters (RFC 6749) the configured client, scope and redirect URI, a fresh state, a code from the authorization
+// endpoint; a load the test load; a date-time the current time; a vehicle's field a vehicle the key can see. Optional
+// parameters a valid request leaves out get sample values, which the operators need to have something to change. Any
+// other parameter gets its value from the spec's examples (model.ts), so a new operation needs nothing here unless a
+// real target would refuse those.
+import { type DocumentedParameter, REGISTRY, type RegistryEntry, ROLES } from './operations.ts';
 import { type LpVariable, required, target } from './target.ts';
 
 /** What some values need from above the model: a fresh authorization code, the key's own fleet (both sent through
@@ -53,60 +55,135 @@ export async function pkcePair(): Promise<{ verifier: string; challenge: string 
   return { verifier, challenge: Buffer.from(digest).toString('base64url') };
 }
 
-/** A vehicle's field of the key's own fleet (the first vehicle that has one), or the spec's example. */
+/** A vehicle's field of the key's own fleet (the first vehicle that has one; the field's name compared without case,
+ * as the filter `customervehicleNumber` names `customerVehicleNumber`), or `fallback`. */
 const ownField = (field: string, fallback: string) => async (sources: ValueSources) => {
-  const value = (await sources.ownVehicles()).find((v) => typeof v[field] === 'string' && v[field] !== '')?.[field];
+  const named = (v: Record<string, unknown>) => Object.entries(v).find(([key]) => key.toLowerCase() === field.toLowerCase())?.[1];
+  const value = (await sources.ownVehicles()).map(named).find((v) => typeof v === 'string' && v !== '');
   return typeof value === 'string' ? value : fallback;
 };
 
-/** Keyed by operationId, or `operationId variant` for one body shape. */
-export const VALID_REQUESTS: Record<string, ValidRequest> = {
-  requestServiceToken: { malformed: { grant_type: 'password' } },
-  'requestIdentityProviderToken client_credentials': {
-    values: { scope: variable('LP_SCOPE') },
-    needs: ['LP_SCOPE'],
-    malformed: { scope: undefined },
-  },
-  'requestIdentityProviderToken authorization_code': {
-    values: {
-      code: earlier('requestAuthorization', (sources) => sources.freshCode()),
-      redirect_uri: variable('LP_REDIRECT_URI'),
-    },
-    samples: { code_verifier: async () => (await pkcePair()).verifier },
-    needs: ['LP_AUTH_URL', 'LP_SCOPE', 'LP_REDIRECT_URI'],
-    needsCode: true,
-  },
-  requestAuthorization: {
-    values: {
-      client_id: variable('LP_CLIENT_ID'),
-      redirect_uri: variable('LP_REDIRECT_URI'),
-      scope: variable('LP_SCOPE'),
-      state: async () => randomState(),
-    },
-    samples: { code_challenge: async () => (await pkcePair()).challenge, code_challenge_method: async () => 'S256' },
-    needs: ['LP_CLIENT_ID', 'LP_SCOPE', 'LP_REDIRECT_URI'],
-  },
-  recordLoadMilestoneEvent: {
-    values: { load_id: variable('LP_TEST_LOAD_ID'), milestone_type: async () => 'ARRIVED_AT_PICKUP', event_time: async () => nowUtc() },
-    needs: ['LP_TEST_LOAD_ID'],
-    writes: true,
-    protect: { load_id: 'a changed load_id could record an event on another load: events are written for LP_TEST_LOAD_ID only' },
-    malformed: { event_time: 'not-a-time' },
-  },
-  listVehicles: {
-    samples: {
-      customerNumber: ownField('customerNumber', 'C-100234'),
-      vehicleNumber: ownField('vehicleNumber', 'V-000006'),
-      vin: ownField('vin', '1ZE2UH9DLLZRK1GLX'),
-      customervehicleNumber: ownField('customerVehicleNumber', 'TRK-2'),
-      licensePlate: ownField('licensePlate', 'KX-4821'),
-      sort: async () => 'vehicleNumber asc',
-    },
-    malformed: { sort: 'unknownField asc' },
-  },
-  getVehicle: { values: { vehicleNumber: earlier('listVehicles', ownField('vehicleNumber', 'V-CONTRACT-PROBE')) } },
+/** What one parameter gets: a value in every valid request, or a sample for the operators; why it is protected. */
+interface Rule {
+  value?: Value;
+  sample?: Value;
+  protect?: string;
+}
+
+export interface RegistryContext {
+  registry: RegistryEntry[];
+  roles: Pick<typeof ROLES, 'tokenEndpoints' | 'authorization' | 'getsOneVehicle' | 'listsVehicles'>;
+}
+
+const TEST_LOAD = 'a changed load_id could record an event on another load: events are written for LP_TEST_LOAD_ID only';
+const example = (parameter: DocumentedParameter) => {
+  const schema = parameter.schema as { example?: unknown; items?: { example?: unknown } };
+  const value = schema.example ?? schema.items?.example;
+  return String((Array.isArray(value) ? value[0] : value) ?? 'CONTRACT-PROBE');
 };
 
-/** The table's entry of an operation's variant (empty when it has none: the spec's examples then give the values). */
-export const validRequestOf = (operationId: string, variant: string): ValidRequest =>
-  VALID_REQUESTS[`${operationId} ${variant}`] ?? VALID_REQUESTS[operationId] ?? {};
+/** The rule of OAuth's parameters (RFC 6749 4.1, RFC 7636), the same wherever they travel. */
+function oauthRule(parameter: DocumentedParameter, { roles }: RegistryContext): Rule | undefined {
+  switch (parameter.name) {
+    case 'client_id':
+      return { value: variable('LP_CLIENT_ID') };
+    case 'scope':
+      return { value: variable('LP_SCOPE') };
+    case 'redirect_uri':
+      return { value: variable('LP_REDIRECT_URI') };
+    case 'state':
+      return { value: async () => randomState() };
+    case 'code':
+      return roles.authorization[0] ? { value: earlier(roles.authorization[0], (sources) => sources.freshCode()) } : undefined;
+    case 'code_verifier':
+      return { sample: async () => (await pkcePair()).verifier };
+    case 'code_challenge':
+      return { sample: async () => (await pkcePair()).challenge };
+    case 'code_challenge_method':
+      return { sample: async () => 'S256' };
+  }
+  return undefined;
+}
+
+/** The rule of a parameter of the entry (undefined: the spec's examples give its value). */
+function ruleOf(entry: RegistryEntry, parameter: DocumentedParameter, context: RegistryContext): Rule | undefined {
+  if (parameter.credential) return undefined;
+  const oauth = oauthRule(parameter, context);
+  if (oauth) return oauth;
+  const { roles } = context;
+  // A load's events are recorded for the test load only (seed 4.4).
+  if (parameter.name === 'load_id') return { value: variable('LP_TEST_LOAD_ID'), protect: TEST_LOAD };
+  if ((parameter.schema as { format?: string }).format === 'date-time' && parameter.required) return { value: async () => nowUtc() };
+  // A vehicle the key can see, from the list (seed 4.5, 4.6): one by its number, a list filtered by its fields.
+  if (roles.getsOneVehicle.includes(entry.operationId) && parameter.in === 'path' && roles.listsVehicles[0])
+    return { value: earlier(roles.listsVehicles[0], ownField(parameter.name, 'V-CONTRACT-PROBE')) };
+  // A filter takes any value; a parameter of a fixed form (the sort's pattern) keeps its example.
+  const fixedForm = Boolean((parameter.schema as { pattern?: string }).pattern);
+  if (roles.listsVehicles.includes(entry.operationId) && parameter.in === 'query' && !fixedForm)
+    return { sample: ownField(parameter.name, example(parameter)) };
+  return undefined;
+}
+
+/** The LP_* variables a value needs: its own, or an earlier operation's server's and its values'. */
+function needsOf(value: Value | undefined, context: RegistryContext): LpVariable[] {
+  const named = (value as Partial<VariableValue> | undefined)?.variable;
+  if (named) return [named];
+  const from = (value as Partial<EarlierValue> | undefined)?.from;
+  const source = from ? context.registry.find((e) => e.operationId === from) : undefined;
+  if (!source) return [];
+  const its = source.parameters.flatMap((p) => {
+    const rule = ruleOf(source, p, context);
+    return (rule?.value as Partial<VariableValue> | undefined)?.variable ?? [];
+  });
+  return [source.operation.baseVariable, ...its];
+}
+
+/** The LP_* variables a value of the suite's registry needs. */
+export const valueNeeds = (value: Value): LpVariable[] => needsOf(value, { registry: REGISTRY, roles: ROLES });
+
+/** A value outside a parameter's schema that the spec answers with 400, or undefined when it pins none. */
+function malformedOf(entry: RegistryEntry): Record<string, string | undefined> | undefined {
+  const fields = entry.parameters.filter((p) => !p.credential && p.in !== 'path' && p.in !== 'header');
+  const schema = (p: DocumentedParameter) => p.schema as { format?: string; pattern?: string; const?: unknown };
+  const formed = fields.find((p) => schema(p).format === 'date-time' || schema(p).pattern);
+  if (formed) return { [formed.name]: schema(formed).format === 'date-time' ? 'not-a-time' : 'contract-malformed' };
+  const body = fields.filter((p) => p.in === 'form' || p.in === 'json');
+  const free = body.find((p) => p.required && schema(p).const === undefined);
+  if (free) return { [free.name]: undefined };
+  // A fixed field (the grant type) given another value: `password`, a grant type of RFC 6749 no operation here takes.
+  const fixed = body.find((p) => schema(p).const !== undefined);
+  return fixed ? { [fixed.name]: 'password' } : undefined;
+}
+
+const SAFE = ['GET', 'HEAD', 'OPTIONS'];
+
+/** How a valid request of the entry is built on a real target, from its parameters and its operation's role. */
+export function validRequestOf(entry: RegistryEntry, context: RegistryContext = { registry: REGISTRY, roles: ROLES }): ValidRequest {
+  const values: Record<string, Value> = {};
+  const samples: Record<string, Value> = {};
+  const protect: Record<string, string> = {};
+  for (const parameter of entry.parameters) {
+    const rule = ruleOf(entry, parameter, context);
+    if (rule?.value) values[parameter.name] = rule.value;
+    if (rule?.sample) samples[parameter.name] = rule.sample;
+    if (rule?.protect) protect[parameter.name] = rule.protect;
+  }
+  const needs = [...new Set(Object.values(values).flatMap((v) => needsOf(v, context)))];
+  const { roles } = context;
+  const needsCode = Object.values(values).some((v) => roles.authorization.includes((v as Partial<EarlierValue>).from ?? ''));
+  // A request that is neither safe (RFC 9110 9.2.1) nor for a token nor an authorization records something.
+  const writes =
+    !SAFE.includes(entry.operation.method.toUpperCase()) &&
+    !roles.tokenEndpoints.includes(entry.operationId) &&
+    !roles.authorization.includes(entry.operationId);
+  const malformed = malformedOf(entry);
+  return {
+    ...(Object.keys(values).length ? { values } : {}),
+    ...(Object.keys(samples).length ? { samples } : {}),
+    ...(needs.length ? { needs } : {}),
+    ...(writes ? { writes } : {}),
+    ...(needsCode ? { needsCode } : {}),
+    ...(Object.keys(protect).length ? { protect } : {}),
+    ...(malformed ? { malformed } : {}),
+  };
+}
