@@ -95,9 +95,9 @@ module.exports = {
     forbid(
       'suite-report-views-read-the-model',
       'error',
-      'contract-tests/report/views/ render the report model (report/model.ts); they never import a builder of the report.',
+      'contract-tests/report/views/ render the report model (report/report-model.ts); they never import a builder of the report.',
       '^contract-tests/report/views/',
-      '^contract-tests/report/(?!model\\.ts$|views/)',
+      '^contract-tests/report/(?!report-model\\.ts$|views/)',
     ),
     {
       name: 'no-cycle-in-contract-tests',

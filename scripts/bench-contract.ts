@@ -23,7 +23,7 @@ import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
 import { cpuProfileOptions } from '../config/environment.ts';
 import { throughProxy } from '../contract-tests/fixtures/contradicting-proxy.ts';
 import { startRealEnvironmentProxy } from '../contract-tests/fixtures/real-environment-proxy.ts';
-import { readJsonFile } from '../contract-tests/report/ledger.ts';
+import { readJsonFile } from '../contract-tests/report/run-files.ts';
 import type { RunPace } from '../contract-tests/send/transport.ts';
 
 const SANDBOX_GOAL_SECONDS = 30;
@@ -114,7 +114,7 @@ const runners = async () => {
   const [{ dreddAgainst }, { runSuite }, { readLedger }] = await Promise.all([
     import('../contract-tests/dredd/run-dredd.ts'),
     import('../contract-tests/runner/run-suite.ts'),
-    import('../contract-tests/report/ledger.ts'),
+    import('../contract-tests/report/run-files.ts'),
   ]);
   return { dreddAgainst, runSuite, readLedger };
 };

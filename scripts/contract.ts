@@ -152,7 +152,7 @@ function options() {
   };
 }
 
-/** The exit code of a run that could not judge (report/verdict.ts's EXIT_CODES.couldNotJudge), known before it loads. */
+/** The exit code of a run that could not judge (report/verdict-line.ts's EXIT_CODES.couldNotJudge), known before it loads. */
 const COULD_NOT_JUDGE = 2;
 
 async function main(): Promise<number> {

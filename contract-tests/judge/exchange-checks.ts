@@ -10,7 +10,7 @@ import { authorizeRedirect } from './checks/authorize-redirect.ts';
 import { bearerChallenge } from './checks/bearer-challenge.ts';
 import { codeBinding } from './checks/code-binding.ts';
 import { credentialEcho } from './checks/credential-echo.ts';
-import { refusalDisclosure } from './checks/disclosure.ts';
+import { refusalDisclosure } from './checks/refusal-disclosure.ts';
 import { documentedAnswer } from './checks/documented-answer.ts';
 import { foreignIdentifiers } from './checks/foreign-identifiers.ts';
 import { getOneAsked } from './checks/get-one.ts';
@@ -21,7 +21,7 @@ import { serverError } from './checks/server-error.ts';
 import { tokenAnswer } from './checks/token-answer.ts';
 import { tokenLifetime } from './checks/token-lifetime.ts';
 import { tokenRefusals } from './checks/token-refusals.ts';
-import { wrongCredentials } from './checks/wrong-credentials.ts';
+import { wrongCredentials } from './checks/credentials-refused.ts';
 
 export const EXCHANGE_CHECKS: readonly ExchangeCheck[] = [
   serverError,

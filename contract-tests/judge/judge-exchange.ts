@@ -54,7 +54,7 @@ function recordFindings(seen: Exchange, findings: Finding[]): void {
   }
 }
 
-/** Evidence lines and observed answers the report shows of an assumption (report/assumptions.ts). */
+/** Evidence lines and observed answers the report shows of an assumption (report/assumption-outcomes.ts). */
 const SHOWN = 3;
 
 /**

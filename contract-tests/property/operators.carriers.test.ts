@@ -1,4 +1,4 @@
-// The operators of the negative space on the carriers API's operations (property/operators.ts).
-import { operatorChecks } from './operators.ts';
+// The operators of the negative space on the carriers API's operations (property/operator-sweep.ts).
+import { operatorChecks } from './operator-sweep.ts';
 
 operatorChecks('carriers');

@@ -1,5 +1,5 @@
-// The operators of the negative space on the fleet API's operations (property/operators.ts).
-import { operatorChecks } from './operators.ts';
+// The operators of the negative space on the fleet API's operations (property/operator-sweep.ts).
+import { operatorChecks } from './operator-sweep.ts';
 import { questionChecks } from './questions.ts';
 
 operatorChecks('fleet');

@@ -17,7 +17,7 @@ import type { RequestParts } from '../send/parts.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
 import { mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
-import { valueIn } from './operators.ts';
+import { valueIn } from './operator-sweep.ts';
 
 /** A redirect URI no client registered: the .invalid top-level domain never resolves (RFC 6761 6.4). */
 const UNREGISTERED_REDIRECT_URI = 'https://contract-unregistered.invalid/callback';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { readFailedChecks } from '../judge/outcomes.ts';
-import { readJsonFile } from './ledger.ts';
+import { readJsonFile } from './run-files.ts';
 import {
   type AssumptionReportRow,
   type ContradictedRow,
@@ -14,10 +14,10 @@ import {
   type RunReport,
   type VerdictWord,
   type ViolationGroup,
-} from './model.ts';
+} from './report-model.ts';
 import { lineOf } from './spec-lines.ts';
-import type { RunVerdict } from './verdict.ts';
-import type { WorkflowsRun } from '../workflows/verdict.ts';
+import type { RunVerdict } from './verdict-line.ts';
+import type { WorkflowsRun } from '../workflows/workflow-verdict.ts';
 
 const keysOf = (
   report: Pick<RunReport, 'violations' | 'contradicted' | 'unjudged'> & { verdict?: { word: VerdictWord } },

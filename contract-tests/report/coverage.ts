@@ -3,7 +3,7 @@
 import { documentedResponseKey } from '../judge/conformance.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
 import { type Operation, operations } from '../send/spec.ts';
-import { type CoverageRow, DIMENSIONS, type DimensionRow } from './model.ts';
+import { type CoverageRow, DIMENSIONS, type DimensionRow } from './report-model.ts';
 
 // Why a documented status is usually not provoked by a contract run; a recorded skip reason wins over these.
 const DEFAULT_WHY_NOT: Record<string, string> = {
@@ -67,7 +67,7 @@ export function dimensionCoverage(entries: LedgerEntry[], ops: readonly Operatio
     if (!row) continue;
     if (entry.operator) add(row, entry.operator);
     else if (entry.dimension && (DIMENSIONS as readonly string[]).includes(entry.dimension)) add(row, entry.dimension);
-    // Every refused answer of a documented operation is judged for disclosure (judge/checks/disclosure.ts).
+    // Every refused answer of a documented operation is judged for disclosure (judge/checks/refusal-disclosure.ts).
     if (entry.status >= 400 && entry.status < 500 && !entry.operationId.includes(' (')) add(row, 'disclosure');
   }
   return [...rows.values()];

@@ -2,7 +2,7 @@
 // examples, the plainest first), and by the check that saw them (for its JUnit failure).
 import type { Evidence } from '../send/evidence.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
-import type { CheckViolations, ViolationGroup } from './model.ts';
+import type { CheckViolations, ViolationGroup } from './report-model.ts';
 
 /** An assertion's first line without vitest's jargon ("// Object.is equality"). */
 const plainMessage = (message: string) => message.replace(/\s*\/\/ Object\.is equality$/, '').trim();

@@ -2,10 +2,10 @@
 // violations.json, coverage.{json,md}, assumptions.{json,md}, strict-failures.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assumptionReport } from './assumptions.ts';
+import { assumptionReport } from './assumption-outcomes.ts';
 import { clauseSection, clauseTable } from './clause-table.ts';
 import { coverage, dimensionCoverage } from './coverage.ts';
-import { readJsonFile, readLedger } from './ledger.ts';
+import { readJsonFile, readLedger } from './run-files.ts';
 import {
   type AssumptionReportRow,
   type CoverageRow,
@@ -13,11 +13,11 @@ import {
   type RunReport,
   type UnjudgedRequest,
   type ViolationGroup,
-} from './model.ts';
+} from './report-model.ts';
 import { htmlReport } from './views/html.ts';
 import { summaryMarkdown } from './views/summary.ts';
-import { retriedChecks, transportSummary } from './transport.ts';
-import { notesOf, skipGroups } from './skips.ts';
+import { retriedChecks, transportSummary } from './transport-summary.ts';
+import { notesOf, skipGroups } from './skip-groups.ts';
 import { violationGroups, violationsByCheck } from './violations.ts';
 import { assumptionsMarkdown, coverageMarkdown, dimensionsMarkdown, notesMarkdown } from './views/markdown.ts';
 

@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
-import { readJsonFile } from '../report/ledger.ts';
-import type { DriftList, RunReport } from '../report/model.ts';
+import { readJsonFile } from '../report/run-files.ts';
+import type { DriftList, RunReport } from '../report/report-model.ts';
 
 /** Lines of the run's output shown when it wrote no report. */
 const TAIL_LINES = 40;

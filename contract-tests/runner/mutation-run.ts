@@ -17,7 +17,7 @@ import type { MUTATIONS } from '../../sandbox/mutations.ts';
 import { startSandbox, type TargetServer } from '../../tools/targets.ts';
 import { throughProxy } from '../fixtures/contradicting-proxy.ts';
 import { type RealEnvironmentOptions, type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
-import { readLedger } from '../report/ledger.ts';
+import { readLedger } from '../report/run-files.ts';
 import type { SessionRun, SuiteSession } from './suite-session.ts';
 
 /** The suite's own self-checks do not talk to the target. */

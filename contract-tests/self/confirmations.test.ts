@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Confirmations } from '../judge/judge-exchange.ts';
-import { assumptionReport } from '../report/assumptions.ts';
+import { assumptionReport } from '../report/assumption-outcomes.ts';
 import type { LedgerEntry, Observed } from '../send/ledger.ts';
 import { specAssumptions } from '../send/spec.ts';
 

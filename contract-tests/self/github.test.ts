@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { githubReport, reportToGithub } from '../report/views/github.ts';
-import type { RunReport } from '../report/model.ts';
+import type { RunReport } from '../report/report-model.ts';
 import { lineOf } from '../report/spec-lines.ts';
-import type { AssumptionReportRow } from '../report/model.ts';
+import type { AssumptionReportRow } from '../report/report-model.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lp-contract-github-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

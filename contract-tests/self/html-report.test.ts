@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OTHER_LESSEE_API_KEY, SANDBOX_DEFAULTS } from '../../sandbox/config.ts';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { escapeHtml, htmlReport } from '../report/views/html.ts';
-import type { RunReport } from '../report/model.ts';
+import type { RunReport } from '../report/report-model.ts';
 import { expectNoSecrets } from './report-browser.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lp-contract-html-'));

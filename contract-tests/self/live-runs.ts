@@ -4,8 +4,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { readJsonFile } from '../report/ledger.ts';
-import type { AssumptionReportRow } from '../report/model.ts';
+import { readJsonFile } from '../report/run-files.ts';
+import type { AssumptionReportRow } from '../report/report-model.ts';
 import type { TransportStats } from '../send/transport.ts';
 import { testWaitMs } from '../../config/test-waits.ts';
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { threadId, Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OktaLimit, type OktaLimitOptions } from '../fixtures/gateway-limits.ts';
-import { transportLine, transportSummary } from '../report/transport.ts';
+import { transportLine, transportSummary } from '../report/transport-summary.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
 import { PaceBoard, sharedBoard } from '../send/pace-board.ts';
 import { readRateLimit } from '../send/rate-limit-headers.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rewriteJunit } from '../report/views/junit.ts';
 import { driftOf, readBaseline } from '../report/build.ts';
-import type { RunReport } from '../report/model.ts';
+import type { RunReport } from '../report/report-model.ts';
 import { seedSections } from '../../spec-core/seed-sections.ts';
 import { promiseOf } from '../judge/promises.ts';
 import { REGISTRY, registryProblems } from '../send/operations.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FailedCheck, outcomesFile } from '../judge/outcomes.ts';
 import type { SuiteRun } from '../runner/run-suite.ts';
-import { EXIT_CODES, verdictOfRun } from '../report/verdict.ts';
+import { EXIT_CODES, verdictOfRun } from '../report/verdict-line.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lp-contract-verdict-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@
 // assumptions are shown: what the spec guessed, where the answer differs and the spec file to change, escaped.
 import { describe, expect, it } from 'vitest';
 import { workflowsSection } from '../report/views/workflows-html.ts';
-import { summarize, type WorkflowResult } from '../workflows/verdict.ts';
+import { summarize, type WorkflowResult } from '../workflows/workflow-verdict.ts';
 
 const workflow = (contradicted: boolean): WorkflowResult => ({
   workflowId: 'lookUpVehicleFromList',

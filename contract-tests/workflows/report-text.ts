@@ -4,7 +4,7 @@
 // the run's results, which are redacted.
 import type { StepAnswer, StepRequestRecord, StepResult } from './results.ts';
 import type { StepContradiction } from './step-conformance.ts';
-import type { WorkflowResult, WorkflowsRun } from './verdict.ts';
+import type { WorkflowResult, WorkflowsRun } from './workflow-verdict.ts';
 
 const MARK = { passed: '✓', failed: '✗', unjudged: '?', skipped: '-' } as const;
 

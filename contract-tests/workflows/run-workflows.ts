@@ -21,10 +21,10 @@ import { harvestCredentials, workflowRedactor } from './redaction.ts';
 import { type RespectLog, respectDeadlineMs, runRespect } from './respect.ts';
 import { allSteps, type StepContext, type StepResult, workflowSteps } from './results.ts';
 import { judgeStepAnswer, type StepConformance } from './step-conformance.ts';
-import { summarize, type WorkflowOutcome, type WorkflowResult, type WorkflowsRun } from './verdict.ts';
+import { summarize, type WorkflowOutcome, type WorkflowResult, type WorkflowsRun } from './workflow-verdict.ts';
 
 export type { StepResult } from './results.ts';
-export type { WorkflowOutcome, WorkflowResult, WorkflowsRun } from './verdict.ts';
+export type { WorkflowOutcome, WorkflowResult, WorkflowsRun } from './workflow-verdict.ts';
 
 export interface RunWorkflowsOptions {
   target: TargetName;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SECRET_VARIABLES } from '../../config/environment.ts';
-import type { RunReport } from '../../contract-tests/report/model.ts';
+import type { RunReport } from '../../contract-tests/report/report-model.ts';
 import { combinedExitCode } from '../../contract-tests/runner/contract-run.ts';
 import { contractLive, LIVE_RUN_TIMEOUT_MS } from '../../contract-tests/self/live-runs.ts';
 import { expectNoSecrets } from '../../contract-tests/self/report-browser.ts';

@@ -5,7 +5,7 @@
 // that quotes the filter it refuses discloses nothing). A value is found as a whole token, never inside a longer one;
 // one of digits alone shorter than six is not looked for (a Content-Length or a count could spell it by chance).
 import type { Exchange } from '../../send/fetch.ts';
-import { requestText } from './disclosure.ts';
+import { requestText } from './refusal-disclosure.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { operationIdOf } from '../exchange-facts.ts';
 import { PROMISES } from '../promises.ts';

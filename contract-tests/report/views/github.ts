@@ -3,7 +3,7 @@
 // run's summary.md (report/views/summary.ts). Everything passes through the run's redactor before it is
 // printed or written.
 import { appendFileSync } from 'node:fs';
-import { type RunReport, ungroupedViolations } from '../model.ts';
+import { type RunReport, ungroupedViolations } from '../report-model.ts';
 import { summaryMarkdown } from './summary.ts';
 
 /** A workflow command's message: GitHub ends it at a newline and reads % as an escape. */

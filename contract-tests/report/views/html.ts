@@ -11,10 +11,10 @@ import { createHash } from 'node:crypto';
 import { escapeHtml, Html, html } from './html-markup.ts';
 import { workflowsSection } from './workflows-html.ts';
 import type { Evidence } from '../../send/evidence.ts';
-import type { CoverageRow, ViolationGroup } from '../model.ts';
+import type { CoverageRow, ViolationGroup } from '../report-model.ts';
 import { operations } from '../../send/spec.ts';
 import type { FailedCheck } from '../../judge/outcomes.ts';
-import type { ContradictedRow, Drift, DriftList, RetriedCheck, RunReport, VerdictWord } from '../model.ts';
+import type { ContradictedRow, Drift, DriftList, RetriedCheck, RunReport, VerdictWord } from '../report-model.ts';
 
 /** Text whose `code spans` (the specs write them in Markdown) become <code>, the rest escaped. */
 const withCode = (text: string): Html =>

@@ -3,9 +3,9 @@
 // developers); a check that could not be judged is an <error> (JUnit's "did not run to a verdict"), never a <failure>;
 // a check that passed only after retries says so in its <system-out>. The counts of each <testsuite> follow.
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { CheckViolations } from '../model.ts';
+import type { CheckViolations } from '../report-model.ts';
 import { evidenceText } from './text.ts';
-import type { RunReport } from '../model.ts';
+import type { RunReport } from '../report-model.ts';
 
 const escapeXml = (text: string) =>
   text

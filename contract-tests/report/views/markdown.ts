@@ -1,7 +1,14 @@
 // The Markdown reports a run writes beside its data: coverage.md (coverage, the negative space, notes) and
-// assumptions.md. Views of the report model (report/model.ts).
+// assumptions.md. Views of the report model (report/report-model.ts).
 import type { LedgerEntry } from '../../send/ledger.ts';
-import { type AssumptionReportRow, type CoverageRow, countOutcomes, DIMENSIONS, type DimensionRow, operatorTotals } from '../model.ts';
+import {
+  type AssumptionReportRow,
+  type CoverageRow,
+  countOutcomes,
+  DIMENSIONS,
+  type DimensionRow,
+  operatorTotals,
+} from '../report-model.ts';
 import { contradictionsText, describeObserved } from './text.ts';
 
 export function dimensionsMarkdown(rows: DimensionRow[]): string {

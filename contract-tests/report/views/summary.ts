@@ -3,7 +3,7 @@
 // assumptions with the spec line to change), the checks that passed only after retries, what changed since the
 // baseline run, the coverage, and the documented flows as workflows (a live run).
 import { workflowsMarkdown } from '../../workflows/report-text.ts';
-import { contradictedKey, type DriftList, type RunReport, ungroupedViolations } from '../model.ts';
+import { contradictedKey, type DriftList, type RunReport, ungroupedViolations } from '../report-model.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const tag = (list: DriftList | undefined, key: string) => (list?.new.includes(key) ? ' **(new since the last run)**' : '');

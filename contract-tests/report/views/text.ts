@@ -1,8 +1,8 @@
 // The report as console text: an example's request, answer and curl; the violations; the contradicted assumptions; the
-// drift since a baseline; the checks that passed only after retries. Views of the report model (report/model.ts).
+// drift since a baseline; the checks that passed only after retries. Views of the report model (report/report-model.ts).
 import type { Evidence } from '../../send/evidence.ts';
 import type { Observed } from '../../send/ledger.ts';
-import type { AssumptionReportRow, Drift, DriftList, RunReport, SkipGroup, ViolationGroup } from '../model.ts';
+import type { AssumptionReportRow, Drift, DriftList, RunReport, SkipGroup, ViolationGroup } from '../report-model.ts';
 
 /** One example's request, answer and reproduction, as text (the console and the JUnit failures). */
 export function evidenceText(example: Evidence, indent = '   '): string[] {

@@ -2,7 +2,7 @@
 // per workflow with its steps' outcomes, then each failed step as the violations are shown (the promise, what broke,
 // the request, the answer and its curl), and the steps that could not be judged or were skipped with why.
 import type { StepRequestRecord, StepResult } from '../../workflows/results.ts';
-import type { WorkflowResult, WorkflowsRun } from '../../workflows/verdict.ts';
+import type { WorkflowResult, WorkflowsRun } from '../../workflows/workflow-verdict.ts';
 import { type Html, html } from './html-markup.ts';
 
 const WORD = { passed: 'passed', failed: 'broke a promise', unjudged: 'could not judge', skipped: 'skipped' } as const;

@@ -16,7 +16,7 @@ import { type RealEnvironmentProxy, startRealEnvironmentProxy } from '../../fixt
 import { makeTestCertificates, type TestCertificates } from '../../fixtures/test-certificates.ts';
 import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
 import { freePort } from '../../../tools/free-port.ts';
-import { EXIT_CODES } from '../../report/verdict.ts';
+import { EXIT_CODES } from '../../report/verdict-line.ts';
 import { skipIf } from '../../support/skips.ts';
 import { target } from '../../send/target.ts';
 import { contractLive, type LiveRun, verdictLine, WHOLE_RUN_TIMEOUT_MS } from '../live-runs.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRADICTIONS, startContradictingProxy, throughProxy, type ContradictingProxy } from '../../fixtures/contradicting-proxy.ts';
 import { PRESETS, type RealEnvironmentProxy, startRealEnvironmentProxy } from '../../fixtures/real-environment-proxy.ts';
-import type { RetriedCheck, RunReport } from '../../report/model.ts';
+import type { RetriedCheck, RunReport } from '../../report/report-model.ts';
 import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
 import { skipIf } from '../../support/skips.ts';
 import { target } from '../../send/target.ts';

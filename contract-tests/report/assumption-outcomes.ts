@@ -3,7 +3,7 @@
 import { sourceOf } from '../../spec-core/assumptions.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
 import { specAssumptions } from '../send/spec.ts';
-import type { AssumptionReportRow } from './model.ts';
+import type { AssumptionReportRow } from './report-model.ts';
 
 export function assumptionReport(entries: LedgerEntry[]): AssumptionReportRow[] {
   const outcomes = entries.filter((e) => e.kind === 'assumption');

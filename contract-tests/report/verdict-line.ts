@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { type FailedCheck, readFailedChecks } from '../judge/outcomes.ts';
 import type { TransportStats } from '../send/transport.ts';
-import { readJsonFile } from './ledger.ts';
+import { readJsonFile } from './run-files.ts';
 import {
   type AssumptionReportRow,
   type CheckViolations,
@@ -17,8 +17,8 @@ import {
   type SuiteCounts,
   type VerdictWord,
   type ViolationGroup,
-} from './model.ts';
-import { transportLine } from './transport.ts';
+} from './report-model.ts';
+import { transportLine } from './transport-summary.ts';
 import { contradictionsText } from './views/text.ts';
 
 /** The exit codes of a contract run (README, "Exit codes"). */

@@ -1,7 +1,7 @@
 // The checks a run skipped, grouped by their reason (the reason names the LP_* setting or the capability they need),
 // and the run's notes, each once: what the console, report.json and coverage.json show of them.
 import type { LedgerEntry } from '../send/ledger.ts';
-import type { SkipGroup } from './model.ts';
+import type { SkipGroup } from './report-model.ts';
 
 /** The skipped checks by reason, the most frequent first, each with up to three of its checks. */
 export function skipGroups(entries: LedgerEntry[]): SkipGroup[] {

@@ -1,7 +1,7 @@
 // The report model: what every report of a run shows, as data (report.json is it, written as it is), and the rows its
-// parts are made of. The builders (build.ts, verdict.ts, coverage.ts, ...) fill it; the views (views/) render it and
+// parts are made of. The builders (build.ts, verdict-line.ts, coverage.ts, ...) fill it; the views (views/) render it and
 // import nothing of the report but this file (and each other).
-import type { WorkflowsRun } from '../workflows/verdict.ts';
+import type { WorkflowsRun } from '../workflows/workflow-verdict.ts';
 import type { AssumptionSource } from '../../spec-core/assumptions.ts';
 import type { FailedCheck } from '../judge/outcomes.ts';
 import type { Evidence } from '../send/evidence.ts';
