@@ -157,24 +157,15 @@ function heldLocations(api: ApiName, schemaPointer: string, value: unknown, foun
   return found;
 }
 
-export function inspectResponse(operation: Operation, response: ObservedResponse): Inspection {
-  const problems: Finding[] = [];
-  const held: string[] = [];
-  const where = `${operation.operationId} answered ${response.status}`;
-  // A 5xx is a violation wherever it comes from: no location, so no assumption can cover it.
-  if (response.status >= 500) problems.push({ message: `${where}: a 5xx status (the server failed on this request)` });
-  const key = documentedResponseKey(operation, response.status);
-  if (!key) {
-    problems.push({
-      message: `${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`,
-      location: `${operation.pointer}/responses/${response.status}`,
-    });
-    return { problems, held };
-  }
-  const documented = operation.responses[key]!;
-  const pointer = `${operation.pointer}/responses/${escapePointer(key)}`;
-  const api = operation.api;
-
+/** The documented headers of an answer, each judged by the grammar HTTP gives it or by its schema. */
+function inspectHeaders(
+  api: Operation['api'],
+  documented: Operation['responses'][string],
+  pointer: string,
+  response: ObservedResponse,
+  where: string,
+  { problems, held }: Inspection,
+): void {
   for (const [name, rawHeader] of Object.entries(documented.headers ?? {})) {
     const header = resolveRef<HeaderObject>(api, rawHeader);
     // A header may be a $ref to components/headers; its schema lives there.
@@ -201,6 +192,27 @@ export function inspectResponse(operation: Operation, response: ObservedResponse
       else problems.push(...schemaFindings(api, `${headerPointer}/schema`, validate, `${where}: header ${name} "${value}":`));
     }
   }
+}
+
+export function inspectResponse(operation: Operation, response: ObservedResponse): Inspection {
+  const problems: Finding[] = [];
+  const held: string[] = [];
+  const where = `${operation.operationId} answered ${response.status}`;
+  // A 5xx is a violation wherever it comes from: no location, so no assumption can cover it.
+  if (response.status >= 500) problems.push({ message: `${where}: a 5xx status (the server failed on this request)` });
+  const key = documentedResponseKey(operation, response.status);
+  if (!key) {
+    problems.push({
+      message: `${where}: status not documented (documented: ${Object.keys(operation.responses).join(', ')})`,
+      location: `${operation.pointer}/responses/${response.status}`,
+    });
+    return { problems, held };
+  }
+  const documented = operation.responses[key]!;
+  const pointer = `${operation.pointer}/responses/${escapePointer(key)}`;
+  const api = operation.api;
+
+  inspectHeaders(api, documented, pointer, response, where, { problems, held });
 
   const content = documented.content;
   held.push(pointer);

@@ -135,6 +135,30 @@ export class Lane {
   }
 }
 
+/** Each distinct set of targeted files passes against the unmutated sandbox once before its failures count: the
+ * returned check runs a set once, on the first lane that asks, and tells every later asker the same. */
+function targetVerifier(): (lane: Lane, files: string[]) => Promise<boolean> {
+  const verified = new Map<string, Promise<boolean>>();
+  return (lane, files) => {
+    const key = files.join(' ');
+    let check = verified.get(key);
+    if (!check) {
+      check = lane.run(null, files).then((run) => {
+        if (run.exitCode !== 0)
+          console.log(
+            `note: ${files.join(', ')} fail(s) on their own against the unmutated sandbox; their mutants run the whole suite\n${run.failures
+              .slice(0, 3)
+              .map((f) => f.name)
+              .join('\n')}`,
+          );
+        return run.exitCode === 0;
+      });
+      verified.set(key, check);
+    }
+    return check;
+  };
+}
+
 /**
  * Runs every mutant on the lanes: the targeted files first (once they pass unmutated on their own), the whole suite
  * when they miss. `baselineLedger` and `filesOfTest` come from the unmutated baseline run; `fullSuite` skips targeting.
@@ -153,26 +177,7 @@ export async function runMutants(
   if (!baseline.fullSuite && byOperation.byKey.size === 0)
     console.log('contract:mutation: the baseline ledger names no operation; every mutant runs the whole suite');
 
-  // Each distinct set of targeted files passes against the unmutated sandbox once before its failures count.
-  const verified = new Map<string, Promise<boolean>>();
-  const verify = (lane: Lane, files: string[]): Promise<boolean> => {
-    const key = files.join(' ');
-    let check = verified.get(key);
-    if (!check) {
-      check = lane.run(null, files).then((run) => {
-        if (run.exitCode !== 0)
-          console.log(
-            `note: ${files.join(', ')} fail(s) on their own against the unmutated sandbox; their mutants run the whole suite\n${run.failures
-              .slice(0, 3)
-              .map((f) => f.name)
-              .join('\n')}`,
-          );
-        return run.exitCode === 0;
-      });
-      verified.set(key, check);
-    }
-    return check;
-  };
+  const verify = targetVerifier();
 
   // Caught only by a violation: a check the suite could not judge (judge/outcomes.ts) proves nothing about the suite.
   // A mutation made for an exchange check counts only when the run recorded a violation of that check.
