@@ -114,9 +114,8 @@ function guardCalls(client: ClientCalls, baseUrl: string, describe: FailureDescr
   const request = client.request;
   client.request = (method, path, init) => {
     const parseHere = init?.parseAs === undefined || init.parseAs === 'json';
-    const own: CallInit = { ...init };
     // 'stream' makes openapi-fetch hand over the unread body; parseJsonResult reads and parses it.
-    if (parseHere) own.parseAs = 'stream';
+    const own: CallInit = parseHere ? { ...init, parseAs: 'stream' } : { ...init };
     if (init?.fetch) own.fetch = timeoutFetch(init.fetch, timeoutMs);
     // openapi-fetch builds the request before its first await, so only this call's request is a real one.
     const call = init?.middleware?.length ? requests.whileReal(() => request(method, path, own)) : request(method, path, own);
