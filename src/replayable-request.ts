@@ -10,6 +10,7 @@ interface Origin {
   callerSignal: AbortSignal | undefined;
 }
 
+// The origins of real Requests the client built; a light request carries its own.
 const origins = new WeakMap<object, Origin>();
 
 /** The signal of a request whose caller gave none: a Request always has one, and this one never aborts. */
@@ -28,16 +29,18 @@ class ReplayableRequest extends Request {
 
 /** The parts of a Request the client's own code reads; its body is in its origin. */
 class LightRequest {
-  readonly url: string;
   readonly method: string;
   readonly headers: Headers;
   readonly signal: AbortSignal;
   readonly redirect: RequestRedirect;
   readonly body = null;
 
-  constructor(url: string, init: RequestInit) {
-    // As a Request would have it: a URL that does not parse fails here, with fetch's TypeError.
-    this.url = new URL(url).href;
+  /** `url`: already parsed and serialized, as a Request's url is. */
+  constructor(
+    readonly url: string,
+    init: RequestInit,
+    readonly origin: Origin,
+  ) {
     // Stryker disable next-line StringLiteral: openapi-fetch and replayOf always give a method
     this.method = init.method ?? 'GET';
     // openapi-fetch hands over a Headers of its own for each call; a replay passes a copy.
@@ -74,13 +77,21 @@ export interface RequestMaker {
 export function requestMaker(): RequestMaker {
   let real = false;
   let realCalls = 0;
+  // The last URL parsed and its serialization: calls of one client go to the same URL again and again (a URL holds no
+  // more than a path and a query), and parsing it is the largest part of a light request.
+  let lastInput = '';
+  let lastUrl = '';
   // A constructor that returns the request it built: openapi-fetch calls `new Request(url, init)`.
   // biome-ignore lint/complexity/useArrowFunction: called with `new`, which an arrow function cannot be
   const ClientRequest = function (input: string, init?: RequestInit) {
     if (real || realCalls > 0 || typeof input !== 'string' || !fitsLight(init)) return new ReplayableRequest(input, init);
-    const request = new LightRequest(input, init);
-    origins.set(request, { body: (init.body as string | null | undefined) ?? null, callerSignal: init.signal ?? undefined });
-    return request;
+    if (input !== lastInput) {
+      // As a Request would have it: a URL that does not parse fails here, with fetch's TypeError.
+      lastUrl = new URL(input).href;
+      lastInput = input;
+    }
+    const origin = { body: (init.body as string | null | undefined) ?? null, callerSignal: init.signal ?? undefined };
+    return new LightRequest(lastUrl, init, origin);
   } as unknown as typeof Request;
   // openapi-fetch checks middleware results with `instanceof` this class; any Request a middleware returns is fine.
   Object.defineProperty(ClientRequest, Symbol.hasInstance, {
@@ -107,7 +118,7 @@ export function requestMaker(): RequestMaker {
  * @internal
  */
 export function originOf(request: Request): Origin | undefined {
-  return origins.get(request);
+  return request instanceof LightRequest ? request.origin : origins.get(request);
 }
 
 // Requests sent with a body the client did not build from a string (a caller's middleware returned a Request of its
@@ -129,13 +140,11 @@ export function keepUnsentCopy(request: Request): void {
  * @internal
  */
 export function replayOf(request: Request): Request | undefined {
-  const origin = origins.get(request);
+  const origin = originOf(request);
   if (!origin) return unsent.get(request)?.clone();
   // Only the client's own code sees a replay (openapi-fetch runs no middleware for it): a light request does.
   const init: RequestInit = { method: request.method, headers: new Headers(request.headers), redirect: request.redirect };
   // Stryker disable next-line ConditionalExpression: no code reads a replay's own signal: the transport and the authorizer take the caller's from its origin
   if (origin.callerSignal) init.signal = origin.callerSignal;
-  const replay = new LightRequest(request.url, init);
-  origins.set(replay, origin);
-  return replay as unknown as Request;
+  return new LightRequest(request.url, init, origin) as unknown as Request;
 }

@@ -27,14 +27,12 @@ const pendingTimers = new WeakMap<Response, unknown>();
  */
 export function timeoutFetch(fetchImpl: FetchFunction, timeoutMs: number, dispatcher?: Dispatcher): FetchFunction {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError('option "timeoutMs" must be a positive number of milliseconds');
-  // Set only when there is one: a caller's fetch that is not undici's never sees the option.
-  const via: SendInit = dispatcher ? { dispatcher } : NO_DISPATCHER;
   return (input, init) => {
     const controller = new AbortController();
     const timer: unknown = setTimeout(abortForTimeout, timeoutMs, controller);
     // In Node a pending timeout must not keep the process alive; in a browser the timer is a number, with nothing to unref.
     (timer as { unref?: () => void }).unref?.();
-    return send(fetchImpl, input, init, controller.signal, via).then(
+    return send(fetchImpl, input, init, controller.signal, dispatcher).then(
       (response) => {
         pendingTimers.set(response, timer);
         return response;
@@ -49,32 +47,38 @@ export function timeoutFetch(fetchImpl: FetchFunction, timeoutMs: number, dispat
 
 /** fetch's init with undici's `dispatcher` option, which the DOM's RequestInit does not know. */
 type SendInit = RequestInit & { dispatcher?: Dispatcher };
-const NO_DISPATCHER: SendInit = Object.freeze({});
 
 function send(
   fetchImpl: FetchFunction,
   input: Request | string,
   init: RequestInit | undefined,
   timeout: AbortSignal,
-  via: SendInit,
+  dispatcher: Dispatcher | undefined,
 ): Promise<Response> {
+  let sent: SendInit;
   // Stryker disable next-line ConditionalExpression,StringLiteral,BlockStatement: openapi-fetch hands the transport a Request (or a light request), never a string
   if (typeof input === 'string') {
     // Stryker disable next-line OptionalChaining: openapi-fetch hands the transport a Request (or a light request), never a string
     const caller = init?.signal;
     // Stryker disable next-line ObjectLiteral,ArrayDeclaration: openapi-fetch hands the transport a Request (or a light request), never a string
-    return fetchImpl(input, { ...init, ...via, redirect: REDIRECT, signal: caller ? AbortSignal.any([caller, timeout]) : timeout });
+    sent = { ...init, redirect: REDIRECT, signal: caller ? AbortSignal.any([caller, timeout]) : timeout };
+  } else {
+    const origin = originOf(input);
+    if (origin) {
+      // Only the caller's signal can abort besides the timeout; the request's own signal merely follows it.
+      const signal = origin.callerSignal ? AbortSignal.any([origin.callerSignal, timeout]) : timeout;
+      sent = { method: input.method, headers: input.headers, body: origin.body, redirect: REDIRECT, signal };
+      input = input.url;
+    } else {
+      // A Request without an origin (a caller's middleware returned it, or its body is not a string): its body can be
+      // read once, so a replay or a retry needs a copy taken now.
+      keepUnsentCopy(input);
+      sent = { ...init, redirect: REDIRECT, signal: AbortSignal.any([init?.signal ?? input.signal, timeout]) };
+    }
   }
-  const origin = originOf(input);
-  if (origin) {
-    // Only the caller's signal can abort besides the timeout; the request's own signal merely follows it.
-    const signal = origin.callerSignal ? AbortSignal.any([origin.callerSignal, timeout]) : timeout;
-    return fetchImpl(input.url, { method: input.method, headers: input.headers, body: origin.body, ...via, redirect: REDIRECT, signal });
-  }
-  // A Request without an origin (a caller's middleware returned it, or its body is not a string): its body can be read
-  // once, so a replay or a retry needs a copy taken now.
-  keepUnsentCopy(input);
-  return fetchImpl(input, { ...init, ...via, redirect: REDIRECT, signal: AbortSignal.any([init?.signal ?? input.signal, timeout]) });
+  // Set only when there is one: a caller's fetch that is not undici's never sees the option.
+  if (dispatcher) sent.dispatcher = dispatcher;
+  return fetchImpl(input, sent);
 }
 
 /**
