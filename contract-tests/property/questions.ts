@@ -30,7 +30,13 @@ interface Question {
   reasonIfCannot(): string | undefined;
   /** The valid request turned into the question. */
   ask(entry: ModelEntry, parts: RequestParts): RequestParts;
+  /** It addresses data that is not the partner's: only safe methods, unless the run may write. */
+  guardsOthersData?: boolean;
 }
+
+/** RFC 9110 9.2.1: the methods that ask for nothing to change (a variant without a method keeps its operation's, which
+ * a question that guards others' data only asks of a reading operation). */
+const isSafe = (method: string | undefined) => method === undefined || ['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
 
 const parameterNamed = (entry: ModelEntry, name: string) => entry.parameters.find((parameter) => parameter.name === name);
 
@@ -40,6 +46,7 @@ export const QUESTIONS: readonly Question[] = [
     title: "another lessee's vehicle",
     applies: (entry) => ROLES.getsOneVehicle.includes(entry.operationId),
     reasonIfCannot: () => reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'),
+    guardsOthersData: true,
     ask: (entry, parts) => place(parts, parameterNamed(entry, 'vehicleNumber')!, target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!),
   },
   {
@@ -84,7 +91,14 @@ async function questionCheck(entry: ModelEntry, question: Question, ctx: TestCon
     }),
   );
   const applications = applicationsOf(entry, { parts, values }, OPERATION_OPERATORS).filter((a) => !isInapplicable(a.made));
-  const jobs = applications.flatMap((a) => (a.made as Variant[]).map((variant) => [a.operator.id, variant] as const));
+  const all = applications.flatMap((a) => (a.made as Variant[]).map((variant) => [a.operator.id, variant] as const));
+  // Another lessee's object is never sent a method that could change it unless the run may write: a server that
+  // obeyed would change data that is not the partner's to change.
+  const jobs = all.filter(([, variant]) => target.writesAllowed || !question.guardsOthersData || isSafe(variant.method));
+  if (jobs.length < all.length)
+    console.log(
+      `${entryLabel(entry)}, ${question.title}: ${all.length - jobs.length} variants with a method that could change it not sent (writes are not allowed: LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID)`,
+    );
   // A credential moved to another channel may travel encoded (Basic): redacted wherever a server might echo it.
   for (const [operator, variant] of jobs) if (operator === 'credential-channels') for (const value of variant.values) redactor.add(value);
   const sent = await mapConcurrently(jobs, ([operator, variant]) =>
