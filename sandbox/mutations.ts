@@ -225,6 +225,7 @@ export const MUTATIONS = [
   {
     id: 'list-sort-moves-field',
     operation: 'listVehicles',
+    check: 'list-agrees-with-unfiltered',
     description: 'A sorted list holds the same vehicles, but each licensePlate moved to the next vehicle of the answer.',
   },
   { id: 'list-wrong-content-type', operation: 'listVehicles', description: 'The list is sent as text/plain.' },

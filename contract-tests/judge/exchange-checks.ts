@@ -16,6 +16,7 @@ import { foreignIdentifiers } from './checks/foreign-identifiers.ts';
 import { getOneAsked } from './checks/get-one.ts';
 import { getOneAgrees } from './checks/get-one-agrees.ts';
 import { lesseeIsolation } from './checks/lessee-isolation.ts';
+import { listAgrees } from './checks/list-agrees.ts';
 import { listFilters } from './checks/list-filters.ts';
 import { serverError } from './checks/server-error.ts';
 import { tokenAnswer } from './checks/token-answer.ts';
@@ -36,6 +37,7 @@ export const EXCHANGE_CHECKS: readonly ExchangeCheck[] = [
   getOneAsked,
   getOneAgrees,
   listFilters,
+  listAgrees,
   refusalDisclosure,
   wrongCredentials,
   authorizeRedirect,
@@ -69,6 +71,7 @@ export const REQUIRED_CHECKS = [
   'token-lifetime',
   'get-one-agrees-with-list',
   'foreign-identifiers-undisclosed',
+  'list-agrees-with-unfiltered',
 ] as const;
 
 /** What the registry lacks: a check the suite owes that is missing, a check without a promise or operations, an

@@ -3,6 +3,14 @@
 // other; asc and desc by one field must list that field's values in reverse order of each other.
 import type { Vehicle } from '../send/fleet-fields.ts';
 
+/** A list's vehicles by number, made once per list (the key's unfiltered list is the reference of every list answer). */
+const indexes = new WeakMap<readonly Vehicle[], Map<string, Vehicle>>();
+function byNumber(list: readonly Vehicle[]): Map<string, Vehicle> {
+  let index = indexes.get(list);
+  if (!index) indexes.set(list, (index = new Map(list.map((vehicle) => [vehicle.vehicleNumber, vehicle]))));
+  return index;
+}
+
 /** The vehicles of `answer` that differ from the vehicle of the same number in `reference`, field by field, each as
  * "<vehicleNumber>: <field> <before> -> <after>" (at most `limit`). Vehicles `reference` lacks are not compared here:
  * which vehicles a list holds is judged by the membership checks. */
@@ -12,7 +20,7 @@ export function changedVehicles(
   fields: readonly (keyof Vehicle)[],
   limit = 3,
 ): string[] {
-  const before = new Map(reference.map((vehicle) => [vehicle.vehicleNumber, vehicle]));
+  const before = byNumber(reference);
   const changed: string[] = [];
   for (const vehicle of answer) {
     const was = before.get(vehicle.vehicleNumber);

@@ -183,6 +183,16 @@ const CASES: Record<(typeof REQUIRED_CHECKS)[number], { breaks: Made; keeps: Mad
     breaks: { url: 'http://fleet.test/vehicles?vin=VIN-V-1', headers: KEY, status: 200, answer: [vehicle('V-1'), vehicle('V-2')] },
     keeps: { url: 'http://fleet.test/vehicles?vin=VIN-V-1', headers: KEY, status: 200, answer: [vehicle('V-1')] },
   },
+  'list-agrees-with-unfiltered': {
+    // Sorted, V-2 comes with another license plate than the unfiltered list shows.
+    breaks: {
+      url: 'http://fleet.test/vehicles?sort=vin%20desc',
+      headers: KEY,
+      status: 200,
+      answer: [vehicle('V-2', { licensePlate: 'P-9' }), vehicle('V-1')],
+    },
+    keeps: { url: 'http://fleet.test/vehicles?sort=vin%20desc', headers: KEY, status: 200, answer: [vehicle('V-2'), vehicle('V-1')] },
+  },
   'refusals-disclose-nothing': {
     breaks: { url: 'http://fleet.test/vehicles/V-1', headers: KEY, status: 404, answer: { message: 'no', vin: 'VIN-SECRET-9' } },
     keeps: { url: 'http://fleet.test/vehicles/V-1', headers: KEY, status: 404, answer: { message: 'no such vehicle' } },
@@ -265,5 +275,14 @@ describe('the registry of exchange checks', () => {
     expect(found.length, `${id} on an exchange that breaks it`).toBeGreaterThan(0);
     expect(found.every((f) => f.check === id && f.promise.length > 0)).toBe(true);
     expect(await violationsOf(id, keeps, before), `${id} on an exchange that keeps it`).toEqual([]);
+  });
+
+  it('list-agrees-with-unfiltered: a list filtered by one value holds every vehicle of the unfiltered list with it', async () => {
+    // Both own vehicles have the customer vehicle number T-1: the filter by it must bring both.
+    const url = 'http://fleet.test/vehicles?customervehicleNumber=T-1&sort=vin%20asc';
+    const left = await violationsOf('list-agrees-with-unfiltered', { url, headers: KEY, status: 200, answer: [vehicle('V-1')] });
+    expect(left.map((f) => f.message)).toEqual([expect.stringMatching(/left out 1 of the 2 vehicles .*'V-2'/)]);
+    const whole = [vehicle('V-1'), vehicle('V-2')];
+    expect(await violationsOf('list-agrees-with-unfiltered', { url, headers: KEY, status: 200, answer: whole })).toEqual([]);
   });
 });
