@@ -6,8 +6,10 @@ import type { Vehicle } from '../send/fleet-fields.ts';
 /** A list's vehicles by number, made once per list (the key's unfiltered list is the reference of every list answer). */
 const indexes = new WeakMap<readonly Vehicle[], Map<string, Vehicle>>();
 function byNumber(list: readonly Vehicle[]): Map<string, Vehicle> {
-  let index = indexes.get(list);
-  if (!index) indexes.set(list, (index = new Map(list.map((vehicle) => [vehicle.vehicleNumber, vehicle]))));
+  const known = indexes.get(list);
+  if (known) return known;
+  const index = new Map(list.map((vehicle) => [vehicle.vehicleNumber, vehicle]));
+  indexes.set(list, index);
   return index;
 }
 
