@@ -15,7 +15,8 @@ interface CoverPattern {
 }
 
 const segmentsOf = (pointer: string) => (pointer === '' ? [] : pointer.replace(/^\//, '').split('/'));
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A text as a regular expression that matches it literally. */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let patterns: Map<ApiName, CoverPattern[]> | undefined;
 

@@ -9,16 +9,20 @@ import { requestText } from './refusal-disclosure.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { operationIdOf } from '../exchange-facts.ts';
 import { PROMISES } from '../promises.ts';
+import { escapeRegExp } from '../verdicts.ts';
 
 const FOREIGN = [
   ['customer number', 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'],
   ['vehicle number', 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'],
 ] as const;
 
-/** Whether `value` occurs in `text` as a whole token (not inside a longer run of letters, digits, '-' or '_'). */
+/** A value as a whole token (not inside a longer run of letters, digits, '-' or '_'), made once per value: the check
+ * runs on every exchange of the run. */
+const tokens = new Map<string, RegExp>();
 function mentions(text: string, value: string): boolean {
-  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![A-Za-z0-9_-])${escaped}(?![A-Za-z0-9_-])`).test(text);
+  const token = tokens.get(value) ?? new RegExp(`(?<![A-Za-z0-9_-])${escapeRegExp(value)}(?![A-Za-z0-9_-])`);
+  tokens.set(value, token);
+  return token.test(text);
 }
 
 /** Where the answer names it: its headers (by name) and its body. */
@@ -37,12 +41,12 @@ export const foreignIdentifiers: ExchangeCheck = {
   statuses: 'any',
   needs: 'hasDataSemantics',
   judge(seen, context) {
-    const sent = requestText(seen);
     return FOREIGN.flatMap(([what, variable]) => {
       const value = context.env[variable];
-      if (!value || (/^\d+$/.test(value) && value.length < 6) || mentions(sent, value)) return [];
+      if (!value || (/^\d+$/.test(value) && value.length < 6)) return [];
+      // The answer first: the request's text is read only for an answer that names the value.
       const places = placesOf(seen, value);
-      return places.length
+      return places.length && !mentions(requestText(seen), value)
         ? [
             violation(
               foreignIdentifiers,
