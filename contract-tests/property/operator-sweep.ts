@@ -54,13 +54,22 @@ async function baseFor(entry: ModelEntry, parameter: DocumentedParameter | undef
 }
 
 /** Every parameter's value in one valid request (or a sample): one request's worth, so one fresh code at most. */
-async function valuesOf(entry: ModelEntry, parts: RequestParts): Promise<Record<string, string>> {
+export async function valuesOf(entry: ModelEntry, parts: RequestParts): Promise<Record<string, string>> {
   const values: Record<string, string> = {};
   for (const parameter of entry.parameters) {
     const value = valueIn(parts, parameter) ?? (await sampleValue(entry, parameter));
     if (value !== undefined) values[parameter.name] = value;
   }
   return values;
+}
+
+/** Near copies of a secret are as sensitive as the secret, and a credential moved to another channel is the credential:
+ * each is registered with the redactor before it is sent, wherever a server might echo it. (A value made from the
+ * secret is about its size, `value` the one it was made from; the Unicode values are not made from it.) */
+export function redactNearCopies(operatorId: string, parameter: DocumentedParameter | undefined, variant: Variant, value?: string): void {
+  const secret = parameter?.credential && CREDENTIALS[parameter.credential].secret;
+  if (!secret && operatorId !== 'credential-channels') return;
+  for (const v of variant.values) if (v.length <= 2 * (value?.length ?? 64) + 16) redactor.add(v);
 }
 
 /** Sends one variant. An entry whose valid request uses something up (a code) gets a fresh request per variant (or the
@@ -72,11 +81,7 @@ async function sendVariant(entry: ModelEntry, application: Application, index: n
     const again = application.operator.variants({ entry, parameter: application.parameter, value: fresh.value });
     if (Array.isArray(again) && again[index]) variant = again[index]!;
   }
-  // Near copies of a secret are as sensitive as the secret: redacted wherever a server might echo them. (A value made
-  // from the secret is about its size; the Unicode values are not made from it.)
-  const secret = application.parameter?.credential && CREDENTIALS[application.parameter.credential].secret;
-  for (const v of variant.values)
-    if ((secret || application.operator.id === 'credential-channels') && v.length <= 2 * (fresh.value?.length ?? 64) + 16) redactor.add(v);
+  redactNearCopies(application.operator.id, application.parameter, variant, fresh.value);
   return send(entry, variant.change(fresh.parts), {
     ...(variant.method ? { method: variant.method } : {}),
     dimension: 'operators',

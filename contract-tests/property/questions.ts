@@ -10,14 +10,13 @@ import { applicationsOf } from '../operators/operators.ts';
 import { OPERATION_OPERATORS } from '../operators/operation-operators.ts';
 import { isInapplicable, type Variant } from '../operators/operator.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import { redactor } from '../send/fetch.ts';
 import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, withCredentials } from '../send/model.ts';
 import { ROLES } from '../send/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
 import { mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
-import { valueIn } from './operator-sweep.ts';
+import { redactNearCopies, valuesOf } from './operator-sweep.ts';
 
 /** A redirect URI no client registered: the .invalid top-level domain never resolves (RFC 6761 6.4). */
 const UNREGISTERED_REDIRECT_URI = 'https://contract-unregistered.invalid/callback';
@@ -84,12 +83,7 @@ async function questionCheck(entry: ModelEntry, question: Question, ctx: TestCon
     await reasonIfCannotSend(entry),
   );
   const parts = question.ask(entry, await withCredentials(entry));
-  const values = Object.fromEntries(
-    entry.parameters.flatMap((parameter) => {
-      const value = valueIn(parts, parameter);
-      return value === undefined ? [] : [[parameter.name, value]];
-    }),
-  );
+  const values = await valuesOf(entry, parts);
   const applications = applicationsOf(entry, { parts, values }, OPERATION_OPERATORS).filter((a) => !isInapplicable(a.made));
   const all = applications.flatMap((a) => (a.made as Variant[]).map((variant) => [a.operator.id, variant] as const));
   // Another lessee's object is never sent a method that could change it unless the run may write: a server that
@@ -99,8 +93,7 @@ async function questionCheck(entry: ModelEntry, question: Question, ctx: TestCon
     console.log(
       `${entryLabel(entry)}, ${question.title}: ${all.length - jobs.length} variants with a method that could change it not sent (writes are not allowed: LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID)`,
     );
-  // A credential moved to another channel may travel encoded (Basic): redacted wherever a server might echo it.
-  for (const [operator, variant] of jobs) if (operator === 'credential-channels') for (const value of variant.values) redactor.add(value);
+  for (const [operator, variant] of jobs) redactNearCopies(operator, undefined, variant);
   const sent = await mapConcurrently(jobs, ([operator, variant]) =>
     send(entry, variant.change(parts), {
       ...(variant.method ? { method: variant.method } : {}),
