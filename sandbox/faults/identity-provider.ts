@@ -1,5 +1,6 @@
 // The faults of the identity provider ({auth_url}: authorize and token), keyed by their ids in sandbox/mutations.ts.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SandboxContext } from '../context.ts';
 import type { MutationId } from '../mutations.ts';
 import { withoutEmptyValues } from '../routes/identity-provider.ts';
 import { TOKEN_LIFETIME_SECONDS } from '../token-store.ts';
@@ -35,6 +36,19 @@ function redirectState(change: (state: string) => string | undefined) {
   };
 }
 
+/** Authorize redirects to the redirect_uri the request gave (a parseable URL), with `error`, whenever `when` says so: what
+ * RFC 6749 4.1.2.1 forbids for a redirect URI the client did not register. */
+function errorToGivenUri(error: string, when: (query: Record<string, unknown>, context: SandboxContext) => boolean): Fault {
+  return requestTo(AUTHORIZE, 'preHandler', (request, reply, context) => {
+    const query = withoutEmptyValues(request.query);
+    const uri = query.redirect_uri;
+    if (typeof uri !== 'string' || !URL.canParse(uri) || !when(query, context)) return;
+    const back = new URL(uri);
+    back.searchParams.set('error', error);
+    return reply.code(302).header('location', back.href).send();
+  });
+}
+
 export const IDENTITY_PROVIDER_FAULTS = {
   'idp-token-type-jwt': jsonAnswerOf(TOKEN, 200, (body) => ({ ...body, token_type: 'JWT' })),
   'idp-missing-access-token': jsonAnswerOf(TOKEN, 200, ({ access_token: _token, ...body }) => body),
@@ -46,21 +60,14 @@ export const IDENTITY_PROVIDER_FAULTS = {
   'idp-code-grant-subscription-key-unchecked': requestTo(TOKEN, 'preHandler', (request, _reply, { credentials }) => {
     if (fields(request)?.grant_type === 'authorization_code') request.headers['ocp-apim-subscription-key'] = credentials.subscriptionKey;
   }),
-  'authorize-unknown-client-redirects': requestTo(AUTHORIZE, 'preHandler', (request, reply, { credentials }) => {
-    const query = withoutEmptyValues(request.query);
-    if (query.client_id === credentials.clientId || typeof query.redirect_uri !== 'string' || !URL.canParse(query.redirect_uri)) return;
-    const back = new URL(query.redirect_uri);
-    back.searchParams.set('error', 'unauthorized_client');
-    return reply.code(302).header('location', back.href).send();
-  }),
-  'authorize-unsupported-type-to-unregistered-uri': requestTo(AUTHORIZE, 'preHandler', (request, reply, { credentials }) => {
-    const query = withoutEmptyValues(request.query);
-    const uri = query.redirect_uri;
-    if (query.response_type === 'code' || typeof uri !== 'string' || uri === credentials.redirectUri || !URL.canParse(uri)) return;
-    const back = new URL(uri);
-    back.searchParams.set('error', 'unsupported_response_type');
-    return reply.code(302).header('location', back.href).send();
-  }),
+  'authorize-unknown-client-redirects': errorToGivenUri(
+    'unauthorized_client',
+    (query, { credentials }) => query.client_id !== credentials.clientId,
+  ),
+  'authorize-unsupported-type-to-unregistered-uri': errorToGivenUri(
+    'unsupported_response_type',
+    (query, { credentials }) => query.response_type !== 'code' && query.redirect_uri !== credentials.redirectUri,
+  ),
   'idp-subscription-key-not-required': requestTo(TOKEN, 'onRequest', (request, _reply, { credentials }) => {
     request.headers['ocp-apim-subscription-key'] = credentials.subscriptionKey;
   }),
