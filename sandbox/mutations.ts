@@ -353,6 +353,13 @@ export const MUTATIONS = [
     description: 'A token request form with a malformed percent-encoding is answered 500.',
   },
   {
+    id: 'milestone-null-body-500',
+    operation: 'recordLoadMilestoneEvent',
+    operator: 'body-shapes',
+    check: 'no-server-error',
+    description: 'A milestone request whose JSON body is null (valid JSON, not an object) is answered 500.',
+  },
+  {
     id: 'milestone-non-string-500',
     operation: 'recordLoadMilestoneEvent',
     operator: 'json-types',

@@ -219,11 +219,11 @@ const mediaTypes: OperationOperator = {
   },
 };
 
-/** Fields the body's schema does not document, and no fields at all. */
+/** Fields the body's schema does not document (a body with none at all is one of the body shapes, below). */
 const undocumentedFields: OperationOperator = {
   id: 'undocumented-fields',
   scope: 'operation',
-  title: 'undocumented body fields added, or none at all',
+  title: 'undocumented body fields added',
   variants(entry): Made {
     if (entry.body === 'none') return { inapplicable: 'the operation takes no body' };
     const add =
@@ -242,7 +242,36 @@ const undocumentedFields: OperationOperator = {
           ['a[b][c]', 'y'],
         ]),
       ),
-      variant('a body with no fields at all', (p) => ({ ...copyParts(p), ...(p.form ? { form: [] } : { json: {} }) })),
+    ];
+  },
+};
+
+/** A body of the operation's media type as it goes on the wire, written out. */
+const rawBody = (label: string, body: string) => variant(label, (p) => ({ ...copyParts(p), raw: { ...p.raw, body } }));
+
+/**
+ * The body as a whole in every other shape: zero bytes, and for a JSON body every other kind of JSON text (RFC 8259 2:
+ * null, an array, a string, a number, a literal) and an object with no fields. A field-by-field operator never sends
+ * these, and a server that reads `body.field` of a body it did not check is a 500 on `null`.
+ */
+const bodyShapes: OperationOperator = {
+  id: 'body-shapes',
+  scope: 'operation',
+  title: 'the body of zero bytes, null, an array, a scalar or an object with no fields',
+  variants(entry, parts): Made {
+    const body = bodyOf(parts);
+    if (entry.body === 'none' || body === undefined) return { inapplicable: 'the operation takes no body' };
+    const zero = rawBody('a body of zero bytes', '');
+    if (entry.mediaType !== 'application/json') return [zero];
+    return [
+      zero,
+      rawBody('the JSON null', 'null'),
+      rawBody('an empty JSON array', '[]'),
+      rawBody('the valid body inside a JSON array', `[${body}]`),
+      rawBody('a JSON string', '"contract-probe"'),
+      rawBody('a JSON number', '42'),
+      rawBody('the JSON literal true', 'true'),
+      rawBody('a JSON object with no fields', '{}'),
     ];
   },
 };
@@ -250,6 +279,7 @@ const undocumentedFields: OperationOperator = {
 export const OPERATION_OPERATORS: readonly OperationOperator[] = [
   undocumentedQuery,
   undocumentedFields,
+  bodyShapes,
   credentialChannels,
   methods,
   grantTypes,

@@ -30,6 +30,7 @@ export const REQUIRED_OPERATORS = [
   'methods',
   'grant-types',
   'media-types',
+  'body-shapes',
 ] as const;
 
 /** Operators that may change a protected parameter: they never put a plausible value of it in place (no record has an

@@ -41,7 +41,7 @@ describe('pairwise covering arrays', () => {
 
   it('is the full product for two dimensions, and the values themselves for one', () => {
     expect(
-      coveringArray([
+      coveringArray<string | number>([
         ['a', 'b'],
         [1, 2, 3],
       ]),
@@ -51,7 +51,7 @@ describe('pairwise covering arrays', () => {
   });
 
   it('leaves a dimension with no value out of the crossing, and gives the same rows every time', () => {
-    const dimensions = [['x', 'y'], [], ['p', 'q', 'r'], [true, false]];
+    const dimensions: (string | boolean)[][] = [['x', 'y'], [], ['p', 'q', 'r'], [true, false]];
     const rows = coveringArray(dimensions);
     expect(rows.every((row) => row[1] === undefined)).toBe(true);
     expect(coveringArray(dimensions)).toEqual(rows);

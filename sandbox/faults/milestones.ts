@@ -63,6 +63,10 @@ export const MILESTONE_FAULTS = {
   'milestone-blank-load-id-500': failsOn(
     (fields) => typeof fields.load_id === 'string' && fields.load_id !== '' && fields.load_id.trim() === '',
   ),
+  // A server that reads a field of the parsed body before it checks the body is an object.
+  'milestone-null-body-500': requestTo(MILESTONES, 'preHandler', (request, reply) =>
+    bodyMediaType(request) === 'application/json' && request.body === null ? internalError(reply) : undefined,
+  ),
   'milestone-leap-second-500': failsOn((fields) => /T\d\d:\d\d:60/.test(String(fields.event_time))),
   'milestone-non-string-500': failsOn((fields) => Object.values(fields).some((value) => typeof value !== 'string')),
   'milestone-unknown-field-500': failsOn((fields) => Object.keys(fields).some((name) => !KNOWN_FIELDS.includes(name))),

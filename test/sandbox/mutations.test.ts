@@ -211,6 +211,7 @@ const PROBES: Record<MutationId, Probe> = {
   },
   'milestone-blank-load-id-500': async ({ origin }) =>
     (await recordMilestone(origin, await serviceToken(origin), { ...aMilestone, load_id: ' \u3000' })).status >= 500,
+  'milestone-null-body-500': async ({ origin }) => (await recordMilestone(origin, await serviceToken(origin), 'null')).status >= 500,
   'milestone-leap-second-500': async ({ origin }) =>
     (await recordMilestone(origin, await serviceToken(origin), { ...aMilestone, event_time: '2016-12-31T23:59:60Z' })).status >= 500,
   'idp-code-redirect-uri-omitted-accepted': async ({ origin }) =>
