@@ -297,6 +297,13 @@ export const MUTATIONS = [
     description: 'A token request that authenticates with HTTP Basic gets a token whatever its secret (RFC 6749 2.3.1, 3.2.1).',
   },
   {
+    id: 'service-token-basic-trimmed',
+    operation: 'requestServiceToken',
+    operator: 'basic-credentials',
+    check: 'credentials-refused',
+    description: 'A token request with HTTP Basic gets a token when its client_id and secret match once trimmed (RFC 6749 2.3.1).',
+  },
+  {
     id: 'idp-repeated-parameter-accepted',
     operation: 'requestIdentityProviderToken',
     operator: 'repeat',

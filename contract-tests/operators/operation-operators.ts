@@ -7,6 +7,7 @@ import { HTTP_METHODS } from '../../spec-core/http-methods.ts';
 import { CREDENTIALS } from '../send/credentials.ts';
 import { REGISTRY, type RegistryEntry } from '../send/operations.ts';
 import { bodyOf, type Change, copyParts, type RequestParts, withHeaders, withQuery } from '../send/parts.ts';
+import { basicCredentials } from './basic-credentials.ts';
 import type { Made, OperationOperator, Variant } from './operator.ts';
 import { nearMissValues } from './values.ts';
 
@@ -281,6 +282,7 @@ export const OPERATION_OPERATORS: readonly OperationOperator[] = [
   undocumentedFields,
   bodyShapes,
   credentialChannels,
+  basicCredentials,
   methods,
   grantTypes,
   mediaTypes,

@@ -29,6 +29,9 @@ export interface ParameterInPlace {
   entry: RegistryEntry;
   parameter: DocumentedParameter;
   value: string;
+  /** Where the value finally travels when not in the parameter's own place (a form field moved into HTTP Basic travels
+   * in a header): long values are sized for it. */
+  carriedIn?: 'header';
 }
 
 export interface ParameterOperator {

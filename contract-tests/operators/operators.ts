@@ -31,6 +31,7 @@ export const REQUIRED_OPERATORS = [
   'grant-types',
   'media-types',
   'body-shapes',
+  'basic-credentials',
 ] as const;
 
 /** Operators that may change a protected parameter: they never put a plausible value of it in place (no record has an

@@ -124,7 +124,14 @@ const nearMiss = valueOperator('near-miss', 'a near miss of its value', (target)
 
 const injection = valueOperator('injection', 'injection characters', (target) => injectionValues(target.value));
 
-const unicode = valueOperator('unicode', 'the Unicode classes', (target) => [...UNICODE_VALUES, longUnicode(inUrl(target))]);
+/** A long value must fit a URL or a header (a server's HTTP layer refuses longer ones before the operation sees them). */
+const inUrlOrHeader = (target: ParameterInPlace) => inUrl(target) || target.parameter.in === 'header' || target.carriedIn === 'header';
+
+// Sized as in a URL also when it travels inside another header (HTTP Basic): percent-encoded, then base64, it must fit.
+const unicode = valueOperator('unicode', 'the Unicode classes', (target) => [
+  ...UNICODE_VALUES,
+  longUnicode(inUrl(target) || target.carriedIn === 'header'),
+]);
 
 const formatBoundary = valueOperator('format-boundary', 'the boundaries of its format', (target) => {
   const schema = target.parameter.schema as Schema;
@@ -141,7 +148,7 @@ const formatBoundary = valueOperator('format-boundary', 'the boundaries of its f
 });
 
 /** Far over any limit a server could have set without documenting it: 4 KiB in a URL or a header, 64 KiB in a body. */
-const farOver = (target: ParameterInPlace) => (inUrl(target) || target.parameter.in === 'header' ? 4096 : 65536);
+const farOver = (target: ParameterInPlace) => (inUrlOrHeader(target) ? 4096 : 65536);
 
 const overLimit: ParameterOperator = {
   id: 'over-limit',

@@ -63,12 +63,15 @@ export async function valuesOf(entry: ModelEntry, parts: RequestParts): Promise<
   return values;
 }
 
+/** The operation operators that move or change a credential as a whole. */
+const CREDENTIAL_OPERATORS = new Set(['credential-channels', 'basic-credentials']);
+
 /** Near copies of a secret are as sensitive as the secret, and a credential moved to another channel is the credential:
  * each is registered with the redactor before it is sent, wherever a server might echo it. (A value made from the
  * secret is about its size, `value` the one it was made from; the Unicode values are not made from it.) */
 export function redactNearCopies(operatorId: string, parameter: DocumentedParameter | undefined, variant: Variant, value?: string): void {
   const secret = parameter?.credential && CREDENTIALS[parameter.credential].secret;
-  if (!secret && operatorId !== 'credential-channels') return;
+  if (!secret && !CREDENTIAL_OPERATORS.has(operatorId)) return;
   for (const v of variant.values) if (v.length <= 2 * (value?.length ?? 64) + 16) redactor.add(v);
 }
 

@@ -9,12 +9,13 @@ import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import { isInapplicable, type Operator, type ParameterOperator } from '../operators/operator.ts';
 import { applicationsOf, OPERATORS, operatorProblems, REQUIRED_OPERATORS } from '../operators/operators.ts';
 import { REGISTRY } from '../send/operations.ts';
+import { basicCredentials, inBasic } from '../operators/basic-credentials.ts';
 import { standIns } from './stand-ins.ts';
 
 describe('the operators of the negative space', () => {
   it('every operator the suite owes exists, and meets every parameter and operation of the registry', () => {
     expect(operatorProblems(REGISTRY, standIns)).toEqual([]);
-    expect(REQUIRED_OPERATORS.length).toBe(18);
+    expect(REQUIRED_OPERATORS.length).toBe(19);
   });
 
   it('every documented parameter and credential gets variants from most operators', () => {
@@ -44,6 +45,50 @@ describe('the operators of the negative space', () => {
           entry.parameters.some((p) => p.credential === id),
           `${entry.operationId} ${id}`,
         ).toBe(true);
+  });
+});
+
+describe('the client password inside HTTP Basic', () => {
+  const parts = {
+    path: {},
+    query: [],
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    form: [
+      ['grant_type', 'client_credentials'],
+      ['client_id', 'a b:c'],
+      ['client_secret', 'é%'],
+    ] as Array<[string, string]>,
+  };
+  const basicOfParts = (made: { headers: Record<string, string> }) =>
+    Buffer.from(made.headers.Authorization!.replace(/^Basic /, ''), 'base64').toString('utf8');
+
+  it('moves client_id and client_secret from the form into Basic, each form-urlencoded (RFC 6749 2.3.1)', () => {
+    const made = inBasic(parts);
+    expect(basicOfParts(made)).toBe('a+b%3Ac:%C3%A9%25');
+    expect(made.raw?.body).toBe('grant_type=client_credentials');
+  });
+
+  it('keeps a value the operator wrote on purpose (raw) exactly as written', () => {
+    const made = inBasic({ ...parts, raw: { body: 'grant_type=client_credentials&client_id=%zz&client_secret=%2561' } });
+    expect(basicOfParts(made)).toBe('%zz:%2561');
+  });
+
+  it('gives the token endpoints variants of both places from the parameter operators, and says why elsewhere', () => {
+    for (const entry of REGISTRY) {
+      const made = basicCredentials.variants(entry, standIns(entry).parts, standIns(entry).values);
+      const takesPassword = entry.parameters.some((p) => p.name === 'client_secret');
+      const exchangesCode = entry.parameters.some((p) => p.name === 'code');
+      if (!takesPassword || exchangesCode) expect(isInapplicable(made), entry.operationId).toBe(true);
+      else {
+        const labels = (made as Array<{ label: string }>).map((variant) => variant.label);
+        for (const place of ['user (client_id)', 'password (client_secret)'])
+          for (const operator of ['leading space', 'upper case', 'percent-encoded', 'code points'])
+            expect(
+              labels.some((label) => label.startsWith(`HTTP Basic ${place}`) && label.includes(operator)),
+              `${place} ${operator}`,
+            ).toBe(true);
+      }
+    }
   });
 });
 

@@ -5,15 +5,30 @@ import { type Fault, jsonAnswerOf, answerOf, replaceSeam, requestTo } from './fa
 
 const TOKEN = 'POST /svc/token';
 
-/** The client id of an HTTP Basic Authorization header (RFC 6749 2.3.1: form-urlencoded), or undefined. */
-function basicClientId(authorization: string | undefined): string | undefined {
+/** The client id and secret of an HTTP Basic Authorization header (RFC 6749 2.3.1: form-urlencoded), or undefined. */
+function basicPassword(authorization: string | undefined): { id: string; secret: string } | undefined {
   const match = /^basic\s+(\S+)$/i.exec(authorization ?? '');
   const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
-  return colon > 0 ? decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')) : undefined;
+  const unform = (text: string) => {
+    try {
+      return decodeURIComponent(text.replace(/\+/g, ' '));
+    } catch {
+      return text;
+    }
+  };
+  return colon > 0 ? { id: unform(decoded.slice(0, colon)), secret: unform(decoded.slice(colon + 1)) } : undefined;
 }
+const basicClientId = (authorization: string | undefined) => basicPassword(authorization)?.id;
 
 export const SERVICE_TOKEN_FAULTS = {
+  // HTTP Basic taken as the client password, its id and secret trimmed before they are compared.
+  'service-token-basic-trimmed': requestTo(TOKEN, 'preHandler', (request) => {
+    const basic = basicPassword(request.headers.authorization);
+    if (!isFormEncoded(request.headers['content-type']) || !basic) return;
+    request.body = { ...(request.body as object), client_id: basic.id.trim(), client_secret: basic.secret.trim() };
+    delete request.headers.authorization;
+  }),
   'service-token-expires-in': jsonAnswerOf(TOKEN, 200, ({ expired_in, ...body }) => ({ ...body, expires_in: expired_in })),
   'service-token-expired-in-string': jsonAnswerOf(TOKEN, 200, (body) => ({ ...body, expired_in: String(body.expired_in) })),
   'service-token-lifetime-7200': replaceSeam('serviceTokenLifetimeSeconds', () => 7200),

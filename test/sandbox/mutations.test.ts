@@ -222,6 +222,12 @@ const PROBES: Record<MutationId, Probe> = {
       (await postForm(`${origin}/svc/token`, { grant_type: 'client_credentials' }, { authorization: `Basic ${basic}` })).status === 200
     );
   },
+  'service-token-basic-trimmed': async ({ origin }) => {
+    const basic = Buffer.from(`${defaults.LP_CLIENT_ID}:+${encodeURIComponent(defaults.LP_CLIENT_SECRET)}+`).toString('base64');
+    return (
+      (await postForm(`${origin}/svc/token`, { grant_type: 'client_credentials' }, { authorization: `Basic ${basic}` })).status === 200
+    );
+  },
   'idp-repeated-parameter-accepted': async ({ origin }) => {
     const body = `${new URLSearchParams({ ...ccFields, client_id: defaults.LP_CLIENT_ID, client_secret: defaults.LP_CLIENT_SECRET })}&scope=${defaults.LP_SCOPE}`;
     const response = await fetch(`${origin}/idp/oauth2/default/v1/token`, {
