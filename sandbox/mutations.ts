@@ -159,6 +159,13 @@ export const MUTATIONS = [
     description: "Fleet requests without an API-Key header are answered 200 (with the first lessee's vehicles).",
   },
   {
+    id: 'fleet-wrong-key-with-unknown-query-accepted',
+    operation: 'FleetApiKey',
+    description: 'A wrong API-Key is accepted when the query also has a parameter the list does not document (two faults at once).',
+    operator: 'pairwise',
+    check: 'credentials-refused',
+  },
+  {
     id: 'fleet-key-case-insensitive',
     operation: 'FleetApiKey',
     description: 'API-Key is compared ignoring case.',

@@ -1,9 +1,9 @@
 // The coverage of a run, from its ledger: operation × documented status × security scheme, exercised or not and why
 // not; and the negative space, the requests per operation and operator.
 import { documentedResponseKey } from '../judge/conformance.ts';
-import type { LedgerEntry } from '../send/ledger.ts';
+import { CROSSING_ID, type LedgerEntry } from '../send/ledger.ts';
 import { type Operation, operations } from '../send/spec.ts';
-import { type CoverageRow, DIMENSIONS, type DimensionRow } from './report-model.ts';
+import { type CoverageRow, type CrossingCoverage, DIMENSIONS, type DimensionRow } from './report-model.ts';
 
 // Why a documented status is usually not provoked by a contract run; a recorded skip reason wins over these.
 const DEFAULT_WHY_NOT: Record<string, string> = {
@@ -65,10 +65,38 @@ export function dimensionCoverage(entries: LedgerEntry[], ops: readonly Operatio
     // "getVehicle (DELETE)": a method the path does not document counts for the path's operation.
     const row = rows.get(entry.operationId.split(' (')[0]!);
     if (!row) continue;
-    if (entry.operator) add(row, entry.operator);
+    if (entry.operator) add(row, crossingOf(entry.operator) ? CROSSING_ID : entry.operator);
     else if (entry.dimension && (DIMENSIONS as readonly string[]).includes(entry.dimension)) add(row, entry.dimension);
     // Every refused answer of a documented operation is judged for disclosure (judge/checks/refusal-disclosure.ts).
     if (entry.status >= 400 && entry.status < 500 && !entry.operationId.includes(' (')) add(row, 'disclosure');
   }
   return [...rows.values()];
+}
+
+const CROSSING_DIMENSIONS = ['question', 'parameter class', 'operation class'] as const;
+
+/** A pairwise crossing's values (question, parameter class, operation class), from its coverage id; else undefined. */
+function crossingOf(operator: string): string[] | undefined {
+  if (!operator.startsWith(`${CROSSING_ID}: `)) return undefined;
+  const values = operator.slice(CROSSING_ID.length + 2).split(' × ');
+  return values.length === CROSSING_DIMENSIONS.length ? values : undefined;
+}
+
+export function crossingCoverage(entries: LedgerEntry[]): CrossingCoverage {
+  const coverage: CrossingCoverage = { requests: 0, perDimension: {}, perPair: {} };
+  const count = (table: Record<string, Record<string, number>>, key: string, value: string) => {
+    table[key] ??= {};
+    table[key][value] = (table[key][value] ?? 0) + 1;
+  };
+  for (const entry of entries) {
+    const values = entry.kind === 'exchange' && entry.operator ? crossingOf(entry.operator) : undefined;
+    if (!values) continue;
+    coverage.requests += 1;
+    values.forEach((value, i) => {
+      count(coverage.perDimension, CROSSING_DIMENSIONS[i]!, value);
+      for (let j = i + 1; j < values.length; j += 1)
+        count(coverage.perPair, `${CROSSING_DIMENSIONS[i]} × ${CROSSING_DIMENSIONS[j]}`, `${value} × ${values[j]}`);
+    });
+  }
+  return coverage;
 }

@@ -45,6 +45,13 @@ export interface SkipGroup {
   checks: string[];
 }
 
+/** The requests of the pairwise crossings (property/crossings.ts) per value of each dimension and per pair of values. */
+export interface CrossingCoverage {
+  requests: number;
+  perDimension: Record<string, Record<string, number>>;
+  perPair: Record<string, Record<string, number>>;
+}
+
 export interface DimensionRow {
   operationId: string;
   /** Requests by operator id, and by the dimensions above. */

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assumptionReport } from './assumption-outcomes.ts';
 import { clauseSection, clauseTable } from './clause-table.ts';
-import { coverage, dimensionCoverage } from './coverage.ts';
+import { coverage, crossingCoverage, dimensionCoverage } from './coverage.ts';
 import { readJsonFile, readLedger } from './run-files.ts';
 import {
   type AssumptionReportRow,
@@ -19,7 +19,7 @@ import { summaryMarkdown } from './views/summary.ts';
 import { retriedChecks, transportSummary } from './transport-summary.ts';
 import { notesOf, skipGroups } from './skip-groups.ts';
 import { violationGroups, violationsByCheck } from './violations.ts';
-import { assumptionsMarkdown, coverageMarkdown, dimensionsMarkdown, notesMarkdown } from './views/markdown.ts';
+import { assumptionsMarkdown, coverageMarkdown, crossingsMarkdown, dimensionsMarkdown, notesMarkdown } from './views/markdown.ts';
 
 export function writeReports(dir: string, ledgerDir: string, targetName: string): { coverageRows: CoverageRow[]; md: string } {
   const entries = readLedger(ledgerDir);
@@ -39,12 +39,18 @@ export function writeReports(dir: string, ledgerDir: string, targetName: string)
     `${JSON.stringify({ target: targetName, violations: violationGroups(entries, { occurrences: true }), byCheck: violationsByCheck(entries) }, null, 2)}\n`,
   );
   const dimensions = dimensionCoverage(entries);
+  const crossings = crossingCoverage(entries);
   const clauses = clauseTable();
   writeFileSync(
     join(dir, 'coverage.json'),
-    `${JSON.stringify({ target: targetName, rows: coverageRows, dimensions, clauses, notes: entries.filter((e) => e.kind === 'note'), skips: skipGroups(entries), notesOnce: notesOf(entries) }, null, 2)}\n`,
+    `${JSON.stringify({ target: targetName, rows: coverageRows, dimensions, crossings, clauses, notes: entries.filter((e) => e.kind === 'note'), skips: skipGroups(entries), notesOnce: notesOf(entries) }, null, 2)}\n`,
   );
-  const md = [coverageMarkdown(coverageRows, targetName), dimensionsMarkdown(dimensions), notesMarkdown(entries)]
+  const md = [
+    coverageMarkdown(coverageRows, targetName),
+    dimensionsMarkdown(dimensions),
+    crossingsMarkdown(crossings),
+    notesMarkdown(entries),
+  ]
     .filter(Boolean)
     .join('\n');
   writeFileSync(join(dir, 'coverage.md'), [md, clauseSection(clauses)].join('\n'));

@@ -1,6 +1,7 @@
 // The covering arrays that bound the crossings of the negative space: every pair of values of any two dimensions is in
 // some row, with far fewer rows than the full product. Pure: plain data, no request.
 import { describe, expect, it } from 'vitest';
+import { classProblems } from '../operators/crossing-classes.ts';
 import { coveringArray, coveringIndexes } from '../operators/pairwise.ts';
 
 /** The pairs (dimension, value, dimension, value) no row holds. */
@@ -61,5 +62,16 @@ describe('pairwise covering arrays', () => {
     const sizes = [4, 3, 3, 2];
     const rows = coveringIndexes(sizes);
     expect(missingPairs(sizes, rows.slice(1)).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the operator classes of the crossings', () => {
+  it('hold every operator of the suite exactly once', () => {
+    expect(classProblems()).toEqual([]);
+  });
+
+  it('fail on an operator in no class, and on a class naming an operator that does not exist', () => {
+    expect(classProblems(['omit', 'a-new-operator'])).toContain('the operator "a-new-operator" is in no class');
+    expect(classProblems(['omit'])).toContain('the class "absent" names "empty", no operator');
   });
 });

@@ -154,3 +154,7 @@ export function takeProblems(test?: string): Problems {
   }
   return taken;
 }
+
+/** The operator name of the pairwise crossings (contract-tests/property/crossings.ts), which combine operators: their
+ * requests are recorded as "pairwise: <question> × <parameter class> × <operation class>". */
+export const CROSSING_ID = 'pairwise';

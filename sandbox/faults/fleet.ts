@@ -67,6 +67,13 @@ export const FLEET_ACCESS_FAULTS = {
     if (typeof key === 'string' && !fleet.forApiKey(key) && key.toLowerCase() === credentials.fleetApiKey.toLowerCase())
       request.headers['api-key'] = credentials.fleetApiKey;
   }),
+  // Two faults at once: a wrong key is let through only when the query also has a parameter the list does not document.
+  'fleet-wrong-key-with-unknown-query-accepted': requestTo(ANY, 'onRequest', (request, _reply, { credentials, fleet }) => {
+    const key = request.headers['api-key'];
+    const names = [...new URL(request.url, 'http://sandbox.invalid').searchParams.keys()];
+    if (typeof key === 'string' && !fleet.forApiKey(key) && names.some((name) => name !== 'sort' && !FILTER_PARAMETERS.has(name)))
+      request.headers['api-key'] = credentials.fleetApiKey;
+  }),
   'fleet-subscription-key-accepted': requestTo(ANY, 'onRequest', (request, _reply, { credentials }) => {
     if (request.headers['api-key'] === undefined && request.headers['ocp-apim-subscription-key'] === credentials.subscriptionKey)
       request.headers['api-key'] = credentials.fleetApiKey;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCredentials } from '../../sandbox/config.ts';
 import type { Vehicle } from '../../sandbox/fleet-fixtures.ts';
 import { EXCHANGE_CHECKS } from '../../contract-tests/judge/exchange-checks.ts';
+import { CROSSING_ID } from '../../contract-tests/send/ledger.ts';
 import { OPERATORS } from '../../contract-tests/operators/operators.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
@@ -158,6 +159,9 @@ const PROBES: Record<MutationId, Probe> = {
     (await authorize(origin, { redirect_uri: `${defaults.LP_REDIRECT_URI}/extra` })).headers
       .get('location')
       ?.startsWith(`${defaults.LP_REDIRECT_URI}/extra`) === true,
+  'fleet-wrong-key-with-unknown-query-accepted': async ({ origin }) =>
+    (await fleetGet(origin, '/vehicles?contract_probe=1', `${defaults.LP_FLEET_API_KEY}x`)).status !== 401 &&
+    (await fleetGet(origin, '/vehicles', `${defaults.LP_FLEET_API_KEY}x`)).status === 401,
   'fleet-key-case-insensitive': async ({ origin }) =>
     (await fleetGet(origin, '/vehicles', defaults.LP_FLEET_API_KEY.toUpperCase())).status === 200,
   // A code exchange without the subscription key header at all.
@@ -322,7 +326,8 @@ describe('an injected violation for every exchange check and every operator', ()
         ).toContain(m.check);
       if (m.operator)
         expect(
-          OPERATORS.map((o) => o.id),
+          // A fault that shows only when two things are off at once is the pairwise crossings' (property/crossings.ts).
+          [...OPERATORS.map((o) => o.id), CROSSING_ID],
           m.id,
         ).toContain(m.operator);
     }

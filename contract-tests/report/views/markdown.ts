@@ -4,6 +4,7 @@ import type { LedgerEntry } from '../../send/ledger.ts';
 import {
   type AssumptionReportRow,
   type CoverageRow,
+  type CrossingCoverage,
   countOutcomes,
   DIMENSIONS,
   type DimensionRow,
@@ -22,6 +23,30 @@ export function dimensionsMarkdown(rows: DimensionRow[]): string {
     `|---|${columns.map(() => '---:').join('|')}|`,
     ...rows.map((r) => `| ${r.operationId} | ${columns.map((c) => r.requests[c] ?? 0).join(' | ')} |`),
     '',
+  ].join('\n');
+}
+
+/** The pairwise crossings' requests per dimension and per pair of values (empty when the run sent none). */
+export function crossingsMarkdown(crossings: CrossingCoverage): string {
+  if (!crossings.requests) return '';
+  const table = (title: string, rows: Record<string, Record<string, number>>) =>
+    Object.entries(rows).flatMap(([name, counts]) => [
+      `### ${title}: ${name}`,
+      '',
+      '| Value | Requests |',
+      '|---|---:|',
+      ...Object.entries(counts)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([value, n]) => `| ${value} | ${n} |`),
+      '',
+    ]);
+  return [
+    '## Pairwise crossings: requests per dimension and per pair',
+    '',
+    `${crossings.requests} requests (contract-tests/property/crossings.ts). For each operation, a pairwise covering array of three dimensions (a security question or none, a class of parameter operators, a class of operation operators): every pair of values of two dimensions that applies to the operation is in at least one request, which also takes one value of the third. Every answer is judged by every exchange check.`,
+    '',
+    ...table('Per dimension', crossings.perDimension),
+    ...table('Per pair', crossings.perPair),
   ].join('\n');
 }
 
