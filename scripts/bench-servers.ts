@@ -60,9 +60,10 @@ function median(measurements: Measurement[]): Measurement {
 const row = (r: Measurement) =>
   `${r.label.padEnd(66)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   (${r.total} requests, ${r.bytes} B each)`;
 
-async function main(): Promise<void> {
-  console.log(`bench:servers — autocannon, ${connections} connections, ${duration} s per measurement, loopback\n`);
+type Target = { label: string; url: string; headers: Record<string, string>; pid: number };
 
+/** The sandbox (logging every request, and quiet) and the Prism mock, each answering the same filtered list. */
+async function startCompared() {
   const [sandbox, quietSandbox, mock] = await Promise.all([
     // Default settings on both sides: the sandbox logs every request as `npm run sandbox` does.
     start('sandbox/main.ts', ['--port', '0'], 'sandbox ready'),
@@ -71,7 +72,7 @@ async function main(): Promise<void> {
     start('scripts/mock.ts', ['--port', '0'], 'mock ready'),
   ]);
   const filter = '/vehicles?customerNumber=C-100234';
-  const targets = [
+  const targets: Target[] = [
     {
       label: `sandbox  GET ${filter}`,
       url: `${sandbox.env.LP_FLEET_BASE_URL}${filter}`,
@@ -91,6 +92,11 @@ async function main(): Promise<void> {
       pid: childPid(mock.child.pid!),
     },
   ];
+  return { targets, stop: () => Promise.all([sandbox.stop(), quietSandbox.stop(), mock.stop()]) };
+}
+
+/** The measurements of each round, in the targets' order. */
+async function measureRounds(targets: Target[]): Promise<Measurement[][]> {
   // Rounds alternate the servers (never two at once: two cores), so load from other work on
   // the machine hits all alike; every other round runs them in reverse order, so none is always
   // measured first or last; the medians of the rounds are compared.
@@ -109,7 +115,11 @@ async function main(): Promise<void> {
       `round ${round + 1}: sandbox ${own.rps.toFixed(0)} req/s (quiet ${quiet.rps.toFixed(0)}), prism ${prism.rps.toFixed(0)} req/s, ratio ${(own.rps / prism.rps).toFixed(1)}x`,
     );
   }
-  const [sandboxResult, quietResult, mockResult] = targets.map((_, index) => median(rounds.map((results) => results[index]!))) as [
+  return rounds;
+}
+
+function printComparison(rounds: Measurement[][]): void {
+  const [sandboxResult, quietResult, mockResult] = rounds[0]!.map((_, index) => median(rounds.map((results) => results[index]!))) as [
     Measurement,
     Measurement,
     Measurement,
@@ -129,8 +139,10 @@ async function main(): Promise<void> {
   const paired = rounds.map(([own, , prism]) => own!.rps / prism!.rps).sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!;
   console.log(`median of the per-round ratios: ${paired.toFixed(1)}x`);
   console.log('(autocannon shares the two cores with the server; when it is the limit, requests per CPU second show the capacity ratio)\n');
-  await Promise.all([sandbox.stop(), quietSandbox.stop(), mock.stop()]);
+}
 
+/** The sandbox's list latency, startup and RSS at 100,000 vehicles. */
+async function measureAtScale(): Promise<void> {
   const startedAt = Date.now();
   const big = await start('sandbox/main.ts', ['--port', '0', '--log-level', 'warn', '--vehicles', '100000'], 'sandbox ready');
   const startupMs = Date.now() - startedAt;
@@ -154,6 +166,14 @@ async function main(): Promise<void> {
   for (const result of results) console.log(row(result));
   console.log(`100k  startup to "sandbox ready": ${startupMs} ms; RSS idle ${rssIdle} MiB, after the runs ${rssLoaded} MiB`);
   await big.stop();
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:servers — autocannon, ${connections} connections, ${duration} s per measurement, loopback\n`);
+  const compared = await startCompared();
+  printComparison(await measureRounds(compared.targets));
+  await compared.stop();
+  await measureAtScale();
 }
 
 stopAllOnSignals();

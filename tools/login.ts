@@ -3,7 +3,7 @@
 // worked (and never shows a credential). Anyone on this machine can reach the loopback port: a callback with another
 // state is answered with an error page and ignored (it must not end the sign-in), and a malformed request gets a 400
 // while the listener keeps waiting.
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { AuthorizationError, buildAuthorizationUrl, exchangeAuthorizationCode, parseAuthorizationCallback } from '../src/index.ts';
 
 export interface LoginSettings {
@@ -36,6 +36,57 @@ export function loopbackRedirect(redirectUri: string): URL | undefined {
   return loopback ? redirect : undefined;
 }
 
+type Page = (response: ServerResponse) => void;
+
+const page =
+  (status: number, text: string): Page =>
+  (response) =>
+    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(`<p>${text}</p>`);
+
+/** What a request to the listener brings: the code, a failed sign-in, or something else (answered, maybe noticed). */
+type Callback = { code: string } | { answer: Page; error: Error } | { answer: Page; notice?: string };
+
+function readCallback(target: string | undefined, redirect: URL, state: string): Callback {
+  let callback: URL;
+  try {
+    callback = new URL(target ?? '/', redirect.origin);
+  } catch {
+    return { answer: page(400, 'Bad request.') };
+  }
+  if (callback.pathname !== redirect.pathname) return { answer: page(404, 'Not found.') };
+  try {
+    return { code: parseAuthorizationCallback(callback, { state }).code };
+  } catch (error) {
+    if (error instanceof AuthorizationError && error.code === 'state_mismatch') {
+      // Not the answer to our request (a forged or stale link): ignore it and keep waiting for ours.
+      return {
+        answer: page(400, 'This sign-in response does not belong to the sign-in waiting in the terminal; it was ignored.'),
+        notice: 'ignored a callback whose state does not match this sign-in; still waiting.',
+      };
+    }
+    return { answer: page(400, 'Sign-in failed; see the terminal.'), error: error as Error };
+  }
+}
+
+/** The listener's server, with bounded waits on every connection. */
+function loopbackServer(handler: (request: IncomingMessage, response: ServerResponse) => void): Server {
+  const server = createServer(handler);
+  // A request Node cannot parse is answered 400 by its default clientError handling, which closes only that connection.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  server.maxConnections = 64;
+  return server;
+}
+
+function listenError(error: NodeJS.ErrnoException, redirect: URL): Error {
+  return new Error(
+    error.code === 'EADDRINUSE'
+      ? `port ${redirect.port} of LP_REDIRECT_URI is already in use: stop the other process (another npm run login?) or use another registered redirect URI.`
+      : `could not listen on LP_REDIRECT_URI ${redirect.origin} (${error.code ?? error.message}).`,
+  );
+}
+
 /** Runs the sign-in: resolves when the exchange succeeded or failed, or the wait timed out. */
 export async function signIn(settings: LoginSettings, options: LoginOptions): Promise<LoginOutcome> {
   const redirect = loopbackRedirect(settings.redirectUri);
@@ -43,42 +94,19 @@ export async function signIn(settings: LoginSettings, options: LoginOptions): Pr
   const { authUrl, clientId, redirectUri, scope } = settings;
   const authorization = await buildAuthorizationUrl({ authUrl, clientId, redirectUri, scope, pkce: true });
   return new Promise<LoginOutcome>((resolve) => {
-    const page = (status: number, text: string) => (response: ServerResponse) =>
-      response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', connection: 'close' }).end(`<p>${text}</p>`);
     let exchanging = false;
-    const server = createServer((request, response) => {
-      let callback: URL;
-      try {
-        callback = new URL(request.url ?? '/', redirect.origin);
-      } catch {
-        page(400, 'Bad request.')(response);
+    const server = loopbackServer((request, response) => {
+      const callback = readCallback(request.url, redirect, authorization.state);
+      if ('answer' in callback) {
+        callback.answer(response);
+        if ('error' in callback) finish({ error: callback.error });
+        else if (callback.notice) options.notice(callback.notice);
         return;
       }
-      if (callback.pathname !== redirect.pathname) {
-        page(404, 'Not found.')(response);
-        return;
-      }
-      let code: string;
-      try {
-        ({ code } = parseAuthorizationCallback(callback, { state: authorization.state }));
-      } catch (error) {
-        if (error instanceof AuthorizationError && error.code === 'state_mismatch') {
-          // Not the answer to our request (a forged or stale link): ignore it and keep waiting for ours.
-          page(400, 'This sign-in response does not belong to the sign-in waiting in the terminal; it was ignored.')(response);
-          options.notice('ignored a callback whose state does not match this sign-in; still waiting.');
-          return;
-        }
-        page(400, 'Sign-in failed; see the terminal.')(response);
-        finish({ error: error as Error });
-        return;
-      }
-      if (exchanging) {
-        page(409, 'This sign-in is already being completed; see the terminal.')(response);
-        return;
-      }
+      if (exchanging) return page(409, 'This sign-in is already being completed; see the terminal.')(response);
       exchanging = true;
       // The browser waits for the exchange: its page must not say "signed in" when the identity provider refuses.
-      exchangeAuthorizationCode({ ...settings, code, codeVerifier: authorization.codeVerifier! }).then(
+      exchangeAuthorizationCode({ ...settings, code: callback.code, codeVerifier: authorization.codeVerifier! }).then(
         (token) => {
           page(200, 'Signed in. You can close this tab and return to the terminal.')(response);
           finish({ token });
@@ -89,12 +117,6 @@ export async function signIn(settings: LoginSettings, options: LoginOptions): Pr
         },
       );
     });
-    // Bounded waits on every connection; a request Node cannot parse is answered 400 by its default
-    // clientError handling, which closes only that connection.
-    server.headersTimeout = 10_000;
-    server.requestTimeout = 30_000;
-    server.keepAliveTimeout = 5_000;
-    server.maxConnections = 64;
     const timer = setTimeout(
       () => finish({ error: new Error(`no callback within ${options.timeoutSeconds} s`) }),
       options.timeoutSeconds * 1000,
@@ -106,13 +128,7 @@ export async function signIn(settings: LoginSettings, options: LoginOptions): Pr
       setTimeout(() => server.closeAllConnections(), 100).unref();
       resolve(outcome);
     }
-    server.on('error', (error: NodeJS.ErrnoException) => {
-      const why =
-        error.code === 'EADDRINUSE'
-          ? `port ${redirect.port} of LP_REDIRECT_URI is already in use: stop the other process (another npm run login?) or use another registered redirect URI.`
-          : `could not listen on LP_REDIRECT_URI ${redirect.origin} (${error.code ?? error.message}).`;
-      finish({ error: new Error(why) });
-    });
+    server.on('error', (error: NodeJS.ErrnoException) => finish({ error: listenError(error, redirect) }));
     server.listen(Number(redirect.port), redirect.hostname.replace(/^\[|\]$/g, ''), () => {
       options.listening(authorization.url);
     });

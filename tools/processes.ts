@@ -128,6 +128,21 @@ function tail(text: string): string {
   return text.length > MAX_KEPT_OUTPUT ? text.slice(-MAX_KEPT_OUTPUT) : text;
 }
 
+/**
+ * Whether the output says the server is ready: the lines of stdout and the index of the one that said it (a pattern
+ * found in stdout or stderr counts at stdout's last line), with the pattern's match.
+ */
+function readiness(stdout: string, stderr: string, ready: string | RegExp) {
+  const lines = stdout.split('\n');
+  if (typeof ready === 'string') {
+    // A whole line: the last one may still be arriving.
+    const readyAt = lines.findIndex((line, index) => index < lines.length - 1 && line.trim() === ready);
+    return readyAt === -1 ? undefined : { lines, readyAt, match: undefined };
+  }
+  const match = ready.exec(stdout) ?? ready.exec(stderr) ?? undefined;
+  return match ? { lines, readyAt: lines.length - 1, match } : undefined;
+}
+
 /** Starts a server script and resolves once it is ready; rejects (after stopping it) when it exits or times out first. */
 export function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { script, ready } = options;
@@ -173,27 +188,20 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
     const timer = setTimeout(() => fail(`did not ${describe} within ${timeoutMs / 1000} s`), timeoutMs);
     const check = () => {
       if (settled) return;
-      let match: RegExpExecArray | undefined;
-      let readyAt = -1;
-      const lines = stdout.split('\n');
-      if (typeof ready === 'string') readyAt = lines.findIndex((line, index) => index < lines.length - 1 && line.trim() === ready);
-      else {
-        match = ready.exec(stdout) ?? ready.exec(stderr) ?? undefined;
-        if (match) readyAt = lines.length - 1;
-      }
-      if (readyAt === -1) {
+      const found = readiness(stdout, stderr, ready);
+      if (!found) {
         if (stdout.length > MAX_KEPT_OUTPUT) fail(`printed more than ${MAX_KEPT_OUTPUT} bytes without getting ready`);
         return;
       }
       settled = true;
       clearTimeout(timer);
-      const stdoutLines = lines.slice(0, readyAt + 1);
+      const stdoutLines = found.lines.slice(0, found.readyAt + 1);
       resolve({
         child,
         pid: child.pid!,
         env: parseLpLines(stdoutLines.join('\n')),
         stdoutLines,
-        readyMatch: match,
+        readyMatch: found.match,
         stderr: () => stderr,
         stdoutTail: () => stdout,
         exited,

@@ -3,21 +3,48 @@
 // row per operation, no configured credential in any spelling; and in Chromium, the verdict on the first screen.
 // The structure is checked on the report of a real run: fixtures/leak-run-report.json is the report of
 // self/end-to-end/real-environment.test.ts's leak run (a sandbox leaking another lessee's vehicles behind a proxy that wraps the
-// list and relabels the fleet's JSON: violations and contradicted assumptions both), taken from that run's files.
+// list and relabels the fleet's JSON: violations and contradicted assumptions both), taken from that run's files; of
+// its coverage rows the file keeps those the run exercised, and the rest are made here from the registry (leakReport).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OTHER_LESSEE_API_KEY, SANDBOX_DEFAULTS } from '../../sandbox/config.ts';
 import { repoRoot } from '../../spec-core/apis.ts';
-import { escapeHtml, htmlReport } from '../report/views/html.ts';
+import { coverage } from '../report/coverage.ts';
 import type { RunReport } from '../report/report-model.ts';
+import { escapeHtml, htmlReport } from '../report/views/html.ts';
+import type { LedgerEntry } from '../send/ledger.ts';
 import { expectNoSecrets } from './report-browser.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lp-contract-html-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const leak = JSON.parse(readFileSync(join(repoRoot, 'contract-tests/fixtures/leak-run-report.json'), 'utf8')) as RunReport;
+/**
+ * The leak run's report. Its coverage grid has a row for every operation, status and scheme of the registry; the file
+ * keeps only the rows the run exercised, and the others are made as the run made them (report/coverage.ts over the
+ * run's exchanges), so the file names no operation the run did not reach and a new operation needs no edit of it.
+ */
+function leakReport(): RunReport {
+  const saved = JSON.parse(readFileSync(join(repoRoot, 'contract-tests/fixtures/leak-run-report.json'), 'utf8')) as RunReport;
+  const exchanges = saved.coverage.rows.flatMap((row) =>
+    Array.from(
+      { length: row.exercised },
+      (): LedgerEntry => ({
+        kind: 'exchange',
+        operationId: row.operationId,
+        status: Number(row.status),
+        scheme: row.scheme,
+        problems: [],
+        test: '',
+      }),
+    ),
+  );
+  const rows = coverage(exchanges);
+  return { ...saved, coverage: { ...saved.coverage, total: rows.length, rows } };
+}
+
+const leak = leakReport();
 /** The credentials the leak run was configured with (the sandbox's public defaults). */
 const LEAK_SECRETS = [
   SANDBOX_DEFAULTS.LP_CLIENT_SECRET,
