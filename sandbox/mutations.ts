@@ -215,6 +215,11 @@ export const MUTATIONS = [
   },
   { id: 'list-filters-ignored', operation: 'listVehicles', description: 'All filters are ignored.', check: 'list-matches-filters' },
   { id: 'list-filters-ored', operation: 'listVehicles', description: 'Different filters are combined with OR instead of AND.' },
+  {
+    id: 'list-changes-between-reads',
+    operation: 'listVehicles',
+    description: 'Every second unfiltered list lacks its last vehicle: the same request twice gets different vehicles.',
+  },
   { id: 'list-first-value-only', operation: 'listVehicles', description: 'Only the first of repeated filter values is honoured.' },
   { id: 'list-sort-ignored', operation: 'listVehicles', description: 'sort is ignored.' },
   { id: 'list-desc-ignored', operation: 'listVehicles', description: 'sort direction desc is treated as asc.' },

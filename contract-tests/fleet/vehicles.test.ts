@@ -2,7 +2,7 @@
 // unfiltered list, so the checks need no fixtures and hold for any fleet with at least two distinct vehicles.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
-import { areReversed } from '../judge/list-relations.ts';
+import { areReversed, changedVehicles } from '../judge/list-relations.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { callOperation, fleetClient } from '../send/clients.ts';
 import type { Exchange } from '../send/fetch.ts';
@@ -143,6 +143,34 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
       holds,
       `?${label} answered ${seen.response.status} with ${vehicles.length} vehicles; the lists of each value hold ${union.size} together${holds ? ', the same' : ''}`,
       seen,
+    );
+  });
+
+  // The answers are compared with each other throughout (sorted, filtered and single answers with the unfiltered list);
+  // that the data holds still while they are is the spec's x-assumption, recorded from the same request sent again.
+  it('records whether the same list request sent twice gets the same vehicles, field by field', async (ctx) => {
+    skipIf(ctx, LIST, needsKey(), needsData(), listFailure);
+    const before = new Set(numbers(all));
+    /** How an answer to the unfiltered list differs from the first one, if it does. */
+    const difference = ({ vehicles = [], seen }: Awaited<ReturnType<typeof probe>>) => {
+      if (statusClass(seen.response.status) !== 2) return `answered ${seen.response.status}`;
+      const changed = changedVehicles(all, vehicles, VEHICLE_FIELDS);
+      const same = vehicles.length === all.length && vehicles.every((vehicle) => before.has(vehicle.vehicleNumber));
+      if (same && !changed.length) return undefined;
+      return `${vehicles.length} vehicles, first ${all.length}${changed.length ? `; changed: ${changed.join('; ')}` : ''}`;
+    };
+    // Twice more, one after the other: the data may change between the first list and these, or between these two.
+    const answers = [await probe({}), await probe({})];
+    const differences = answers.map(difference);
+    const index = Math.max(
+      0,
+      differences.findIndex((d) => d !== undefined),
+    );
+    observeAssumption(
+      ASSUMPTIONS.readsRepeatable,
+      differences.every((d) => d === undefined),
+      `the unfiltered list asked twice more: ${differences.map((d) => d ?? 'the same').join(', then ')}`,
+      answers[index]!.seen,
     );
   });
 

@@ -42,6 +42,7 @@ export const ASSUMPTIONS = {
     pointer: '/components/schemas/LoadMilestoneEvent/properties/event_time',
     match: 'impossible calendar date',
   },
+  readsRepeatable: { api: 'fleet', pointer: '/paths/~1vehicles/get', match: 'sent twice in a short while' },
   filtersRepeatedOr: { api: 'fleet', pointer: '/paths/~1vehicles/get', match: 'repeated query parameters' },
   filtersAnd: { api: 'fleet', pointer: '/paths/~1vehicles/get', match: 'AND' },
   sortForm: { api: 'fleet', pointer: '/paths/~1vehicles/get/parameters/5', match: 'asc' },

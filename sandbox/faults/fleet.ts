@@ -17,6 +17,9 @@ const GET = 'GET /fleet/vehicles/:vehicleNumber';
 const internalError = (reply: FastifyReply) => sendApiError(reply, 500, 'internal_error', 'Internal server error.');
 const otherLessee = (fleet: FleetIndex) => Array.from(fleet.forApiKey(OTHER_LESSEE_API_KEY)!.ids);
 
+/** The unfiltered list reads of each sandbox's fleet (list-changes-between-reads). */
+const UNFILTERED_READS = new WeakMap<FleetIndex, number>();
+
 /** `visible` with some of its answers changed; the rest (and its indexes) are its own. */
 function view(visible: VisibleFleet, change: Partial<Pick<VisibleFleet, 'query' | 'find'>>): VisibleFleet {
   return Object.assign(Object.create(visible) as VisibleFleet, change);
@@ -107,6 +110,19 @@ export const FLEET_LIST_FAULTS = {
   }),
   'list-filters-ignored': listQuery((query) => ({ ...query, filters: [] })),
   'list-filters-ored': listQuery((query) => ({ ...query, combineWithAnd: false })),
+  // Data that does not hold still: the nth unfiltered list of a sandbox lacks its last n vehicles (modulo the fleet's
+  // size), so two reads differ whatever other reads come between them, but one in as many as the fleet has vehicles.
+  'list-changes-between-reads': requestTo(LIST, 'preHandler', (request, _reply, { fleet }) => {
+    const visible = request.visibleFleet!;
+    const query = (asked: VehicleQuery) => {
+      const ids = Array.from(visible.query(asked));
+      if (asked.filters.length || asked.sort) return ids;
+      const reads = (UNFILTERED_READS.get(fleet) ?? 0) + 1;
+      UNFILTERED_READS.set(fleet, reads);
+      return ids.slice(0, ids.length - (reads % Math.max(1, ids.length)));
+    };
+    request.visibleFleet = view(visible, { query });
+  }),
   'list-first-value-only': listQuery((query) => ({
     ...query,
     filters: query.filters.map((filter) => ({ ...filter, values: filter.values.slice(0, 1) })),

@@ -119,6 +119,10 @@ const PROBES: Record<MutationId, Probe> = {
     const other = all.find((v) => v.customerNumber !== all[0]!.customerNumber)!;
     return (await vehicles(origin, `?customerNumber=${all[0]!.customerNumber}&vin=${other.vin}`)).length !== 0;
   },
+  'list-changes-between-reads': async ({ origin }) => {
+    const [first, second] = [await vehicles(origin), await vehicles(origin)];
+    return first.length !== second.length;
+  },
   'list-first-value-only': async ({ origin }) => {
     const [a, b] = await vehicles(origin);
     return (await vehicles(origin, `?vehicleNumber=${a!.vehicleNumber}&vehicleNumber=${b!.vehicleNumber}`)).length !== 2;
