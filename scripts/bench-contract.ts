@@ -14,6 +14,7 @@
 // identity-provider requests are answered 429.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
 import type { SuiteRun } from '../contract-tests/runner/run-suite.ts';
@@ -293,7 +294,7 @@ async function distance(rounds: number, fixed: boolean, cpuProf: string | undefi
         );
         row.workers = /(\d+) test files run side by side/.exec(run.output)?.[1] ?? (row.label === 'adaptive' ? '?' : '3');
         console.log(
-          `  round ${round}, ${row.latencyMs} ms, ${row.label}: ${run.seconds.toFixed(1)} s, ${perExchange(run.cpuSeconds, stats?.requests)} ms of CPU per request, exit ${run.code}` +
+          `  round ${round}, ${row.latencyMs} ms, ${row.label}: ${run.seconds.toFixed(1)} s, ${perExchange(run.cpuSeconds, stats?.requests)} ms of CPU per request, ${row.workers} workers, load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores, exit ${run.code}` +
             (run.code === 0 ? '' : `\n${run.output.split('\n').slice(-8).join('\n')}`),
         );
       }
@@ -339,6 +340,9 @@ function printDistance(rows: DistanceRow[]): boolean {
       `CPU of the suite's processes at loopback: ${ms.toFixed(2)} ms per request, ${ms.toFixed(2)} CPU-seconds per 1,000 (goal <= ${CPU_GOAL_MS} ms: ${met(ms <= CPU_GOAL_MS)}); the sandbox answering them: ${median(adaptive(0).serverCpuPerThousand).toFixed(2)} ms per request`,
     );
   } else console.log('CPU per request: not measured (no /proc on this system)');
+  const [load = 0] = loadavg();
+  const busy = load > availableParallelism() ? ': busy: times, CPU and workers above run high' : '';
+  console.log(`machine load (1-minute average) at the end: ${load.toFixed(1)} on ${availableParallelism()} cores${busy}`);
   return rows.every((r) => r.exitCodes.every((code) => code === 0));
 }
 

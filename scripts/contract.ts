@@ -47,7 +47,7 @@ const CLI = {
       type: 'string',
       value: 'N',
       description:
-        "Live runs: test files run side by side (or LP_CONTRACT_WORKERS; default from the preflight's round trip, 3 to 8, at most two per core, near one per core on fewer than 3). The mock and sandbox run one at a time.",
+        "Live runs: test files run side by side (or LP_CONTRACT_WORKERS; default from the preflight's round trip, 3 to 8, at most two per core, near one per core on fewer than 3, one core fewer for a target on this machine). The mock and sandbox run one at a time.",
     },
     timeout: {
       type: 'string',

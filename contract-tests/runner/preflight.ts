@@ -122,6 +122,15 @@ async function probeOne(
   }
 }
 
+/** Loopback hosts: a target there (the sandbox, a proxy in front of it) answers from this machine's cores. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Whether every configured API is reached directly at a loopback address, not through a proxy. */
+function onThisMachine(env: TargetEnv, transport: Transport): boolean {
+  const bases = PROBES.map((probe) => env[probe.base]).filter((base): base is string => Boolean(base));
+  return bases.length > 0 && bases.every((base) => URL.canParse(base) && LOOPBACK.test(new URL(base).hostname) && !transport.proxyOf(base));
+}
+
 /**
  * Probes each API the LP_* settings configure; APIs without a base URL are left out (their checks skip). `runEnv`: the
  * LP_CONTRACT_* settings the suite will run with; unless it names the workers, they are set from the round trip met.
@@ -136,8 +145,9 @@ export async function preflight(env: TargetEnv, transport: Transport, runEnv?: R
   // The round trip of a request on an open connection: a new connection's TCP, TLS or tunnel would count two or three.
   const least = leastRequestRoundTrip();
   if (runEnv && !runEnv.LP_CONTRACT_WORKERS && readVariable('LP_CONTRACT_WORKERS') === undefined && Number.isFinite(least)) {
-    runEnv.LP_CONTRACT_WORKERS = String(workersFor(least));
-    const line = `round trip ${Math.round(least)} ms at least: ${runEnv.LP_CONTRACT_WORKERS} test files run side by side (--workers, LP_CONTRACT_WORKERS)`;
+    const here = onThisMachine(env, transport);
+    runEnv.LP_CONTRACT_WORKERS = String(workersFor(least, undefined, here));
+    const line = `round trip ${Math.round(least)} ms at least${here ? ', the target on this machine' : ''}: ${runEnv.LP_CONTRACT_WORKERS} test files run side by side (--workers, LP_CONTRACT_WORKERS)`;
     results.push({ api: 'round trip', ok: true, line });
   }
   return results;

@@ -607,6 +607,11 @@ describe('requests in flight adapt to the round trip, within --concurrency', () 
     expect(farther(8)).toEqual([3, 3, 3, 4, 8, 8]);
     expect(farther(2)).toEqual([2, 2, 3, 4, 4, 4]);
     expect(farther(1)).toEqual([1, 2, 3, 4, 4, 4]);
+    // A target on this machine answers from the same cores: near it, one core fewer; far, the same.
+    const here = (cores: number) => [1, 50, 75, 100, 200, 900].map((ms) => workersFor(ms, cores, true));
+    expect(here(8)).toEqual([3, 3, 3, 4, 8, 8]);
+    expect(here(2)).toEqual([1, 2, 3, 4, 4, 4]);
+    expect(here(1)).toEqual([1, 2, 3, 4, 4, 4]);
   });
 
   it('hands the workers the heaviest files first, each prefix naming a file of the suite, the rest in path order', () => {

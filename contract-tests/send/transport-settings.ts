@@ -71,9 +71,12 @@ function rateVariable(name: 'LP_CONTRACT_RATE_LIMIT' | 'LP_CONTRACT_IDP_RATE_LIM
  * thread that loads the suite and judges every answer, so at most two per core: on 2 cores 200 ms away, 8 workers took
  * 30 to 34 s and 4 or 5 took 22 to 24 s (measured side by side, 2,366 requests). Near, the run waits on the CPU, not on
  * the target: 3 workers, or one per core on fewer (on 2 cores, 3 workers cost 1.4 CPU-seconds more than 2, some 0.6 ms a
- * request, and took no less time).
+ * request, and took no less time). A target on this machine (`targetHere`: a sandbox or a proxy on a loopback address)
+ * answers from the same cores, so near it the suite takes one core fewer: each worker warms up its own copy of the
+ * suite's code, and on 2 cores at loopback 1 worker cost 1.1 to 1.5 CPU-seconds less than 2 (about 0.5 ms a request)
+ * and took no longer (3 runs each, side by side).
  */
-export function workersFor(roundTripMs: number, cores: number = availableParallelism()): number {
-  const near = Math.min(DEFAULT_TRANSPORT.workers, Math.max(1, cores));
+export function workersFor(roundTripMs: number, cores: number = availableParallelism(), targetHere = false): number {
+  const near = Math.min(DEFAULT_TRANSPORT.workers, Math.max(1, cores - (targetHere ? 1 : 0)));
   return Math.min(8, 2 * Math.max(2, cores), Math.max(near, Math.ceil(roundTripMs / 25)));
 }
