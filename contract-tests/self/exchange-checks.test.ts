@@ -277,6 +277,26 @@ describe('the registry of exchange checks', () => {
     expect(await violationsOf(id, keeps, before), `${id} on an exchange that keeps it`).toEqual([]);
   });
 
+  it('rfc6749-token-answer: a refusal in the media type the client asked for before JSON is not judged for its JSON', async () => {
+    // oidc-provider (certified) renders its errors as HTML to a client whose Accept prefers text/html.
+    const refusal = (accept: string | undefined) => ({
+      method: 'POST',
+      url: 'http://svc.test/token',
+      headers: { ...FORM, ...(accept ? { accept } : {}) },
+      body: `${SERVICE_FORM}&client_secret=again`,
+      status: 400,
+      answerHeaders: { 'content-type': 'text/html; charset=utf-8' },
+      answer: '<!DOCTYPE html><title>oops! something went wrong</title>',
+    });
+    for (const accept of ['text/html', 'text/html;q=0.9, application/json;q=0.1'])
+      expect(await violationsOf('rfc6749-token-answer', refusal(accept)), accept).toEqual([]);
+    for (const accept of [undefined, 'application/json', 'application/json, text/html;q=0.5', '*/*'])
+      expect(
+        (await violationsOf('rfc6749-token-answer', refusal(accept))).map((f) => f.message),
+        String(accept),
+      ).toEqual([expect.stringMatching(/the refusal is not a JSON object \(text\/html\)/)]);
+  });
+
   it('list-agrees-with-unfiltered: a list filtered by one value holds every vehicle of the unfiltered list with it', async () => {
     // Both own vehicles have the customer vehicle number T-1: the filter by it must bring both.
     const url = 'http://fleet.test/vehicles?customervehicleNumber=T-1&sort=vin%20asc';

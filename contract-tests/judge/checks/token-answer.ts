@@ -5,6 +5,7 @@
 // object whose `error` is in the allowed characters, without repeated members (5.2, 3.2), and a 401 to a request that
 // authenticated with HTTP Basic carries a WWW-Authenticate challenge of that scheme (5.2). Which error code names
 // which refusal is the specs' guess (OAuthError's x-assumption), recorded by the checks that provoke each.
+import Negotiator from 'negotiator';
 import { REGISTRY, ROLES } from '../../send/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
 import { mediaTypeOf } from '../../send/media-types.ts';
@@ -57,8 +58,20 @@ function successProblems(seen: Exchange): Problem[] {
   return problems;
 }
 
+/**
+ * The client asked for the refusal's media type before JSON (its Accept, RFC 9110 12.5.1): a server that honours the
+ * negotiation (oidc-provider, certified, renders its errors as HTML to `Accept: text/html`) answers as it was asked,
+ * and RFC 6749 5.2's JSON speaks to a client that takes JSON.
+ */
+function askedForInstead(seen: Exchange, type: string): boolean {
+  const accept = requestHeader(seen, 'accept');
+  if (!accept || !type || type === 'application/json') return false;
+  return new Negotiator({ headers: { accept } }).mediaType(['application/json', type]) === type;
+}
+
 function refusalProblems(seen: Exchange): Problem[] {
   const type = mediaTypeOf(seen.response.headers.get('content-type'));
+  if (askedForInstead(seen, type)) return [];
   const names = topLevelMemberNames(seen.bodyText);
   if (!names) return [['RFC6749-5.2-error-required', `5.2: the refusal is not a JSON object (${type || 'no content type'})`]];
   const problems: Problem[] = [];
