@@ -8,7 +8,7 @@ import { reasonIfCannot } from '../send/capabilities.ts';
 import { callOperation, logisticsClient } from '../send/clients.ts';
 import { credentialValue, request, validMilestone } from '../send/model.ts';
 import { type Change, chain, withHeaders, withJson, withRaw } from '../send/parts.ts';
-import { statusClass } from '../send/answers.ts';
+import { statusClass } from '../judge/answers.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
 import { skipIf } from '../support/skips.ts';
 

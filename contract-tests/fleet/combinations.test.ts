@@ -17,8 +17,9 @@ import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { changedVehicles } from '../judge/list-relations.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
-import { MODEL, send, withCredentials } from '../send/model.ts';
-import { statusClass } from '../send/answers.ts';
+import { send, withCredentials } from '../send/model.ts';
+import { specModel } from '../model/model-entries.ts';
+import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
@@ -36,7 +37,7 @@ const PAIRS: Array<[Filter, Filter]> = FILTERS.flatMap((a, i) => FILTERS.slice(i
 const SORTS = VEHICLE_FIELDS.flatMap((field) => DIRECTIONS.map((direction) => ({ field, direction })));
 
 const LIST = ['listVehicles'];
-const ENTRY = MODEL.find((e) => e.operationId === 'listVehicles')!;
+const ENTRY = specModel().find((e) => e.operationId === 'listVehicles')!;
 const needsKey = () => reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY');
 const needsData = () => reasonIfCannot(target.name, 'hasDataSemantics');
 

@@ -8,7 +8,7 @@ import { callOperation, fleetClient } from '../send/clients.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { request } from '../send/model.ts';
 import { withPath, withQuery, withRaw } from '../send/parts.ts';
-import { jsonOf, statusClass } from '../send/answers.ts';
+import { jsonOf, statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';

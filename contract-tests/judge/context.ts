@@ -2,7 +2,7 @@
 // long, for which redirect URI, whether a code was redeemed), the credentials configured, the key's own fleet, how far
 // the target's clock was moved. Learned from the exchanges themselves, after each was judged, so that an exchange is
 // judged by what came before it. Each store is bounded.
-import { ROLES } from '../send/operations.ts';
+import { specRoles } from '../model/operations.ts';
 import { vehicleListOf } from '../send/vehicle-list.ts';
 import { type Capability, capabilityOf } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
@@ -73,7 +73,7 @@ export class RunContext {
   /** Learns what an exchange issued or used up: a token, a code, a redeemed code. */
   learn(seen: Exchange): void {
     const operationId = operationIdOf(seen);
-    const tokenEndpoint = operationId !== undefined && ROLES.tokenEndpoints.includes(operationId);
+    const tokenEndpoint = operationId !== undefined && specRoles().tokenEndpoints.includes(operationId);
     if (tokenEndpoint && statusClassOf(seen) === 2) {
       this.learnToken(seen, operationId);
       for (const code of valuesOf(formOf(seen), 'code')) {
@@ -81,8 +81,8 @@ export class RunContext {
         if (known) known.redeemed = true;
       }
     }
-    if (operationId !== undefined && ROLES.authorization.includes(operationId)) this.learnCode(seen);
-    if (operationId !== undefined && ROLES.listsVehicles.includes(operationId) && statusClassOf(seen) === 2)
+    if (operationId !== undefined && specRoles().authorization.includes(operationId)) this.learnCode(seen);
+    if (operationId !== undefined && specRoles().listsVehicles.includes(operationId) && statusClassOf(seen) === 2)
       for (const vehicle of vehicleListOf<Record<string, unknown>>(answerJson(seen)).vehicles ?? [])
         if (typeof vehicle?.vehicleNumber === 'string') bounded(this.listed, vehicle.vehicleNumber, vehicle);
   }

@@ -5,7 +5,7 @@
 // the request was probing an assumption: the assumption's own outcome is recorded beside it, never instead of it.
 import { capabilityOf } from '../send/capabilities.ts';
 import { contentTypeOf, type Exchange, evidenceOfExchange, redactor, requestLineOf } from '../send/fetch.ts';
-import type { Finding } from '../send/findings.ts';
+import type { Finding } from '../model/findings.ts';
 import { type Observed, record, reportContradictions, reportProblems } from '../send/ledger.ts';
 import { target } from '../send/target.ts';
 import { recordClientEvidence } from './client-evidence.ts';

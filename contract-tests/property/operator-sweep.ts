@@ -8,10 +8,11 @@ import type { ApiName } from '../../spec-core/apis.ts';
 import { type Application, applicationsOf, OPERATORS } from '../operators/operators.ts';
 import { isInapplicable, type Variant } from '../operators/operator.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import { CREDENTIALS } from '../send/credentials.ts';
+import { CREDENTIALS } from '../model/credentials.ts';
 import { redactor } from '../send/fetch.ts';
-import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, sampleValue, withCredentials } from '../send/model.ts';
-import type { DocumentedParameter } from '../send/operations.ts';
+import { entryLabel, place, reasonIfCannotSend, send, sampleValue, withCredentials } from '../send/model.ts';
+import { specModel, type ModelEntry } from '../model/model-entries.ts';
+import type { DocumentedParameter } from '../model/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
 import { target } from '../send/target.ts';
 import { mapConcurrently } from '../send/transport.ts';
@@ -100,7 +101,7 @@ export interface Share {
 
 /** Registers one test per operation of the API and operator (with a share: every `of`th of them, from the `part`th). */
 export function operatorChecks(api: ApiName, share: Share = { part: 1, of: 1 }): void {
-  const entries = MODEL.filter((entry) => entry.operation.api === api);
+  const entries = specModel().filter((entry) => entry.operation.api === api);
   // Against a live target its checks run side by side, as every file's do (contract-tests/vitest.config.ts).
   describe(`the operators of the negative space, on every ${api} operation`, () => {
     const all = entries.flatMap((entry) =>

@@ -10,8 +10,9 @@ import { applicationsOf } from '../operators/operators.ts';
 import { OPERATION_OPERATORS } from '../operators/operation-operators.ts';
 import { isInapplicable, type Variant } from '../operators/operator.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, withCredentials } from '../send/model.ts';
-import { ROLES } from '../send/operations.ts';
+import { entryLabel, place, reasonIfCannotSend, send, withCredentials } from '../send/model.ts';
+import { specModel, type ModelEntry } from '../model/model-entries.ts';
+import { specRoles } from '../model/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
 import { mapConcurrently } from '../send/transport.ts';
@@ -43,7 +44,7 @@ export const QUESTIONS: readonly Question[] = [
   {
     id: 'foreign-object',
     title: "another lessee's vehicle",
-    applies: (entry) => ROLES.getsOneVehicle.includes(entry.operationId),
+    applies: (entry) => specRoles().getsOneVehicle.includes(entry.operationId),
     reasonIfCannot: () => reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'),
     guardsOthersData: true,
     ask: (entry, parts) => place(parts, parameterNamed(entry, 'vehicleNumber')!, target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!),
@@ -52,7 +53,7 @@ export const QUESTIONS: readonly Question[] = [
     id: 'unregistered-redirect',
     title: 'an unregistered redirect URI',
     // Where asking needs no code: a code exchange spends one per request (its own checks send those).
-    applies: (entry) => ROLES.authorization.includes(entry.operationId) && parameterNamed(entry, 'redirect_uri') !== undefined,
+    applies: (entry) => specRoles().authorization.includes(entry.operationId) && parameterNamed(entry, 'redirect_uri') !== undefined,
     reasonIfCannot: () => reasonIfUnset(target, 'LP_REDIRECT_URI'),
     ask: (entry, parts) => place(parts, parameterNamed(entry, 'redirect_uri')!, UNREGISTERED_REDIRECT_URI),
   },
@@ -63,11 +64,13 @@ const NO_HANDLING =
 
 /** One test per operation of the API and question that applies to it. */
 export function questionChecks(api: ApiName): void {
-  const pairs = MODEL.filter((entry) => entry.operation.api === api).flatMap((entry) =>
-    QUESTIONS.filter((question) => question.applies(entry)).map(
-      (question) => [`${entryLabel(entry)}: ${question.title}, crossed with every operation operator`, entry, question] as const,
-    ),
-  );
+  const pairs = specModel()
+    .filter((entry) => entry.operation.api === api)
+    .flatMap((entry) =>
+      QUESTIONS.filter((question) => question.applies(entry)).map(
+        (question) => [`${entryLabel(entry)}: ${question.title}, crossed with every operation operator`, entry, question] as const,
+      ),
+    );
   if (!pairs.length) return;
   describe(`the security questions crossed with the operators, on the ${api} operations`, () => {
     it.for(pairs)('%s', ([, entry, question], ctx) => questionCheck(entry, question, ctx));

@@ -6,18 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { ApiName } from '../../spec-core/apis.ts';
 import { observeAssumption } from '../judge/assumptions.ts';
 import { capabilityOf } from '../send/capabilities.ts';
-import {
-  CREDENTIALS,
-  type CredentialId,
-  credentialValue,
-  entryLabel,
-  MODEL,
-  operationOf,
-  reasonIfCannotSend,
-  send,
-  withCredentials,
-} from '../send/model.ts';
-import { statusClass } from '../send/answers.ts';
+import { CREDENTIALS, type CredentialId, credentialValue, entryLabel, reasonIfCannotSend, send, withCredentials } from '../send/model.ts';
+import { specModel, operationOf } from '../model/model-entries.ts';
+import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
@@ -41,7 +32,7 @@ const PRESENCE_ONLY: CaseKind[] = ['no credential'];
  * operation it broke instead of every operation's).
  */
 export function authMatrixChecks(api: ApiName): void {
-  const entries = MODEL.filter((entry) => entry.credentials.length > 0 && operationOf(entry).api === api);
+  const entries = specModel().filter((entry) => entry.credentials.length > 0 && operationOf(entry).api === api);
   describe(`authentication matrix (every ${api} operation, every grant type, every credential)`, () => {
     it.for(entries.map((entry) => [entryLabel(entry), entry] as const))(
       "%s: refuses a request without any credential, or with another scheme's in place of its own",

@@ -5,7 +5,7 @@
 // a 4xx. The own values come from the key's unfiltered list.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import { statusClass } from '../send/answers.ts';
+import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, target, type LpVariable } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';

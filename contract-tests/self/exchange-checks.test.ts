@@ -6,7 +6,7 @@ import { RunContext } from '../judge/context.ts';
 import type { ExchangeCheck } from '../judge/exchange-check.ts';
 import { EXCHANGE_CHECKS, exchangeCheckProblems, REQUIRED_CHECKS } from '../judge/exchange-checks.ts';
 import type { Exchange } from '../send/fetch.ts';
-import { REGISTRY } from '../send/operations.ts';
+import { specRegistry } from '../model/operations.ts';
 import { findOperation } from '../send/fetch.ts';
 import type { Target } from '../send/target.ts';
 
@@ -254,7 +254,7 @@ describe('the registry of exchange checks', () => {
     expect(
       exchangeCheckProblems(
         EXCHANGE_CHECKS,
-        REGISTRY.map((e) => e.operationId),
+        specRegistry().map((e) => e.operationId),
       ),
     ).toEqual([]);
   });
@@ -264,7 +264,7 @@ describe('the registry of exchange checks', () => {
     expect(
       exchangeCheckProblems(
         without,
-        REGISTRY.map((e) => e.operationId),
+        specRegistry().map((e) => e.operationId),
       ),
     ).toContain(`the exchange check "${id}" is missing`);
   });

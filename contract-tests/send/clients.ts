@@ -14,9 +14,9 @@ import {
   type ResendEvent,
   type TokenProvider,
 } from '../../src/index.ts';
-import { CREDENTIALS } from './credentials.ts';
+import { CREDENTIALS } from '../model/credentials.ts';
 import { type Exchange, type ExchangeMeta, exchange, redactor } from './fetch.ts';
-import { REGISTRY, registryEntry } from './operations.ts';
+import { specRegistry, registryEntry } from '../model/operations.ts';
 import { couldNotJudgeOf } from './transport.ts';
 import { required, type Target } from './target.ts';
 
@@ -50,7 +50,7 @@ const transport = {
 /** What to check when a call of an operation is refused as unauthenticated (`operation`: ApiError's `METHOD /path`):
  * the LP_* variables behind the credentials the registry says it carries, and its server's. */
 function credentialsToCheck(operation: string): string | undefined {
-  const entry = REGISTRY.find((e) => `${e.operation.method} ${e.operation.path}` === operation);
+  const entry = specRegistry().find((e) => `${e.operation.method} ${e.operation.path}` === operation);
   if (!entry) return undefined;
   const names = [...new Set([...entry.credentials, ...entry.optional].flatMap((id) => CREDENTIALS[id].variables))].filter(
     (name) => name !== entry.operation.baseVariable,

@@ -8,12 +8,12 @@ import { currentTest } from './test-scope.ts';
 import { baseUrlOf } from './base-urls.ts';
 import { bufferedBody } from './direct-fetch.ts';
 import { type Evidence, evidenceOf } from './evidence.ts';
-import type { Finding } from './findings.ts';
+import type { Finding } from '../model/findings.ts';
 import { type Observed, record } from './ledger.ts';
 import { mediaTypeOf } from './media-types.ts';
 import { redactionWindow } from '../../src/redact.ts';
 import { rememberingRedactorFor } from './redact.ts';
-import { operations, type Operation } from './spec.ts';
+import { specOperations, type Operation } from '../model/spec.ts';
 import { target, type Target } from './target.ts';
 import { CouldNotJudge, readTransportSettings, Transport, type TransportStats } from './transport.ts';
 
@@ -34,7 +34,7 @@ export function findOperation(
   forTarget: Target,
   method: string | undefined,
   url: string,
-  within: Operation[] = operations,
+  within: Operation[] = specOperations(),
 ): Operation | undefined {
   const { pathname, origin } = new URL(url);
   const upper = method?.toUpperCase();

@@ -1,11 +1,11 @@
-// Once per run: clears the previous ledger and precompiles the answers' validators (send/validators.ts); at the end,
+// Once per run: clears the previous ledger and precompiles the answers' validators (judge/validators.ts); at the end,
 // writes the coverage and assumption reports and prints the coverage table. Everything written passes through the
 // redactor of the configured secrets.
 import { rmSync } from 'node:fs';
 import { ledgerDir, outputDir } from '../send/ledger.ts';
 import { redactorFor } from '../send/redact.ts';
 import { writeReports } from '../report/write.ts';
-import { prepareValidators } from '../send/spec.ts';
+import { prepareValidators } from '../judge/validators.ts';
 import { readTarget } from '../send/target.ts';
 
 export function setup(): void {

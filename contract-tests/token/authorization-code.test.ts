@@ -9,7 +9,7 @@ import { mediaTypeOf } from '../judge/conformance.ts';
 import { exchange } from '../send/fetch.ts';
 import { request as requestOperation } from '../send/model.ts';
 import { chain, withHeaders, withJson } from '../send/parts.ts';
-import { statusClass } from '../send/answers.ts';
+import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
 import { reasonIfUnset, required, target } from '../send/target.ts';

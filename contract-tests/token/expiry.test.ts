@@ -8,7 +8,7 @@ import { tokenProvider } from '../send/clients.ts';
 import { exchange } from '../send/fetch.ts';
 import { request } from '../send/model.ts';
 import { withHeaders } from '../send/parts.ts';
-import { statusClass } from '../send/answers.ts';
+import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, required, target } from '../send/target.ts';
 import { withClockAdvanced } from '../send/target-clock.ts';

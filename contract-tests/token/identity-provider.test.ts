@@ -5,7 +5,7 @@ import { reasonIfCannot } from '../send/capabilities.ts';
 import { tokenProvider } from '../send/clients.ts';
 import { request } from '../send/model.ts';
 import { type Change, withForm, withHeaders } from '../send/parts.ts';
-import { jsonOf, statusClass } from '../send/answers.ts';
+import { jsonOf, statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
 import { reasonIfUnset, required, target } from '../send/target.ts';

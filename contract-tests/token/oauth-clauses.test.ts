@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { errorCharacterProblems } from '../judge/oauth-syntax.ts';
 import { wrongValues } from '../operators/wrong-credentials.ts';
-import { statusClass, jsonOf } from '../send/answers.ts';
+import { statusClass, jsonOf } from '../judge/answers.ts';
 import { exchangeCode, needsAuthorize, needsCodeExchange, redirectParameters } from '../send/authorization.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { required, target } from '../send/target.ts';

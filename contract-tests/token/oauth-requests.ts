@@ -3,7 +3,7 @@
 // an answer is described in a message (never a code, a token or a credential).
 import { buildAuthorizationUrl } from '../../src/index.ts';
 import { needsAuthorize, sameEndpoint, unattendedApproval } from '../send/authorization.ts';
-import { statusClass } from '../send/answers.ts';
+import { statusClass } from '../judge/answers.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { type Exchange, exchange } from '../send/fetch.ts';
 import { record } from '../send/ledger.ts';

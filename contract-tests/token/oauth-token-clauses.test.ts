@@ -14,7 +14,7 @@ import {
   topLevelMemberNames,
 } from '../judge/oauth-syntax.ts';
 import { wrongValues } from '../operators/wrong-credentials.ts';
-import { jsonOf, statusClass } from '../send/answers.ts';
+import { jsonOf, statusClass } from '../judge/answers.ts';
 import { exchangeCode, freshCode, needsCodeExchange } from '../send/authorization.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';

@@ -6,7 +6,7 @@ import { callOperation, logisticsClient } from '../send/clients.ts';
 import { redactor } from '../send/fetch.ts';
 import { request } from '../send/model.ts';
 import { withForm, withHeaders } from '../send/parts.ts';
-import { jsonOf, statusClass } from '../send/answers.ts';
+import { jsonOf, statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
 import { reasonIfUnset, required, target } from '../send/target.ts';
