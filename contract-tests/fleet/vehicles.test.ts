@@ -10,10 +10,14 @@ import { request } from '../send/model.ts';
 import { withPath, withQuery, withRaw } from '../send/parts.ts';
 import { jsonOf, statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, target } from '../send/target.ts';
+import { reasonIfUnset } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
 import { FILTERS, type FilterName, VEHICLE_FIELDS, type Vehicle } from '../send/fleet-fields.ts';
 import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../send/vehicle-list.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const LIST = ['listVehicles'];
 const GET = ['getVehicle'];
@@ -88,6 +92,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     skipIf(ctx, LIST, needsKey());
     const { seen } = await probe({});
     observeAssumption(
+      run,
       ASSUMPTIONS.fleetKeyAlone,
       statusClass(seen.response.status) === 2,
       `the list with API-Key alone answered ${seen.response.status}`,
@@ -132,6 +137,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     const both = [a.vehicleNumber, b.vehicleNumber].every((n) => numbers(vehicles).includes(n));
     const holds = statusClass(seen.response.status) === 2 && both && strays(vehicles, 'vin', a.vin, b.vin).length === 0;
     observeAssumption(
+      run,
       ASSUMPTIONS.filtersRepeatedOr,
       holds,
       `?${label} answered ${seen.response.status} with ${vehicles.length} vehicles${both ? ', both asked for' : ', not both asked for'}`,
@@ -150,6 +156,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     const { vehicles = [], seen, label } = await probe({ vin: [a.vin], licensePlate: [b.licensePlate] });
     const onlyOne = numbers(vehicles.filter((v) => v.vin !== a.vin || v.licensePlate !== b.licensePlate));
     observeAssumption(
+      run,
       ASSUMPTIONS.filtersAnd,
       statusClass(seen.response.status) === 2 && onlyOne.length === 0,
       `?${label} answered ${seen.response.status} with ${onlyOne.length} vehicles matching only one of the filters`,
@@ -188,6 +195,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     // judges that on this answer, as on every list answer.
     const ordered = vehicles !== undefined && inOrder(numbers(vehicles), direction);
     observeAssumption(
+      run,
       ASSUMPTIONS.sortForm,
       ordered,
       `?${label} answered ${seen.response.status}${vehicles ? (ordered ? ' in code-unit order' : ' out of code-unit order') : ''}`,
@@ -205,6 +213,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
         const values = (vehicles ?? []).map((v) => v[field]);
         const holds = vehicles !== undefined && values.length === all.length && inOrder(values, direction);
         observeAssumption(
+          run,
           ASSUMPTIONS.sortForm,
           holds,
           `?${label} answered ${seen.response.status} with ${values.length} of ${all.length} vehicles${holds ? ' in code-unit order' : ''}`,
@@ -222,6 +231,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
       // The sort's directions are the spec's guess (seed 4.5 shows the form, not its meaning): recorded, not a violation.
       const reversed = areReversed(asc.vehicles, desc.vehicles, field);
       observeAssumption(
+        run,
         ASSUMPTIONS.sortForm,
         reversed,
         `?${desc.label} ${reversed ? 'lists' : 'does not list'} the ${field} values of ?${asc.label} in reverse order`,
@@ -283,10 +293,11 @@ describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () =
     const seen = await request('getVehicle', withPath({ vehicleNumber: unknown }));
     const { response, bodyText } = seen;
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
-    observeAssumption(ASSUMPTIONS.unknownVehicle404, response.status === 404, `an unknown vehicle answered ${response.status}`, seen);
+    observeAssumption(run, ASSUMPTIONS.unknownVehicle404, response.status === 404, `an unknown vehicle answered ${response.status}`, seen);
     // An empty error body is allowed (gateways send them); a non-empty one shows whether errors are JSON objects.
     if (bodyText.trim())
       observeAssumption(
+        run,
         ASSUMPTIONS.errorBody,
         jsonOf(bodyText) !== undefined,
         `the error body is ${jsonOf(bodyText) ? 'a JSON object' : 'not a JSON object'}`,
@@ -300,6 +311,6 @@ describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () =
     const seen = await request('getVehicle', withPath({ vehicleNumber: foreign }));
     const { response } = seen;
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
-    observeAssumption(ASSUMPTIONS.unknownVehicle404, response.status === 404, `a foreign vehicle answered ${response.status}`, seen);
+    observeAssumption(run, ASSUMPTIONS.unknownVehicle404, response.status === 404, `a foreign vehicle answered ${response.status}`, seen);
   });
 });

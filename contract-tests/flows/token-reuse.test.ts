@@ -9,8 +9,11 @@ import { currentTest, type Exchange, onExchange } from '../send/fetch.ts';
 import { reasonIfCannotSend, validMilestone } from '../send/model.ts';
 import { modelEntry } from '../model/model-entries.ts';
 import { specRoles } from '../model/operations.ts';
-import { target } from '../send/target.ts';
 import { skipIf } from '../support/skips.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const USES = 3;
 /** Seconds apart, as a client that keeps its token between calls sends them. */

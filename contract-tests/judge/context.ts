@@ -7,7 +7,8 @@ import { vehicleListOf } from '../send/vehicle-list.ts';
 import { type Capability, capabilityOf } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { type OwnFleet, ownFleet } from '../send/own-fleet.ts';
-import { SECRET_VARIABLES, type Target, target } from '../send/target.ts';
+import type { Run } from '../send/run.ts';
+import { SECRET_VARIABLES, type Target } from '../send/target.ts';
 import { clockAdvanceSeconds } from '../send/target-clock.ts';
 import { answerJson, answerObject, formOf, locationOf, operationIdOf, queryOf, statusClassOf, valuesOf } from './exchange-facts.ts';
 
@@ -46,10 +47,10 @@ export class RunContext {
   readonly env: Target['env'];
   private readonly fleet: () => Promise<OwnFleet>;
 
-  /** The worker's context; a self-test gives its own capability, settings and fleet. */
-  constructor(given: { capability?: Capability; env?: Target['env']; ownFleet?: () => Promise<OwnFleet> } = {}) {
-    this.capability = given.capability ?? capabilityOf(target.name);
-    this.env = given.env ?? target.env;
+  /** The context of a run's target; a self-test gives its own capability, settings and fleet. */
+  constructor(given: { capability: Capability; env: Target['env']; ownFleet?: () => Promise<OwnFleet> }) {
+    this.capability = given.capability;
+    this.env = given.env;
     this.fleet = given.ownFleet ?? ownFleet;
   }
 
@@ -110,9 +111,13 @@ export class RunContext {
   }
 }
 
-let context: RunContext | undefined;
-/** The context of this worker. */
-export const runContext = (): RunContext => {
-  context ??= new RunContext();
+const contexts = new WeakMap<Run, RunContext>();
+/** The context of a run (one per worker). */
+export const runContext = (run: Run): RunContext => {
+  let context = contexts.get(run);
+  if (!context) {
+    context = new RunContext({ capability: capabilityOf(run.target.name), env: run.target.env });
+    contexts.set(run, context);
+  }
   return context;
 };

@@ -18,8 +18,11 @@ import { credentialValue, holding, reasonIfCannotSendKeeping, request } from '..
 import { specModel } from '../model/model-entries.ts';
 import { specRoles } from '../model/operations.ts';
 import type { Change } from '../send/parts.ts';
-import { target } from '../send/target.ts';
 import { skipIf } from '../support/skips.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 /** Where an answer redirects to, when it is a redirect back to LP_REDIRECT_URI. */
 function redirectBack({ response, request: sent }: Exchange): URL | undefined {
@@ -88,7 +91,7 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
     const observe = async (values: string[], what: string) => {
       const seen = await sendWith(probe, values);
       expect(statusClass(seen.response.status), `${what} answered ${seen.response.status}`).not.toBe(5);
-      observeAssumption(ref, refused(probe, seen), `${what} answered ${answered(seen)}`, seen);
+      observeAssumption(run, ref, refused(probe, seen), `${what} answered ${answered(seen)}`, seen);
     };
     // A value no server issued or holds: a server without the limit answers as for any unknown or wrong one.
     await observe([oneOver(max!, 'contract-probe-')], `${parameter!.name} of ${max! + 1} characters (limit ${max})`);

@@ -12,10 +12,13 @@ import type { Exchange } from '../send/fetch.ts';
 import { reasonIfCannotSendKeeping, request, sampleValue } from '../send/model.ts';
 import { specModel, type ModelEntry } from '../model/model-entries.ts';
 import type { DocumentedParameter } from '../model/operations.ts';
-import { target } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
 import type { VariableValue } from '../model/valid-requests.ts';
 import { skipIf } from '../support/skips.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const RUNS = integerVariable('LP_CONTRACT_RUNS', 5, 1);
 // A fixed random seed by default keeps a red run reproducible; LP_CONTRACT_RANDOM_SEED explores other inputs.

@@ -9,14 +9,13 @@ import { type Application, applicationsOf, OPERATORS } from '../operators/operat
 import { isInapplicable, type Variant } from '../operators/operator.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { CREDENTIALS } from '../model/credentials.ts';
-import { redactor } from '../send/fetch.ts';
 import { entryLabel, place, reasonIfCannotSend, send, sampleValue, withCredentials } from '../send/model.ts';
 import { specModel, type ModelEntry } from '../model/model-entries.ts';
 import type { DocumentedParameter } from '../model/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
-import { target } from '../send/target.ts';
 import { mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
+import { currentRun } from '../send/run.ts';
 
 /** The value a parameter holds in the parts (a credential without its header prefix), if any. */
 export function valueIn(parts: RequestParts, parameter: DocumentedParameter): string | undefined {
@@ -70,7 +69,7 @@ export async function valuesOf(entry: ModelEntry, parts: RequestParts): Promise<
 export function redactNearCopies(operatorId: string, parameter: DocumentedParameter | undefined, variant: Variant, value?: string): void {
   const secret = parameter?.credential && CREDENTIALS[parameter.credential].secret;
   if (!secret && operatorId !== 'credential-channels') return;
-  for (const v of variant.values) if (v.length <= 2 * (value?.length ?? 64) + 16) redactor.add(v);
+  for (const v of variant.values) if (v.length <= 2 * (value?.length ?? 64) + 16) currentRun().redactor.add(v);
 }
 
 /** Sends one variant. An entry whose valid request uses something up (a code) gets a fresh request per variant (or the
@@ -118,7 +117,7 @@ async function operatorCheck(entry: ModelEntry, operator: (typeof OPERATORS)[num
   skipIf(
     ctx,
     [entry.operationId],
-    reasonIfCannot(target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
+    reasonIfCannot(currentRun().target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
     await reasonIfCannotSend(entry),
   );
   const parts = await withCredentials(entry);

@@ -8,6 +8,7 @@ import { EXCHANGE_CHECKS, exchangeCheckProblems, REQUIRED_CHECKS } from '../judg
 import type { Exchange } from '../send/fetch.ts';
 import { specRegistry } from '../model/operations.ts';
 import { findOperation } from '../send/fetch.ts';
+import { currentRun } from '../send/run.ts';
 import type { Target } from '../send/target.ts';
 
 const env: Target['env'] = {
@@ -57,6 +58,8 @@ function exchangeOf(made: Made): Exchange {
   const bodyText = made.answer === undefined ? '' : typeof made.answer === 'string' ? made.answer : JSON.stringify(made.answer);
   const answerHeaders = { 'content-type': 'application/json', ...made.answerHeaders };
   return {
+    // The worker's run: no check here records or redacts through it (judgeExchange does, and is not called here).
+    run: currentRun(),
     request: { method, url: made.url, headers: new Headers(made.headers), body: made.body ?? '' },
     response: new Response(null, { status: made.status, headers: answerHeaders }),
     bodyText,

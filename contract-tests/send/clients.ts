@@ -15,10 +15,11 @@ import {
   type TokenProvider,
 } from '../../src/index.ts';
 import { CREDENTIALS } from '../model/credentials.ts';
-import { type Exchange, type ExchangeMeta, exchange, redactor } from './fetch.ts';
+import { type Exchange, type ExchangeMeta, exchange } from './fetch.ts';
 import { specRegistry, registryEntry } from '../model/operations.ts';
 import { couldNotJudgeOf } from './transport.ts';
 import { required, type Target } from './target.ts';
+import { currentRun } from './run.ts';
 
 /** The re-send the client has just announced: it hands that request to its fetch at once, before anything else runs
  * (src/client-options.ts, onResend), so the next request clientFetch is given is that re-send. */
@@ -80,7 +81,7 @@ function explain(error: unknown): unknown {
       : error.status === 403
         ? ': the credentials were accepted but not allowed this call; check that the application is approved for this API product'
         : '';
-  return new CheckFailure(redactor.redact(`${error.message}${next}`));
+  return new CheckFailure(currentRun().redactor.redact(`${error.message}${next}`));
 }
 
 /** Awaits a call of the published client, explaining a refusal (see `explain`). */

@@ -7,10 +7,11 @@ import { type Exchange, exchange, type ExchangeMeta } from './fetch.ts';
 import { type ModelEntry, modelEntry, parameterValue } from '../model/model-entries.ts';
 import { type DocumentedParameter, type RegistryEntry, specRoles } from '../model/operations.ts';
 import { bodyOf, type Change, copyParts, type RequestParts, unchanged, urlOf } from './parts.ts';
-import { type LpVariable, reasonIfUnset, required, target } from './target.ts';
+import { type LpVariable, reasonIfUnset, required } from './target.ts';
 import { type EarlierValue, type ValueSources, valueNeeds } from '../model/valid-requests.ts';
+import { currentRun } from './run.ts';
 
-/** What the table's values need from above the model; the LP_* settings come from the target. */
+/** What the table's values need from above the model; the LP_* settings come from the run's target. */
 type SentSources = Omit<ValueSources, 'variable'>;
 let sources: SentSources | undefined;
 /** Wires what the table's values need from above the model (support/setup.ts does, once per worker). */
@@ -23,7 +24,7 @@ const valueSources = (): SentSources => {
 };
 /** The sources, asked for only when a value uses one (most values are constants or LP_* variables). */
 const lazySources: ValueSources = {
-  variable: (name) => required(target, name),
+  variable: (name) => required(currentRun().target, name),
   freshCode: () => valueSources().freshCode(),
   ownVehicles: () => valueSources().ownVehicles(),
   unattendedApproval: () => valueSources().unattendedApproval(),
@@ -50,12 +51,12 @@ export async function reasonIfCannotSendKeeping(
   const variables = new Set<LpVariable>([entry.operation.baseVariable]);
   for (const id of entry.credentials) for (const name of CREDENTIALS[id].variables) variables.add(name);
   for (const value of kept) for (const name of valueNeeds(value)) variables.add(name);
-  const unset = reasonIfUnset(target, ...variables);
+  const unset = reasonIfUnset(currentRun().target, ...variables);
   if (unset) return unset;
-  if (gateWrites && entry.table.writes && !target.writesAllowed)
+  if (gateWrites && entry.table.writes && !currentRun().target.writesAllowed)
     return 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted a wrong request would record it';
   if (kept.some((value) => specRoles().authorization.includes((value as Partial<EarlierValue>).from ?? ''))) {
-    const why = reasonIfCannot(target.name, 'hasDataSemantics') ?? (await valueSources().unattendedApproval());
+    const why = reasonIfCannot(currentRun().target.name, 'hasDataSemantics') ?? (await valueSources().unattendedApproval());
     if (why) return `needs an authorization code: ${why}`;
   }
   return undefined;
@@ -66,10 +67,10 @@ let bearerToken: Promise<string> | undefined;
 export async function credentialValue(id: CredentialId): Promise<string> {
   if (id === 'bearer') {
     const { tokenProvider } = await import('./clients.ts');
-    bearerToken ??= tokenProvider(target, 'service').getToken();
+    bearerToken ??= tokenProvider(currentRun().target, 'service').getToken();
     return bearerToken;
   }
-  return required(target, CREDENTIALS[id].variables[0]!);
+  return required(currentRun().target, CREDENTIALS[id].variables[0]!);
 }
 
 /** The value a parameter holds in a valid request, or else the table's sample (undefined when there is neither). */
@@ -147,7 +148,7 @@ export async function withCredentials(entry: ModelEntry, values: Record<string, 
 
 /** The URL of the parts on the entry's server (its base URL, with any path prefix, then the path and query). */
 export const urlOfEntry = (entry: RegistryEntry, parts: RequestParts) =>
-  urlOf(required(target, entry.operation.baseVariable), entry, parts);
+  urlOf(required(currentRun().target, entry.operation.baseVariable), entry, parts);
 
 export interface SendOptions extends Omit<ExchangeMeta, 'operationId'> {
   /** Another method than the operation's (a body is left out for GET and HEAD, which fetch refuses one). */
