@@ -23,8 +23,8 @@ import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
-import { FILTERS, VEHICLE_FIELDS, type Vehicle } from '../send/fleet-fields.ts';
-import { parseJsonLoosely, unreadableListReason, vehicleListOf } from '../send/vehicle-list.ts';
+import { FILTERS, VEHICLE_FIELDS, type Vehicle } from '../model/fleet-fields.ts';
+import { parseJsonLoosely, unreadableListReason, vehicleListOf } from '../model/vehicle-list.ts';
 import { currentRun } from '../send/run.ts';
 
 const run = currentRun();

@@ -12,8 +12,8 @@ import { jsonOf, statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
-import { FILTERS, type FilterName, VEHICLE_FIELDS, type Vehicle } from '../send/fleet-fields.ts';
-import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../send/vehicle-list.ts';
+import { FILTERS, type FilterName, VEHICLE_FIELDS, type Vehicle } from '../model/fleet-fields.ts';
+import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../model/vehicle-list.ts';
 import { currentRun } from '../send/run.ts';
 
 const run = currentRun();

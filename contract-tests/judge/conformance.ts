@@ -37,8 +37,8 @@ export function documentedResponseKey(operation: Operation, status: number): str
   return candidates.find((key) => key in operation.responses);
 }
 
-export { mediaTypeOf } from '../send/media-types.ts';
-import { mediaTypeOf } from '../send/media-types.ts';
+export { mediaTypeOf } from '../model/media-types.ts';
+import { mediaTypeOf } from '../model/media-types.ts';
 
 function mediaTypeMatches(documented: string, actual: string): boolean {
   const [type, subtype] = documented.toLowerCase().split('/');

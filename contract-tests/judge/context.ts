@@ -3,7 +3,7 @@
 // the target's clock was moved. Learned from the exchanges themselves, after each was judged, so that an exchange is
 // judged by what came before it. Each store is bounded.
 import { specRoles } from '../model/operations.ts';
-import { vehicleListOf } from '../send/vehicle-list.ts';
+import { vehicleListOf } from '../model/vehicle-list.ts';
 import { type Capability, capabilityOf } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { type OwnFleet, ownFleet } from '../send/own-fleet.ts';

@@ -9,10 +9,10 @@ import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset, type LpVariable } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
-import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../send/vehicle-list.ts';
+import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../model/vehicle-list.ts';
 import { nearMisses, type NearMiss } from '../operators/near-misses.ts';
 import { request } from '../send/model.ts';
-import { FILTERS, type Vehicle } from '../send/fleet-fields.ts';
+import { FILTERS, type Vehicle } from '../model/fleet-fields.ts';
 import { type Change, withPath, withQuery, withRaw } from '../send/parts.ts';
 import { currentRun } from '../send/run.ts';
 

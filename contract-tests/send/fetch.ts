@@ -10,7 +10,7 @@ import { bufferedBody } from './direct-fetch.ts';
 import { type Evidence, evidenceOf } from './evidence.ts';
 import type { Finding } from '../model/findings.ts';
 import type { Observed } from './ledger.ts';
-import { mediaTypeOf } from './media-types.ts';
+import { mediaTypeOf } from '../model/media-types.ts';
 import { redactionWindow } from '../../src/redact.ts';
 import { specOperations, type Operation } from '../model/spec.ts';
 import { currentRun, type Run } from './run.ts';

@@ -3,7 +3,7 @@
 // checks take the customers it holds as the key's own, so any other customer's vehicle in any answer is a leak.
 import { reasonIfCannot } from './capabilities.ts';
 import { reasonIfUnset } from './target.ts';
-import { parseJsonLoosely, vehicleListOf } from './vehicle-list.ts';
+import { parseJsonLoosely, vehicleListOf } from '../model/vehicle-list.ts';
 import { currentRun } from './run.ts';
 
 export type ListedVehicle = Record<string, unknown>;

@@ -3,7 +3,7 @@
 // was told so (LP_FLEET_FOREIGN_VEHICLE_NUMBER, LP_FLEET_FOREIGN_CUSTOMER_NUMBER), or when its customer is none of the
 // customers of the key's own unfiltered list (when that list is complete: a bare array, as the spec assumes).
 import { specRoles } from '../../model/operations.ts';
-import { everyVehicleIn } from '../../send/vehicle-list.ts';
+import { everyVehicleIn } from '../../model/vehicle-list.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { answerJson, operationIdOf, queryOf, statusClassOf } from '../exchange-facts.ts';
 import { PROMISES } from '../promises.ts';

@@ -5,8 +5,8 @@
 // that filters combine with AND (the seed says neither); a vehicle that matches none of the filters breaks 4.5. Empty
 // values are not filters (a server may treat them as left out).
 import { specRoles } from '../../model/operations.ts';
-import { FILTERS } from '../../send/fleet-fields.ts';
-import { vehicleListOf } from '../../send/vehicle-list.ts';
+import { FILTERS } from '../../model/fleet-fields.ts';
+import { vehicleListOf } from '../../model/vehicle-list.ts';
 import { ASSUMPTIONS } from '../assumptions.ts';
 import { assumptionOutcome, type ExchangeCheck, violation } from '../exchange-check.ts';
 import { answerJson, queryOf, statusClassOf } from '../exchange-facts.ts';

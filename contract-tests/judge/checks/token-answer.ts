@@ -7,7 +7,7 @@
 // which refusal is the specs' guess (OAuthError's x-assumption), recorded by the checks that provoke each.
 import { specRegistry, specRoles } from '../../model/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
-import { mediaTypeOf } from '../../send/media-types.ts';
+import { mediaTypeOf } from '../../model/media-types.ts';
 import type { RunContext } from '../context.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { basicOf, formOf, operationIdOf, requestHeader, statusClassOf } from '../exchange-facts.ts';
