@@ -54,9 +54,17 @@ module.exports = {
       '^(spec-core|config|tools|sandbox|contract-tests|scripts|test)/',
     ),
     forbid(
+      'suite-model-is-pure',
+      'error',
+      'contract-tests/model/ is the model of the specs as data: the bundles, the operations registry, roles, credentials, ' +
+        'valid requests. It reads no environment and sends nothing, so it imports nothing of the suite outside model/.',
+      '^contract-tests/model/',
+      '^contract-tests/(?!model/)',
+    ),
+    forbid(
       'suite-send-is-the-bottom',
       'error',
-      'contract-tests/send/ sends: the target, the transport, the one fetch, the ledger, the model. It hands each exchange ' +
+      "contract-tests/send/ sends: the run (target, transport, redactor, ledger), the one fetch, the model's requests. It hands each exchange " +
         'to whoever subscribed (the judge, wired by support/setup.ts) and imports nothing that judges, operates, reports or runs.',
       '^contract-tests/send/',
       '^contract-tests/(judge|operators|report|runner|support|self|fixtures|dredd|workflows|token|carriers|fleet|security|property|flows)/',

@@ -8,9 +8,13 @@ import { reasonIfCannot } from '../send/capabilities.ts';
 import { callOperation, logisticsClient } from '../send/clients.ts';
 import { credentialValue, request, validMilestone } from '../send/model.ts';
 import { type Change, chain, withHeaders, withJson, withRaw } from '../send/parts.ts';
-import { statusClass } from '../send/answers.ts';
-import { reasonIfUnset, target } from '../send/target.ts';
+import { statusClass } from '../judge/answers.ts';
+import { reasonIfUnset } from '../send/target.ts';
 import { skipIf } from '../support/skips.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const OP = ['recordLoadMilestoneEvent'];
 const MILESTONE = 'recordLoadMilestoneEvent';
@@ -48,6 +52,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
     observeAssumption(
+      run,
       ASSUMPTIONS.milestoneType,
       statusClass(status) === 2,
       `milestone_type CONTRACT_CHECK_UNLISTED_TYPE answered ${status}`,
@@ -64,6 +69,7 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
     const { response } = seen;
     expect([2, 4], `status ${response.status}`).toContain(statusClass(response.status));
     observeAssumption(
+      run,
       ASSUMPTIONS.milestoneBearerAlone,
       statusClass(response.status) === 2,
       `the bearer token alone answered ${response.status}`,
@@ -124,7 +130,13 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
     const seen = await milestone(withJson({ event_time: '2026-02-30T14:30:00Z' }));
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
-    observeAssumption(ASSUMPTIONS.impossibleDate, statusClass(status) === 4, `event_time 2026-02-30T14:30:00Z answered ${status}`, seen);
+    observeAssumption(
+      run,
+      ASSUMPTIONS.impossibleDate,
+      statusClass(status) === 4,
+      `event_time 2026-02-30T14:30:00Z answered ${status}`,
+      seen,
+    );
   });
 
   // Which fields are required is not shown (seed 4.4): a server may accept an event without one; only 5xx fail.
@@ -135,7 +147,13 @@ describe('load milestone events (POST {base_url}/v1/load-milestone-events)', () 
       const seen = await milestone(withJson({ [field]: undefined }));
       const status = seen.response.status;
       expect([2, 4], `status ${status}`).toContain(statusClass(status));
-      observeAssumption(ASSUMPTIONS.milestoneRequired, statusClass(status) === 4, `an event without ${field} answered ${status}`, seen);
+      observeAssumption(
+        run,
+        ASSUMPTIONS.milestoneRequired,
+        statusClass(status) === 4,
+        `an event without ${field} answered ${status}`,
+        seen,
+      );
     },
   );
 });

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { bundles, operations } from '../send/spec.ts';
+import { type Operation, specBundles, specOperations } from '../model/spec.ts';
 import type { LpVariable } from '../send/target.ts';
 
 type Json = Record<string, unknown>;
@@ -57,13 +57,13 @@ function jsonOnlyErrors(node: unknown): unknown {
 
 export function writeDreddDocuments(dir: string): DreddDocument[] {
   mkdirSync(dir, { recursive: true });
-  const groups = new Map<string, typeof operations>();
-  for (const op of operations) {
+  const groups = new Map<string, Operation[]>();
+  for (const op of specOperations()) {
     const name = `${op.api}-${op.baseVariable}`;
     groups.set(name, [...(groups.get(name) ?? []), op]);
   }
   return [...groups.entries()].map(([name, ops]) => {
-    const bundle = bundles[ops[0]!.api];
+    const bundle = specBundles()[ops[0]!.api];
     const paths: Json = {};
     for (const op of ops) {
       paths[op.path] ??= {};

@@ -3,9 +3,9 @@
 // recognise a transaction's operation, where its credentials go and from which LP_* variable, which body fields come
 // from which LP_* variable, whether it writes or needs a user, and the values the spec answers with 400.
 import { writeFileSync } from 'node:fs';
-import { CREDENTIALS } from '../send/credentials.ts';
-import { MODEL } from '../send/model.ts';
-import type { VariableValue } from '../send/valid-requests.ts';
+import { CREDENTIALS } from '../model/credentials.ts';
+import { specModel } from '../model/model-entries.ts';
+import type { VariableValue } from '../model/valid-requests.ts';
 
 export interface DreddOperation {
   operationId: string;
@@ -29,10 +29,12 @@ export interface DreddOperation {
 
 /** The operations of the first body shape of each (dredd sends one request per documented response). */
 export function dreddOperations(): DreddOperation[] {
-  const firsts = MODEL.filter((entry, i) => MODEL.findIndex((e) => e.operationId === entry.operationId) === i);
+  const firsts = specModel().filter((entry, i) => specModel().findIndex((e) => e.operationId === entry.operationId) === i);
   return firsts.map((entry) => {
     const { operation, table } = entry;
-    const lists = MODEL.filter((e) => e.operation.api === operation.api && e.operation.method === 'GET' && !e.operation.path.includes('{'));
+    const lists = specModel().filter(
+      (e) => e.operation.api === operation.api && e.operation.method === 'GET' && !e.operation.path.includes('{'),
+    );
     const pathValues = Object.fromEntries(
       entry.parameters
         .filter((p) => p.in === 'path')
@@ -74,7 +76,7 @@ export function dreddOperations(): DreddOperation[] {
 
 /** The service token endpoint's address parts, whose token the hooks put in every bearer credential. */
 export function dreddTokenSource(): { path: string; baseVariable: string } {
-  const source = MODEL.find((e) => e.credentials.includes('clientSecret') && e.operation.security.length === 0)!;
+  const source = specModel().find((e) => e.credentials.includes('clientSecret') && e.operation.security.length === 0)!;
   return { path: source.operation.path, baseVariable: source.operation.baseVariable };
 }
 

@@ -17,13 +17,18 @@ import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { changedVehicles } from '../judge/list-relations.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
-import { MODEL, send, withCredentials } from '../send/model.ts';
-import { statusClass } from '../send/answers.ts';
+import { send, withCredentials } from '../send/model.ts';
+import { specModel } from '../model/model-entries.ts';
+import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, target } from '../send/target.ts';
+import { reasonIfUnset } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
-import { FILTERS, VEHICLE_FIELDS, type Vehicle } from '../send/fleet-fields.ts';
-import { parseJsonLoosely, unreadableListReason, vehicleListOf } from '../send/vehicle-list.ts';
+import { FILTERS, VEHICLE_FIELDS, type Vehicle } from '../model/fleet-fields.ts';
+import { parseJsonLoosely, unreadableListReason, vehicleListOf } from '../model/vehicle-list.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 type Field = keyof Vehicle;
 type Filter = readonly [param: string, field: Field];
@@ -36,7 +41,7 @@ const PAIRS: Array<[Filter, Filter]> = FILTERS.flatMap((a, i) => FILTERS.slice(i
 const SORTS = VEHICLE_FIELDS.flatMap((field) => DIRECTIONS.map((direction) => ({ field, direction })));
 
 const LIST = ['listVehicles'];
-const ENTRY = MODEL.find((e) => e.operationId === 'listVehicles')!;
+const ENTRY = specModel().find((e) => e.operationId === 'listVehicles')!;
 const needsKey = () => reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY');
 const needsData = () => reasonIfCannot(target.name, 'hasDataSemantics');
 
@@ -217,6 +222,7 @@ describe('combinations of list parameters (GET {fleet_base_url}/vehicles)', () =
       // No vehicle can tell AND from OR unless one matches exactly one value: such an answer confirms nothing.
       if (onlyOne.length || discriminating)
         observeAssumption(
+          run,
           ASSUMPTIONS.filtersAnd,
           onlyOne.length === 0,
           `${label} answered ${status} with ${vehicles.length} vehicles, ${onlyOne.length} of them matching only one of the two filters`,
@@ -261,7 +267,7 @@ describe('combinations of list parameters (GET {fleet_base_url}/vehicles)', () =
         return void console.log(`combinations: ${label}: the list could not be read (${unreadable}); not judged`);
       if (!vehicles) {
         // The sort attributes and directions are the spec's guess: a refusal is recorded, and nothing more is judged.
-        if (statusClass(status) === 4) observeAssumption(ASSUMPTIONS.sortForm, false, `${label} answered ${status}`, seen);
+        if (statusClass(status) === 4) observeAssumption(run, ASSUMPTIONS.sortForm, false, `${label} answered ${status}`, seen);
         else violations.push(`${label} answered ${status}`);
         return;
       }
@@ -288,6 +294,7 @@ describe('combinations of list parameters (GET {fleet_base_url}/vehicles)', () =
       if (new Set(values.map((x) => String(x))).size > 1) {
         const ordered = inOrder(values, direction);
         observeAssumption(
+          run,
           ASSUMPTIONS.sortForm,
           ordered,
           `${label} answered ${status} with ${vehicles.length} vehicles ${ordered ? 'in' : 'out of'} code-unit order of ${by}`,

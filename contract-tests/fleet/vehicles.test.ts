@@ -8,12 +8,16 @@ import { callOperation, fleetClient } from '../send/clients.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { request } from '../send/model.ts';
 import { withPath, withQuery, withRaw } from '../send/parts.ts';
-import { jsonOf, statusClass } from '../send/answers.ts';
+import { jsonOf, statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, target } from '../send/target.ts';
+import { reasonIfUnset } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
-import { FILTERS, type FilterName, VEHICLE_FIELDS, type Vehicle } from '../send/fleet-fields.ts';
-import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../send/vehicle-list.ts';
+import { FILTERS, type FilterName, VEHICLE_FIELDS, type Vehicle } from '../model/fleet-fields.ts';
+import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../model/vehicle-list.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const LIST = ['listVehicles'];
 const GET = ['getVehicle'];
@@ -88,6 +92,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     skipIf(ctx, LIST, needsKey());
     const { seen } = await probe({});
     observeAssumption(
+      run,
       ASSUMPTIONS.fleetKeyAlone,
       statusClass(seen.response.status) === 2,
       `the list with API-Key alone answered ${seen.response.status}`,
@@ -139,6 +144,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     const listed = new Set(numbers(vehicles));
     const holds = statusClass(seen.response.status) === 2 && listed.size === union.size && [...union].every((number) => listed.has(number));
     observeAssumption(
+      run,
       ASSUMPTIONS.filtersRepeatedOr,
       holds,
       `?${label} answered ${seen.response.status} with ${vehicles.length} vehicles; the lists of each value hold ${union.size} together${holds ? ', the same' : ''}`,
@@ -167,6 +173,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
       differences.findIndex((d) => d !== undefined),
     );
     observeAssumption(
+      run,
       ASSUMPTIONS.readsRepeatable,
       differences.every((d) => d === undefined),
       `the unfiltered list asked twice more: ${differences.map((d) => d ?? 'the same').join(', then ')}`,
@@ -185,6 +192,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     const { vehicles = [], seen, label } = await probe({ vin: [a.vin], licensePlate: [b.licensePlate] });
     const onlyOne = numbers(vehicles.filter((v) => v.vin !== a.vin || v.licensePlate !== b.licensePlate));
     observeAssumption(
+      run,
       ASSUMPTIONS.filtersAnd,
       statusClass(seen.response.status) === 2 && onlyOne.length === 0,
       `?${label} answered ${seen.response.status} with ${onlyOne.length} vehicles matching only one of the filters`,
@@ -223,6 +231,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
     // judges that on this answer, as on every list answer.
     const ordered = vehicles !== undefined && inOrder(numbers(vehicles), direction);
     observeAssumption(
+      run,
       ASSUMPTIONS.sortForm,
       ordered,
       `?${label} answered ${seen.response.status}${vehicles ? (ordered ? ' in code-unit order' : ' out of code-unit order') : ''}`,
@@ -240,6 +249,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
         const values = (vehicles ?? []).map((v) => v[field]);
         const holds = vehicles !== undefined && values.length === all.length && inOrder(values, direction);
         observeAssumption(
+          run,
           ASSUMPTIONS.sortForm,
           holds,
           `?${label} answered ${seen.response.status} with ${values.length} of ${all.length} vehicles${holds ? ' in code-unit order' : ''}`,
@@ -257,6 +267,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
       // The sort's directions are the spec's guess (seed 4.5 shows the form, not its meaning): recorded, not a violation.
       const reversed = areReversed(asc.vehicles, desc.vehicles, field);
       observeAssumption(
+        run,
         ASSUMPTIONS.sortForm,
         reversed,
         `?${desc.label} ${reversed ? 'lists' : 'does not list'} the ${field} values of ?${asc.label} in reverse order`,
@@ -318,10 +329,11 @@ describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () =
     const seen = await request('getVehicle', withPath({ vehicleNumber: unknown }));
     const { response, bodyText } = seen;
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
-    observeAssumption(ASSUMPTIONS.unknownVehicle404, response.status === 404, `an unknown vehicle answered ${response.status}`, seen);
+    observeAssumption(run, ASSUMPTIONS.unknownVehicle404, response.status === 404, `an unknown vehicle answered ${response.status}`, seen);
     // An empty error body is allowed (gateways send them); a non-empty one shows whether errors are JSON objects.
     if (bodyText.trim())
       observeAssumption(
+        run,
         ASSUMPTIONS.errorBody,
         jsonOf(bodyText) !== undefined,
         `the error body is ${jsonOf(bodyText) ? 'a JSON object' : 'not a JSON object'}`,
@@ -335,6 +347,6 @@ describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () =
     const seen = await request('getVehicle', withPath({ vehicleNumber: foreign }));
     const { response } = seen;
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
-    observeAssumption(ASSUMPTIONS.unknownVehicle404, response.status === 404, `a foreign vehicle answered ${response.status}`, seen);
+    observeAssumption(run, ASSUMPTIONS.unknownVehicle404, response.status === 404, `a foreign vehicle answered ${response.status}`, seen);
   });
 });

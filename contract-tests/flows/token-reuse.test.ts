@@ -6,10 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { callOperation, logisticsClient } from '../send/clients.ts';
 import { currentTest, type Exchange, onExchange } from '../send/fetch.ts';
-import { modelEntry, reasonIfCannotSend, validMilestone } from '../send/model.ts';
-import { ROLES } from '../send/operations.ts';
-import { target } from '../send/target.ts';
+import { reasonIfCannotSend, validMilestone } from '../send/model.ts';
+import { modelEntry } from '../model/model-entries.ts';
+import { specRoles } from '../model/operations.ts';
 import { skipIf } from '../support/skips.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const USES = 3;
 /** Seconds apart, as a client that keeps its token between calls sends them. */
@@ -22,7 +26,7 @@ onExchange((seen) => {
 });
 
 describe('flows the client could paper over', () => {
-  it.for(ROLES.bearerProtected)(
+  it.for(specRoles().bearerProtected)(
     'one token keeps working for %s: used three times, seconds apart, with no renewal',
     async (operationId, ctx) => {
       const entry = modelEntry(operationId);
@@ -38,7 +42,7 @@ describe('flows the client could paper over', () => {
         );
       }
       const exchanges = seenIn.get(currentTest()) ?? [];
-      const tokenRequests = exchanges.filter((e) => e.operation && ROLES.tokenEndpoints.includes(e.operation.operationId));
+      const tokenRequests = exchanges.filter((e) => e.operation && specRoles().tokenEndpoints.includes(e.operation.operationId));
       const calls = exchanges.filter((e) => e.operation?.operationId === operationId);
       expect(
         calls.map((c) => c.response.status),

@@ -4,10 +4,9 @@
 // contradict. A contradiction does not fail the check, except in strict runs.
 import type { ApiName } from '../../spec-core/apis.ts';
 import { capabilityOf } from '../send/capabilities.ts';
-import { redactor, type Exchange } from '../send/fetch.ts';
-import { record, reportContradictions } from '../send/ledger.ts';
+import type { Exchange } from '../send/fetch.ts';
+import type { Run } from '../send/run.ts';
 import { currentTest } from '../send/test-scope.ts';
-import { target } from '../send/target.ts';
 
 export interface AssumptionRef {
   api: ApiName;
@@ -52,14 +51,14 @@ export const ASSUMPTIONS = {
 } as const satisfies Record<string, AssumptionRef>;
 
 /**
- * Notes the outcome of one assumption on this target, computed from what the server answered (never from a
+ * Notes the outcome of one assumption on the run's target, computed from what the server answered (never from a
  * condition an assertion has already forced). `seen` is the exchange that showed it, for the report's evidence;
  * `evidence` must not contain credentials (it is redacted anyway).
  */
-export function observeAssumption(ref: AssumptionRef, holds: boolean, evidence: string, seen?: Exchange): void {
-  if (!capabilityOf(target.name).hasDataSemantics) return;
-  const text = redactor.redact(evidence);
-  record({
+export function observeAssumption(run: Run, ref: AssumptionRef, holds: boolean, evidence: string, seen?: Exchange): void {
+  if (!capabilityOf(run.target.name).hasDataSemantics) return;
+  const text = run.redactor.redact(evidence);
+  run.ledger.record({
     kind: 'assumption',
     ...ref,
     outcome: holds ? 'confirmed' : 'contradicted',
@@ -67,5 +66,5 @@ export function observeAssumption(ref: AssumptionRef, holds: boolean, evidence: 
     ...(seen ? { observed: seen.observed } : {}),
     test: currentTest(),
   });
-  if (!holds) reportContradictions([`${text} (assumed at ${ref.api}#${ref.pointer}: "${ref.match}")`]);
+  if (!holds) run.ledger.reportContradictions([`${text} (assumed at ${ref.api}#${ref.pointer}: "${ref.match}")`]);
 }

@@ -6,7 +6,6 @@
 import type { ResendEvent } from '../../src/index.ts';
 import { resendOf } from '../send/clients.ts';
 import type { Exchange } from '../send/fetch.ts';
-import { record } from '../send/ledger.ts';
 import { operationIdOf } from './exchange-facts.ts';
 
 /** A re-send in words: what the client did, and what the target answered it. */
@@ -27,5 +26,11 @@ export function recordClientEvidence(seen: Exchange): void {
   const event = resendOf(seen);
   if (!event) return;
   const operationId = operationIdOf(seen) ?? event.operation;
-  record({ kind: 'note', operationId, dimension: 'client', text: resendNote(operationId, event, seen.response.status), test: seen.test });
+  seen.run.ledger.record({
+    kind: 'note',
+    operationId,
+    dimension: 'client',
+    text: resendNote(operationId, event, seen.response.status),
+    test: seen.test,
+  });
 }

@@ -5,7 +5,8 @@
 import type { ValidateFunction } from 'ajv';
 import type { ApiName } from '../../spec-core/apis.ts';
 import { escapePointer } from '../../spec-core/pointer.ts';
-import { nodeAt, resolveRef, validatorAt, type HeaderObject, type Operation } from '../send/spec.ts';
+import { nodeAt, resolveRef, type HeaderObject, type Operation } from '../model/spec.ts';
+import { validatorAt } from './validators.ts';
 import { readJson } from './exchange-facts.ts';
 import { headerGrammar } from './header-grammar.ts';
 
@@ -36,8 +37,8 @@ export function documentedResponseKey(operation: Operation, status: number): str
   return candidates.find((key) => key in operation.responses);
 }
 
-export { mediaTypeOf } from '../send/media-types.ts';
-import { mediaTypeOf } from '../send/media-types.ts';
+export { mediaTypeOf } from '../model/media-types.ts';
+import { mediaTypeOf } from '../model/media-types.ts';
 
 function mediaTypeMatches(documented: string, actual: string): boolean {
   const [type, subtype] = documented.toLowerCase().split('/');

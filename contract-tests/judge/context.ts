@@ -2,12 +2,13 @@
 // long, for which redirect URI, whether a code was redeemed), the credentials configured, the key's own fleet, how far
 // the target's clock was moved. Learned from the exchanges themselves, after each was judged, so that an exchange is
 // judged by what came before it. Each store is bounded.
-import { ROLES } from '../send/operations.ts';
-import { vehicleListOf } from '../send/vehicle-list.ts';
+import { specRoles } from '../model/operations.ts';
+import { vehicleListOf } from '../model/vehicle-list.ts';
 import { type Capability, capabilityOf } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { type OwnFleet, ownFleet } from '../send/own-fleet.ts';
-import { SECRET_VARIABLES, type Target, target } from '../send/target.ts';
+import type { Run } from '../send/run.ts';
+import { SECRET_VARIABLES, type Target } from '../send/target.ts';
 import { clockAdvanceSeconds } from '../send/target-clock.ts';
 import { answerJson, answerObject, formOf, locationOf, operationIdOf, queryOf, statusClassOf, valuesOf } from './exchange-facts.ts';
 
@@ -46,10 +47,10 @@ export class RunContext {
   readonly env: Target['env'];
   private readonly fleet: () => Promise<OwnFleet>;
 
-  /** The worker's context; a self-test gives its own capability, settings and fleet. */
-  constructor(given: { capability?: Capability; env?: Target['env']; ownFleet?: () => Promise<OwnFleet> } = {}) {
-    this.capability = given.capability ?? capabilityOf(target.name);
-    this.env = given.env ?? target.env;
+  /** The context of a run's target; a self-test gives its own capability, settings and fleet. */
+  constructor(given: { capability: Capability; env: Target['env']; ownFleet?: () => Promise<OwnFleet> }) {
+    this.capability = given.capability;
+    this.env = given.env;
     this.fleet = given.ownFleet ?? ownFleet;
   }
 
@@ -73,7 +74,7 @@ export class RunContext {
   /** Learns what an exchange issued or used up: a token, a code, a redeemed code. */
   learn(seen: Exchange): void {
     const operationId = operationIdOf(seen);
-    const tokenEndpoint = operationId !== undefined && ROLES.tokenEndpoints.includes(operationId);
+    const tokenEndpoint = operationId !== undefined && specRoles().tokenEndpoints.includes(operationId);
     if (tokenEndpoint && statusClassOf(seen) === 2) {
       this.learnToken(seen, operationId);
       for (const code of valuesOf(formOf(seen), 'code')) {
@@ -81,8 +82,8 @@ export class RunContext {
         if (known) known.redeemed = true;
       }
     }
-    if (operationId !== undefined && ROLES.authorization.includes(operationId)) this.learnCode(seen);
-    if (operationId !== undefined && ROLES.listsVehicles.includes(operationId) && statusClassOf(seen) === 2)
+    if (operationId !== undefined && specRoles().authorization.includes(operationId)) this.learnCode(seen);
+    if (operationId !== undefined && specRoles().listsVehicles.includes(operationId) && statusClassOf(seen) === 2)
       for (const vehicle of vehicleListOf<Record<string, unknown>>(answerJson(seen)).vehicles ?? [])
         if (typeof vehicle?.vehicleNumber === 'string') bounded(this.listed, vehicle.vehicleNumber, vehicle);
   }
@@ -110,9 +111,13 @@ export class RunContext {
   }
 }
 
-let context: RunContext | undefined;
-/** The context of this worker. */
-export const runContext = (): RunContext => {
-  context ??= new RunContext();
+const contexts = new WeakMap<Run, RunContext>();
+/** The context of a run (one per worker). */
+export const runContext = (run: Run): RunContext => {
+  let context = contexts.get(run);
+  if (!context) {
+    context = new RunContext({ capability: capabilityOf(run.target.name), env: run.target.env });
+    contexts.set(run, context);
+  }
   return context;
 };

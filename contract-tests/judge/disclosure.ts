@@ -3,7 +3,7 @@
 // numbers, plates), unless the request itself carried that value (an error may name what it was asked). Checked on
 // every answer by the contract fetch, so every check of every operation applies it. A security property: a violation.
 import type { ApiName } from '../../spec-core/apis.ts';
-import { type Operation, resolveRef } from '../send/spec.ts';
+import { type Operation, resolveRef } from '../model/spec.ts';
 import { readJson } from './exchange-facts.ts';
 
 /** Fields whose values identify a resource or grant access: what a refusal must never show. */

@@ -3,7 +3,7 @@
 // statuses it looks at, so that the judge, the coverage and the reports can enumerate them (judge/exchange-checks.ts).
 import type { Capability } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
-import type { AssumptionId, Finding } from '../send/findings.ts';
+import type { AssumptionId, Finding } from '../model/findings.ts';
 import type { RunContext } from './context.ts';
 
 /** Where a promise comes from. */

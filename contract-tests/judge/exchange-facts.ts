@@ -2,7 +2,7 @@
 // credentials of each channel (headers, form fields, HTTP Basic), the Location of a redirect, the answer's JSON.
 // The exchange checks judge from these facts, so each reads a request in one way only.
 import type { Exchange } from '../send/fetch.ts';
-import { mediaTypeOf } from '../send/media-types.ts';
+import { mediaTypeOf } from '../model/media-types.ts';
 
 type Json = Record<string, unknown>;
 
@@ -72,7 +72,7 @@ const LAST_READ = 8;
 
 /**
  * A body's JSON, parsed once for all the checks of its exchange: `{ json }`, or undefined when it is not JSON. The checks
- * only read it; a test that changes what it parsed parses its own (send/vehicle-list.ts, parseJsonLoosely).
+ * only read it; a test that changes what it parsed parses its own (model/vehicle-list.ts, parseJsonLoosely).
  */
 export function readJson(text: string): { json: unknown } | undefined {
   if (lastRead.has(text)) return lastRead.get(text);

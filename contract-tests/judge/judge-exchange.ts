@@ -4,10 +4,9 @@
 // the failures to the running test (support/setup.ts fails it). A finding is a violation even when the test that sent
 // the request was probing an assumption: the assumption's own outcome is recorded beside it, never instead of it.
 import { capabilityOf } from '../send/capabilities.ts';
-import { contentTypeOf, type Exchange, evidenceOfExchange, redactor, requestLineOf } from '../send/fetch.ts';
-import type { Finding } from '../send/findings.ts';
-import { type Observed, record, reportContradictions, reportProblems } from '../send/ledger.ts';
-import { target } from '../send/target.ts';
+import { contentTypeOf, type Exchange, evidenceOfExchange, requestLineOf } from '../send/fetch.ts';
+import type { Finding } from '../model/findings.ts';
+import type { Observed } from '../send/ledger.ts';
 import { recordClientEvidence } from './client-evidence.ts';
 import { runContext } from './context.ts';
 import { applies, EXCHANGE_CHECKS } from './exchange-checks.ts';
@@ -16,24 +15,33 @@ import { beyondRfc, breaksContract, whyNote } from './clauses/clause-standing.ts
 import { standingOf } from './clauses/standings.ts';
 
 function recordFindings(seen: Exchange, findings: Finding[]): void {
+  const { ledger, target } = seen.run;
   const violations = findings.filter((f) => f.verdict === 'violation');
   if (violations.length) {
     const evidence = evidenceOfExchange(seen);
     for (const f of violations)
-      record({ kind: 'violation', test: seen.test, promise: f.promise, from: 'answer', message: f.message, check: f.check, evidence });
-    reportProblems(
+      ledger.record({
+        kind: 'violation',
+        test: seen.test,
+        promise: f.promise,
+        from: 'answer',
+        message: f.message,
+        check: f.check,
+        evidence,
+      });
+    ledger.reportProblems(
       violations.map((f) => f.message),
       seen.test,
     );
   }
   const contradicted = findings.filter((f) => f.verdict === 'contradicted');
-  reportContradictions(
+  ledger.reportContradictions(
     contradicted.map((f) => `${f.message} (assumed at ${f.assumption?.api}#${f.assumption?.pointer}: ${f.assumption?.match})`),
     seen.test,
   );
   for (const f of findings)
     if (f.verdict === 'note')
-      record({
+      ledger.record({
         kind: 'note',
         operationId: operationIdOf(seen) ?? seen.request.method,
         dimension: f.check,
@@ -47,10 +55,10 @@ function recordFindings(seen: Exchange, findings: Finding[]): void {
     const contradicted = f.verdict === 'contradicted';
     const evidence = contradicted
       ? f.message
-      : `${requestLineOf(seen.request)} answered ${seen.response.status} ${contentTypeOf(seen.response)} as assumed`;
+      : `${requestLineOf(seen.run, seen.request)} answered ${seen.response.status} ${contentTypeOf(seen.response)} as assumed`;
     if (!contradicted && !confirmations.shows(f.assumption, evidence, () => seen.observed)) continue;
     const outcome = contradicted ? 'contradicted' : 'confirmed';
-    record({ kind: 'assumption', ...f.assumption, outcome, evidence, observed: seen.observed, test: seen.test });
+    ledger.record({ kind: 'assumption', ...f.assumption, outcome, evidence, observed: seen.observed, test: seen.test });
   }
 }
 
@@ -95,12 +103,12 @@ export function asItStandsToday(finding: Finding): Finding {
 
 /** Judges one exchange; subscribed to the one fetch by the suite's setup. */
 export async function judgeExchange(seen: Exchange): Promise<void> {
-  const context = runContext();
+  const context = runContext(seen.run);
   const findings: Finding[] = [];
   for (const check of EXCHANGE_CHECKS) {
     if (!applies(check, seen, context)) continue;
     for (const finding of await check.judge(seen, context))
-      findings.push(asItStandsToday({ ...finding, message: redactor.redact(finding.message) }));
+      findings.push(asItStandsToday({ ...finding, message: seen.run.redactor.redact(finding.message) }));
   }
   context.learn(seen);
   seen.findings.push(...findings);

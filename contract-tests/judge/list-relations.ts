@@ -1,7 +1,7 @@
 // Relations between two answers of the fleet list (seed 2.1 and 4.5): a sort or a filter chooses vehicles and orders
 // them, it never changes one. Each vehicle of one answer must be, field by field, the vehicle of the same number in the
 // other; asc and desc by one field must list that field's values in reverse order of each other.
-import type { Vehicle } from '../send/fleet-fields.ts';
+import type { Vehicle } from '../model/fleet-fields.ts';
 
 /** A list's vehicles by number, made once per list (the key's unfiltered list is the reference of every list answer). */
 const indexes = new WeakMap<readonly Vehicle[], Map<string, Vehicle>>();

@@ -7,6 +7,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
 import type { Reporter } from 'vitest/node';
+import { currentOutputPaths } from '../send/run.ts';
 
 export type FailureOutcome = 'violation' | 'unjudged';
 
@@ -86,7 +87,7 @@ export function failedCheckOf(name: string, file: string, errors: readonly Error
 
 /** The vitest reporter `runSuite` adds: each failed check's outcome into `failed-checks.jsonl` (the verdict reads it). */
 export default class OutcomeReporter implements Reporter {
-  private readonly file = outcomesFile(process.env.LP_CONTRACT_OUT ?? 'dist/contract');
+  private readonly file = outcomesFile(currentOutputPaths().dir);
 
   onInit(): void {
     mkdirSync(join(this.file, '..'), { recursive: true });

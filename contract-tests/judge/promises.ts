@@ -3,10 +3,10 @@
 // error, or else what the published documentation says of the operation the request addressed (its section and title).
 // The violation reports group by this text, so twenty failing requests of one cause are one entry.
 import { seedSections } from '../../spec-core/seed-sections.ts';
-import { type Operation, operations } from '../send/spec.ts';
+import { type Operation, specOperations } from '../model/spec.ts';
 
 /** The published documentation's section of an operation: its x-seed-section in the specs. */
-export const sectionOfOperation = (operationId: string | undefined, ops: readonly Operation[] = operations) =>
+export const sectionOfOperation = (operationId: string | undefined, ops: readonly Operation[] = specOperations()) =>
   ops.find((o) => o.operationId === operationId)?.seedSection;
 
 /** "section 4.6 (Get one vehicle)": a section by its number and its title in openapi/seed-gaps.yaml. */
@@ -62,7 +62,7 @@ export function promiseOf(
   statement: string,
   from: 'check' | 'answer',
   operationId?: string,
-  ops: readonly Operation[] = operations,
+  ops: readonly Operation[] = specOperations(),
 ): string {
   // A check's own name first, then its groups' ("OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2) >
   // RFC 6749 5.2: each refusal …" breaks 5.2, not the first section its group lists).

@@ -5,7 +5,7 @@
 import type { Assumption } from '../../spec-core/assumptions.ts';
 import type { ApiName } from '../../spec-core/apis.ts';
 import type { Finding, Inspection } from './conformance.ts';
-import { specAssumptions } from '../send/spec.ts';
+import { specAssumptions } from '../model/spec.ts';
 
 interface CoverPattern {
   assumption: Assumption;

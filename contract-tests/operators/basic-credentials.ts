@@ -4,7 +4,7 @@
 // the pair then moves into the Authorization header exactly as written (the form-urlencoding is RFC 6749's own), so a
 // server that decodes Basic carelessly (a padded id trimmed, an encoded one decoded twice, a long one cut) is judged by
 // the same exchange checks as everywhere else: a wrong credential accepted, a 5xx, a credential echoed.
-import type { RegistryEntry } from '../send/operations.ts';
+import type { RegistryEntry } from '../model/operations.ts';
 import { bodyOf, copyParts, type RequestParts } from '../send/parts.ts';
 import type { Made, OperationOperator, ParameterOperator, Variant } from './operator.ts';
 import { isInapplicable } from './operator.ts';

@@ -2,7 +2,7 @@
 // carries documented values in (its body, its query, its path), fast-check arbitraries of valid and of invalid values
 // of that place, and the change that puts one in a valid request in place of the valid values. Pure: nothing is sent.
 import fc from 'fast-check';
-import type { DocumentedParameter, RegistryEntry } from '../send/operations.ts';
+import type { DocumentedParameter, RegistryEntry } from '../model/operations.ts';
 import { type Change, withPath } from '../send/parts.ts';
 import { invalidObjectArbitrary, type Schema, validArbitrary } from './schema-arbitrary.ts';
 

@@ -4,11 +4,11 @@
 // the registry whose operation or body schema carries one, the parameter to probe one character over its limit.
 import type { ApiName } from '../../spec-core/apis.ts';
 import { type Assumption, collectAssumptions } from '../../spec-core/assumptions.ts';
-import { CREDENTIALS } from '../send/credentials.ts';
-import type { ModelEntry } from '../send/model.ts';
-import type { DocumentedParameter } from '../send/operations.ts';
-import { bundles, nodeAt, operationById, resolveRef } from '../send/spec.ts';
-import type { EarlierValue, VariableValue } from '../send/valid-requests.ts';
+import { CREDENTIALS } from '../model/credentials.ts';
+import type { ModelEntry } from '../model/model-entries.ts';
+import type { DocumentedParameter } from '../model/operations.ts';
+import { specBundles, nodeAt, operationById, resolveRef } from '../model/spec.ts';
+import type { EarlierValue, VariableValue } from '../model/valid-requests.ts';
 
 interface Bounds {
   maxLength?: number;
@@ -107,8 +107,8 @@ function rank(entry: ModelEntry, parameter: DocumentedParameter): number | undef
   return (value as Partial<VariableValue> | undefined)?.variable ? undefined : 2;
 }
 
-/** The size-limit x-assumption of each entry that has one, with the parameter to probe (`docs`: a copy's bundles). */
-export function limitProbes(model: readonly ModelEntry[], docs: Partial<Record<ApiName, unknown>> = bundles): LimitProbe[] {
+/** The size-limit x-assumption of each entry that has one, with the parameter to probe (`docs`: a copy of the bundles). */
+export function limitProbes(model: readonly ModelEntry[], docs: Partial<Record<ApiName, unknown>> = specBundles()): LimitProbe[] {
   const assumptions = new Map<ApiName, Assumption[]>();
   const of = (api: ApiName) => assumptions.get(api) ?? assumptions.set(api, collectAssumptions(api, docs[api])).get(api)!;
   return model.flatMap((entry): LimitProbe[] => {

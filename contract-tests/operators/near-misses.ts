@@ -2,7 +2,7 @@
 // matching a prefix or a substring, trimming, decoding twice, cutting at a NUL byte). Every variant differs from
 // the value, so a target must refuse each one. Variants are named by how they were made: failure messages and test
 // names carry the name, never the value (a near copy of a secret is as sensitive as the secret).
-import { redactor } from '../send/fetch.ts';
+import { currentRun } from '../send/run.ts';
 
 export interface NearMiss {
   /** How the variant was made, e.g. "upper case"; safe to print. */
@@ -43,7 +43,7 @@ export function nearMisses(value: string, carrier: Carrier, options: { secret?: 
   }
   const seen = new Set<string>([value]);
   const variants = candidates.filter(({ value: variant }) => !seen.has(variant) && Boolean(seen.add(variant)));
-  if (options.secret) for (const { value: variant } of variants) redactor.add(variant);
+  if (options.secret) for (const { value: variant } of variants) currentRun().redactor.add(variant);
   return variants;
 }
 

@@ -4,8 +4,8 @@
 // every grant type and response type a client could send, with its usual parameters; other Accept and Content-Type
 // values. Each answer is judged by the exchange checks (judge/exchange-checks.ts), like every other.
 import { HTTP_METHODS } from '../../spec-core/http-methods.ts';
-import { CREDENTIALS } from '../send/credentials.ts';
-import { REGISTRY, type RegistryEntry } from '../send/operations.ts';
+import { CREDENTIALS } from '../model/credentials.ts';
+import { specRegistry, type RegistryEntry } from '../model/operations.ts';
 import { bodyOf, type Change, copyParts, type RequestParts, withHeaders, withQuery } from '../send/parts.ts';
 import { basicCredentials } from './basic-credentials.ts';
 import type { Made, OperationOperator, Variant } from './operator.ts';
@@ -29,7 +29,7 @@ const undocumentedQuery: OperationOperator = {
       ),
     ];
     // The query parameters of the API's other operations, with their sample values (a get-one with a filter of the list).
-    const others = REGISTRY.filter((e) => e.operation.api === entry.operation.api && e.operationId !== entry.operationId);
+    const others = specRegistry().filter((e) => e.operation.api === entry.operation.api && e.operationId !== entry.operationId);
     for (const parameter of others.flatMap((e) => e.parameters.filter((p) => p.in === 'query' && !own.has(p.name) && !p.credential)))
       if (!variants.some((v) => v.label.startsWith(`${parameter.name} `)))
         variants.push(
@@ -107,9 +107,9 @@ const methods: OperationOperator = {
   title: 'every method',
   variants(entry): Made {
     const documented = new Set(
-      REGISTRY.filter((e) => e.operation.api === entry.operation.api && e.operation.path === entry.operation.path).map(
-        (e) => e.operation.method,
-      ),
+      specRegistry()
+        .filter((e) => e.operation.api === entry.operation.api && e.operation.path === entry.operation.path)
+        .map((e) => e.operation.method),
     );
     // fetch refuses to send TRACE and CONNECT (forbidden methods of the Fetch standard).
     const variants = HTTP_METHODS.map((m) => m.toUpperCase())

@@ -1,9 +1,9 @@
 // The shape of an operator of the negative space, and how a made value is put in a parameter's place. An operator
 // turns a valid request into variants: one parameter's value changed (omitted, padded, encoded, ...), or the request as
 // a whole (another method, another channel for a credential, another media type). It says why when it cannot apply.
-import type { CredentialId } from '../send/credentials.ts';
-import { CREDENTIALS } from '../send/credentials.ts';
-import type { DocumentedParameter, RegistryEntry } from '../send/operations.ts';
+import type { CredentialId } from '../model/credentials.ts';
+import { CREDENTIALS } from '../model/credentials.ts';
+import type { DocumentedParameter, RegistryEntry } from '../model/operations.ts';
 import { type Change, copyParts, type RequestParts } from '../send/parts.ts';
 
 export interface Variant {

@@ -3,7 +3,7 @@
 // table's sample when a valid request leaves it out), every operation operator to the request as a whole.
 // self/operators.test.ts fails when an operator the suite owes is missing, or when a parameter meets an operator that
 // neither applies to it nor says why not.
-import type { DocumentedParameter, RegistryEntry } from '../send/operations.ts';
+import type { DocumentedParameter, RegistryEntry } from '../model/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
 import type { Made, Operator } from './operator.ts';
 import { OPERATION_OPERATORS } from './operation-operators.ts';

@@ -2,7 +2,7 @@
 // exactly one rule of the schema (invalid), for the property-based checks of every operation.
 import fc from 'fast-check';
 import type { ApiName } from '../../spec-core/apis.ts';
-import { resolveRef } from '../send/spec.ts';
+import { resolveRef } from '../model/spec.ts';
 
 export interface Schema {
   $ref?: string;

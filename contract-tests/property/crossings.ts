@@ -13,20 +13,11 @@ import { type Application, applicationsOf, OPERATORS } from '../operators/operat
 import { coveringArray } from '../operators/pairwise.ts';
 import { wrongValues } from '../operators/wrong-credentials.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import {
-  CREDENTIALS,
-  entryLabel,
-  holding,
-  MODEL,
-  type ModelEntry,
-  reasonIfCannotSend,
-  send,
-  without,
-  withCredentials,
-} from '../send/model.ts';
+import { type ModelEntry, specModel } from '../model/model-entries.ts';
+import { CREDENTIALS, entryLabel, holding, reasonIfCannotSend, send, without, withCredentials } from '../send/model.ts';
 import { CROSSING_ID } from '../send/ledger.ts';
 import type { RequestParts } from '../send/parts.ts';
-import { target } from '../send/target.ts';
+import { currentRun } from '../send/run.ts';
 import { mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
 import { redactNearCopies, valueIn, valuesOf } from './operator-sweep.ts';
@@ -109,7 +100,7 @@ export function rowsOf(questions: Asked[], applies: (c: OperatorClass) => boolea
 
 /** One test per operation of the API: its covering array's rows, sent side by side. */
 export function crossingChecks(api: ApiName): void {
-  const entries = MODEL.filter((entry) => entry.operation.api === api);
+  const entries = specModel().filter((entry) => entry.operation.api === api);
   if (!entries.length) return;
   describe(`pairwise crossings of the security questions and the operator classes, on the ${api} operations`, () => {
     it.for(entries.map((entry) => [entryLabel(entry), entry] as const))('%s', ([, entry], ctx) => crossingCheck(entry, ctx));
@@ -123,7 +114,7 @@ async function crossingCheck(entry: ModelEntry, ctx: TestContext): Promise<void>
   skipIf(
     ctx,
     [entry.operationId],
-    reasonIfCannot(target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
+    reasonIfCannot(currentRun().target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
     await reasonIfCannotSend(entry),
   );
   skipIf(
@@ -148,7 +139,9 @@ async function crossingCheck(entry: ModelEntry, ctx: TestContext): Promise<void>
     const { parts, byClass } = prepared.get(row.asked.id)!;
     const take = (c: OperatorClass): Chosen | undefined => {
       const rounds = byClass.get(c.id) ?? [];
-      const flat = rounds.flat().filter((chosen) => !row.asked.guardsOthersData || target.writesAllowed || isSafe(chosen.variant.method));
+      const flat = rounds
+        .flat()
+        .filter((chosen) => !row.asked.guardsOthersData || currentRun().target.writesAllowed || isSafe(chosen.variant.method));
       if (!flat.length) return undefined;
       const key = `${row.asked.id} ${c.id}`;
       const use = uses.get(key) ?? 0;

@@ -10,15 +10,19 @@ import { describe, expect, it } from 'vitest';
 import { observeAssumption } from '../judge/assumptions.ts';
 import { putValues } from '../operators/operator.ts';
 import { type LimitProbe, limitProbes, oneOver } from '../operators/input-limits.ts';
-import { jsonOf, statusClass } from '../send/answers.ts';
+import { jsonOf, statusClass } from '../judge/answers.ts';
 import { redirectParameters, sameEndpoint } from '../send/authorization.ts';
-import { CREDENTIALS } from '../send/credentials.ts';
+import { CREDENTIALS } from '../model/credentials.ts';
 import type { Exchange } from '../send/fetch.ts';
-import { credentialValue, holding, MODEL, reasonIfCannotSendKeeping, request } from '../send/model.ts';
-import { ROLES } from '../send/operations.ts';
+import { credentialValue, holding, reasonIfCannotSendKeeping, request } from '../send/model.ts';
+import { specModel } from '../model/model-entries.ts';
+import { specRoles } from '../model/operations.ts';
 import type { Change } from '../send/parts.ts';
-import { target } from '../send/target.ts';
 import { skipIf } from '../support/skips.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 /** Where an answer redirects to, when it is a redirect back to LP_REDIRECT_URI. */
 function redirectBack({ response, request: sent }: Exchange): URL | undefined {
@@ -49,11 +53,12 @@ function answered(seen: Exchange): string {
  */
 function refused(probe: LimitProbe, seen: Exchange): boolean {
   const { operationId } = probe.entry;
-  if (ROLES.authorization.includes(operationId)) {
+  if (specRoles().authorization.includes(operationId)) {
     const back = redirectBack(seen);
     return back ? redirectParameters(back).get('error') === 'invalid_request' : seen.response.status === 400;
   }
-  if (ROLES.tokenEndpoints.includes(operationId)) return seen.response.status === 400 && jsonOf(seen.bodyText)?.error === 'invalid_request';
+  if (specRoles().tokenEndpoints.includes(operationId))
+    return seen.response.status === 400 && jsonOf(seen.bodyText)?.error === 'invalid_request';
   return seen.response.status === 400;
 }
 
@@ -73,7 +78,7 @@ async function sendWith(probe: LimitProbe, values: string[]): Promise<Exchange> 
   return request(entry, change, parameter!.credential ? {} : { values: { [parameter!.name]: values[0]! } });
 }
 
-const PROBES = limitProbes(MODEL).map((probe) => {
+const PROBES = limitProbes(specModel()).map((probe) => {
   const what = probe.parameter ? `${probe.parameter.in} ${probe.parameter.name} one over its limit` : 'no parameter to probe';
   return [`${probe.entry.operationId}${probe.entry.variant === 'default' ? '' : ` (${probe.entry.variant})`}: ${what}`, probe] as const;
 });
@@ -86,7 +91,7 @@ describe('size limits of the specs (x-assumptions of seed 8)', () => {
     const observe = async (values: string[], what: string) => {
       const seen = await sendWith(probe, values);
       expect(statusClass(seen.response.status), `${what} answered ${seen.response.status}`).not.toBe(5);
-      observeAssumption(ref, refused(probe, seen), `${what} answered ${answered(seen)}`, seen);
+      observeAssumption(run, ref, refused(probe, seen), `${what} answered ${answered(seen)}`, seen);
     };
     // A value no server issued or holds: a server without the limit answers as for any unknown or wrong one.
     await observe([oneOver(max!, 'contract-probe-')], `${parameter!.name} of ${max! + 1} characters (limit ${max})`);

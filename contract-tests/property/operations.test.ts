@@ -9,12 +9,16 @@ import { describe, expect, it } from 'vitest';
 import { integerVariable } from '../../config/environment.ts';
 import { type FuzzKind, fuzzTargets } from '../operators/fuzz-inputs.ts';
 import type { Exchange } from '../send/fetch.ts';
-import { MODEL, type ModelEntry, reasonIfCannotSendKeeping, request, sampleValue } from '../send/model.ts';
-import type { DocumentedParameter } from '../send/operations.ts';
-import { target } from '../send/target.ts';
+import { reasonIfCannotSendKeeping, request, sampleValue } from '../send/model.ts';
+import { specModel, type ModelEntry } from '../model/model-entries.ts';
+import type { DocumentedParameter } from '../model/operations.ts';
 import { forEachConcurrently } from '../send/transport.ts';
-import type { VariableValue } from '../send/valid-requests.ts';
+import type { VariableValue } from '../model/valid-requests.ts';
 import { skipIf } from '../support/skips.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const RUNS = integerVariable('LP_CONTRACT_RUNS', 5, 1);
 // A fixed random seed by default keeps a red run reproducible; LP_CONTRACT_RANDOM_SEED explores other inputs.
@@ -44,7 +48,7 @@ async function pinnedValue(entry: ModelEntry, parameter: DocumentedParameter): P
 }
 
 // Of an endpoint with several body shapes, one whose valid request needs no authorization code: the body is generated.
-const TARGETS = fuzzTargets(MODEL, (entry) => !entry.table.needsCode);
+const TARGETS = fuzzTargets(specModel(), (entry) => !entry.table.needsCode);
 const CASES = TARGETS.flatMap((t) =>
   (['valid', 'invalid'] as const).map((kind) => [`${t.entry.operationId}: ${kind} ${t.what}`, t, kind] as const),
 );

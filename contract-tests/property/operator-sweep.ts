@@ -8,14 +8,14 @@ import type { ApiName } from '../../spec-core/apis.ts';
 import { type Application, applicationsOf, OPERATORS } from '../operators/operators.ts';
 import { isInapplicable, type Variant } from '../operators/operator.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import { CREDENTIALS } from '../send/credentials.ts';
-import { redactor } from '../send/fetch.ts';
-import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, sampleValue, withCredentials } from '../send/model.ts';
-import type { DocumentedParameter } from '../send/operations.ts';
+import { CREDENTIALS } from '../model/credentials.ts';
+import { entryLabel, place, reasonIfCannotSend, send, sampleValue, withCredentials } from '../send/model.ts';
+import { specModel, type ModelEntry } from '../model/model-entries.ts';
+import type { DocumentedParameter } from '../model/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
-import { target } from '../send/target.ts';
 import { mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
+import { currentRun } from '../send/run.ts';
 
 /** The value a parameter holds in the parts (a credential without its header prefix), if any. */
 export function valueIn(parts: RequestParts, parameter: DocumentedParameter): string | undefined {
@@ -72,7 +72,7 @@ const CREDENTIAL_OPERATORS = new Set(['credential-channels', 'basic-credentials'
 export function redactNearCopies(operatorId: string, parameter: DocumentedParameter | undefined, variant: Variant, value?: string): void {
   const secret = parameter?.credential && CREDENTIALS[parameter.credential].secret;
   if (!secret && !CREDENTIAL_OPERATORS.has(operatorId)) return;
-  for (const v of variant.values) if (v.length <= 2 * (value?.length ?? 64) + 16) redactor.add(v);
+  for (const v of variant.values) if (v.length <= 2 * (value?.length ?? 64) + 16) currentRun().redactor.add(v);
 }
 
 /** Sends one variant. An entry whose valid request uses something up (a code) gets a fresh request per variant (or the
@@ -103,7 +103,7 @@ export interface Share {
 
 /** Registers one test per operation of the API and operator (with a share: every `of`th of them, from the `part`th). */
 export function operatorChecks(api: ApiName, share: Share = { part: 1, of: 1 }): void {
-  const entries = MODEL.filter((entry) => entry.operation.api === api);
+  const entries = specModel().filter((entry) => entry.operation.api === api);
   // Against a live target its checks run side by side, as every file's do (contract-tests/vitest.config.ts).
   describe(`the operators of the negative space, on every ${api} operation`, () => {
     const all = entries.flatMap((entry) =>
@@ -120,7 +120,7 @@ async function operatorCheck(entry: ModelEntry, operator: (typeof OPERATORS)[num
   skipIf(
     ctx,
     [entry.operationId],
-    reasonIfCannot(target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
+    reasonIfCannot(currentRun().target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
     await reasonIfCannotSend(entry),
   );
   const parts = await withCredentials(entry);

@@ -10,13 +10,15 @@ import { applicationsOf } from '../operators/operators.ts';
 import { OPERATION_OPERATORS } from '../operators/operation-operators.ts';
 import { isInapplicable, type Variant } from '../operators/operator.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import { entryLabel, MODEL, type ModelEntry, place, reasonIfCannotSend, send, withCredentials } from '../send/model.ts';
-import { ROLES } from '../send/operations.ts';
+import { entryLabel, place, reasonIfCannotSend, send, withCredentials } from '../send/model.ts';
+import { specModel, type ModelEntry } from '../model/model-entries.ts';
+import { specRoles } from '../model/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
-import { reasonIfUnset, target } from '../send/target.ts';
+import { reasonIfUnset } from '../send/target.ts';
 import { mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
 import { redactNearCopies, valuesOf } from './operator-sweep.ts';
+import { currentRun } from '../send/run.ts';
 
 /** A redirect URI no client registered: the .invalid top-level domain never resolves (RFC 6761 6.4). */
 const UNREGISTERED_REDIRECT_URI = 'https://contract-unregistered.invalid/callback';
@@ -43,17 +45,17 @@ export const QUESTIONS: readonly Question[] = [
   {
     id: 'foreign-object',
     title: "another lessee's vehicle",
-    applies: (entry) => ROLES.getsOneVehicle.includes(entry.operationId),
-    reasonIfCannot: () => reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'),
+    applies: (entry) => specRoles().getsOneVehicle.includes(entry.operationId),
+    reasonIfCannot: () => reasonIfUnset(currentRun().target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'),
     guardsOthersData: true,
-    ask: (entry, parts) => place(parts, parameterNamed(entry, 'vehicleNumber')!, target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!),
+    ask: (entry, parts) => place(parts, parameterNamed(entry, 'vehicleNumber')!, currentRun().target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!),
   },
   {
     id: 'unregistered-redirect',
     title: 'an unregistered redirect URI',
     // Where asking needs no code: a code exchange spends one per request (its own checks send those).
-    applies: (entry) => ROLES.authorization.includes(entry.operationId) && parameterNamed(entry, 'redirect_uri') !== undefined,
-    reasonIfCannot: () => reasonIfUnset(target, 'LP_REDIRECT_URI'),
+    applies: (entry) => specRoles().authorization.includes(entry.operationId) && parameterNamed(entry, 'redirect_uri') !== undefined,
+    reasonIfCannot: () => reasonIfUnset(currentRun().target, 'LP_REDIRECT_URI'),
     ask: (entry, parts) => place(parts, parameterNamed(entry, 'redirect_uri')!, UNREGISTERED_REDIRECT_URI),
   },
 ];
@@ -63,11 +65,13 @@ const NO_HANDLING =
 
 /** One test per operation of the API and question that applies to it. */
 export function questionChecks(api: ApiName): void {
-  const pairs = MODEL.filter((entry) => entry.operation.api === api).flatMap((entry) =>
-    QUESTIONS.filter((question) => question.applies(entry)).map(
-      (question) => [`${entryLabel(entry)}: ${question.title}, crossed with every operation operator`, entry, question] as const,
-    ),
-  );
+  const pairs = specModel()
+    .filter((entry) => entry.operation.api === api)
+    .flatMap((entry) =>
+      QUESTIONS.filter((question) => question.applies(entry)).map(
+        (question) => [`${entryLabel(entry)}: ${question.title}, crossed with every operation operator`, entry, question] as const,
+      ),
+    );
   if (!pairs.length) return;
   describe(`the security questions crossed with the operators, on the ${api} operations`, () => {
     it.for(pairs)('%s', ([, entry, question], ctx) => questionCheck(entry, question, ctx));
@@ -78,7 +82,7 @@ async function questionCheck(entry: ModelEntry, question: Question, ctx: TestCon
   skipIf(
     ctx,
     [entry.operationId],
-    reasonIfCannot(target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
+    reasonIfCannot(currentRun().target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
     question.reasonIfCannot(),
     await reasonIfCannotSend(entry),
   );
@@ -88,7 +92,7 @@ async function questionCheck(entry: ModelEntry, question: Question, ctx: TestCon
   const all = applications.flatMap((a) => (a.made as Variant[]).map((variant) => [a.operator.id, variant] as const));
   // Another lessee's object is never sent a method that could change it unless the run may write: a server that
   // obeyed would change data that is not the partner's to change.
-  const jobs = all.filter(([, variant]) => target.writesAllowed || !question.guardsOthersData || isSafe(variant.method));
+  const jobs = all.filter(([, variant]) => currentRun().target.writesAllowed || !question.guardsOthersData || isSafe(variant.method));
   if (jobs.length < all.length)
     console.log(
       `${entryLabel(entry)}, ${question.title}: ${all.length - jobs.length} variants with a method that could change it not sent (writes are not allowed: LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID)`,

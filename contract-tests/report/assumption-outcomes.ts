@@ -2,7 +2,7 @@
 // testable, with the evidence and the spec place to change.
 import { sourceOf } from '../../spec-core/assumptions.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
-import { specAssumptions } from '../send/spec.ts';
+import { specAssumptions } from '../model/spec.ts';
 import type { AssumptionReportRow } from './report-model.ts';
 
 export function assumptionReport(entries: LedgerEntry[]): AssumptionReportRow[] {

@@ -2,7 +2,7 @@
 // not; and the negative space, the requests per operation and operator.
 import { documentedResponseKey } from '../judge/conformance.ts';
 import { CROSSING_ID, type LedgerEntry } from '../send/ledger.ts';
-import { type Operation, operations } from '../send/spec.ts';
+import { type Operation, specOperations } from '../model/spec.ts';
 import { type CoverageRow, type CrossingCoverage, DIMENSIONS, type DimensionRow } from './report-model.ts';
 
 // Why a documented status is usually not provoked by a contract run; a recorded skip reason wins over these.
@@ -17,7 +17,7 @@ const DEFAULT_WHY_NOT: Record<string, string> = {
 
 const label = (requirement: Record<string, unknown>) => Object.keys(requirement).sort().join('+') || 'none';
 
-export function coverage(entries: LedgerEntry[], ops: readonly Operation[] = operations): CoverageRow[] {
+export function coverage(entries: LedgerEntry[], ops: readonly Operation[] = specOperations()): CoverageRow[] {
   const exchanges = entries.filter((e) => e.kind === 'exchange');
   const skips = entries.filter((e) => e.kind === 'skip');
   const rows: CoverageRow[] = [];
@@ -53,7 +53,7 @@ export function coverage(entries: LedgerEntry[], ops: readonly Operation[] = ope
   return rows;
 }
 
-export function dimensionCoverage(entries: LedgerEntry[], ops: readonly Operation[] = operations): DimensionRow[] {
+export function dimensionCoverage(entries: LedgerEntry[], ops: readonly Operation[] = specOperations()): DimensionRow[] {
   const rows = new Map<string, DimensionRow>(
     [...new Set(ops.map((o) => o.operationId))].map((id) => [id, { operationId: id, requests: {} }]),
   );

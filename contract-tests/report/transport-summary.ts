@@ -1,6 +1,5 @@
 // What a run's requests met on the way (from its ledger): sent, throttled, retried, timed out, waited, and how many went
 // to each origin and were answered 429 there; and the checks that passed only after retries.
-import { readTargetVariables } from '../../config/environment.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
 import {
   API_VARIABLES,
@@ -9,7 +8,7 @@ import {
   paceLine,
   paceOf,
   type RequestPace,
-  readTransportSettings,
+  DEFAULT_TRANSPORT,
   type RunPace,
   type TransportStats,
 } from '../send/transport.ts';
@@ -55,7 +54,11 @@ function originsOf(entries: LedgerEntry[], env: Partial<Record<string, string>>)
 }
 
 /** What the run's requests met on the way: sent, throttled, retried, timed out, time waited, per origin; and the run's pace. */
-export function transportSummary(entries: LedgerEntry[], env: Partial<Record<string, string>> = readTargetVariables()): TransportSummary {
+export function transportSummary(
+  entries: LedgerEntry[],
+  env: Partial<Record<string, string>>,
+  concurrency = DEFAULT_TRANSPORT.concurrency,
+): TransportSummary {
   const total = emptyStats();
   const notes: Partial<RequestPace>[] = [];
   for (const entry of entries) {
@@ -63,7 +66,7 @@ export function transportSummary(entries: LedgerEntry[], env: Partial<Record<str
     addStats(total, { requests: 1, attempts: 1, ...entry.transport });
     if (entry.transport) notes.push(entry.transport);
   }
-  const pace = paceOf(notes, readTransportSettings().concurrency);
+  const pace = paceOf(notes, concurrency);
   const origins = originsOf(entries, env);
   return { ...total, ...(origins.length ? { origins } : {}), ...(pace ? { pace } : {}) };
 }

@@ -21,7 +21,15 @@ import { notesOf, skipGroups } from './skip-groups.ts';
 import { violationGroups, violationsByCheck } from './violations.ts';
 import { assumptionsMarkdown, coverageMarkdown, crossingsMarkdown, dimensionsMarkdown, notesMarkdown } from './views/markdown.ts';
 
-export function writeReports(dir: string, ledgerDir: string, targetName: string): { coverageRows: CoverageRow[]; md: string } {
+/** The run the reports are of: its target's name and settings, and the requests in flight its settings allowed. */
+export interface ReportedRun {
+  targetName: string;
+  env: Partial<Record<string, string>>;
+  concurrency: number;
+}
+
+export function writeReports(dir: string, ledgerDir: string, run: ReportedRun): { coverageRows: CoverageRow[]; md: string } {
+  const { targetName } = run;
   const entries = readLedger(ledgerDir);
   const unjudged: UnjudgedRequest[] = entries.flatMap((e) =>
     e.kind === 'unjudged' ? [{ request: e.request, reason: e.reason, message: e.message, test: e.test }] : [],
@@ -32,7 +40,7 @@ export function writeReports(dir: string, ledgerDir: string, targetName: string)
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'transport.json'),
-    `${JSON.stringify({ target: targetName, stats: transportSummary(entries), unjudged, retriedChecks: retriedChecks(entries) }, null, 2)}\n`,
+    `${JSON.stringify({ target: targetName, stats: transportSummary(entries, run.env, run.concurrency), unjudged, retriedChecks: retriedChecks(entries) }, null, 2)}\n`,
   );
   writeFileSync(
     join(dir, 'violations.json'),

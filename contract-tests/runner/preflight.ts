@@ -8,7 +8,7 @@ import { readVariable } from '../../config/environment.ts';
 import { leastRequestRoundTrip } from '../../src/connections.ts';
 import { ApiError, createFleetClient, createTokenProvider } from '../../src/index.ts';
 import type { TargetEnv } from '../../tools/targets.ts';
-import { registryEntry } from '../send/operations.ts';
+import { registryEntry } from '../model/operations.ts';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
 import { couldNotJudgeOf, type Transport, workersFor } from '../send/transport.ts';
 

@@ -6,28 +6,20 @@ import { describe, expect, it } from 'vitest';
 import type { ApiName } from '../../spec-core/apis.ts';
 import { observeAssumption } from '../judge/assumptions.ts';
 import { capabilityOf } from '../send/capabilities.ts';
-import {
-  CREDENTIALS,
-  type CredentialId,
-  credentialValue,
-  entryLabel,
-  MODEL,
-  operationOf,
-  reasonIfCannotSend,
-  send,
-  withCredentials,
-} from '../send/model.ts';
-import { statusClass } from '../send/answers.ts';
+import { CREDENTIALS, type CredentialId, credentialValue, entryLabel, reasonIfCannotSend, send, withCredentials } from '../send/model.ts';
+import { specModel, operationOf } from '../model/model-entries.ts';
+import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, target } from '../send/target.ts';
+import { reasonIfUnset } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
 import { type CaseKind, matrixCases } from './auth-matrix.ts';
+import { currentRun } from '../send/run.ts';
 
 /** The values of every credential this target has (the other schemes' too: they are sent in the wrong places). */
 async function availableValues(): Promise<Partial<Record<CredentialId, string>>> {
   const values: Partial<Record<CredentialId, string>> = {};
   for (const credential of Object.values(CREDENTIALS)) {
-    if (reasonIfUnset(target, ...credential.variables)) continue;
+    if (reasonIfUnset(currentRun().target, ...credential.variables)) continue;
     values[credential.id] = await credentialValue(credential.id);
   }
   return values;
@@ -41,7 +33,7 @@ const PRESENCE_ONLY: CaseKind[] = ['no credential'];
  * operation it broke instead of every operation's).
  */
 export function authMatrixChecks(api: ApiName): void {
-  const entries = MODEL.filter((entry) => entry.credentials.length > 0 && operationOf(entry).api === api);
+  const entries = specModel().filter((entry) => entry.credentials.length > 0 && operationOf(entry).api === api);
   describe(`authentication matrix (every ${api} operation, every grant type, every credential)`, () => {
     it.for(entries.map((entry) => [entryLabel(entry), entry] as const))(
       "%s: refuses a request without any credential, or with another scheme's in place of its own",
@@ -55,7 +47,7 @@ export function authMatrixChecks(api: ApiName): void {
       async ([label, entry], ctx) => {
         skipIf(ctx, [entry.operationId], await reasonIfCannotSend(entry));
         const values = await availableValues();
-        const verifies = capabilityOf(target.name).verifiesCredentials;
+        const verifies = capabilityOf(currentRun().target.name).verifiesCredentials;
         const cases = matrixCases(entry, values).filter((c) => verifies || PRESENCE_ONLY.includes(c.kind));
         await forEachConcurrently(cases, async (c) => {
           const seen = await send(entry, c.change(await withCredentials(entry)), { dimension: 'authentication' });
@@ -64,7 +56,13 @@ export function authMatrixChecks(api: ApiName): void {
           if (c.expect === 'refused')
             expect(refused, `${label}: ${c.label} answered ${status}, not a 4xx: the target accepted it`).toBe(true);
           else if (c.assumption)
-            observeAssumption(c.assumption.ref, refused === c.assumption.refusalHolds, `${label}: ${c.label} answered ${status}`, seen);
+            observeAssumption(
+              currentRun(),
+              c.assumption.ref,
+              refused === c.assumption.refusalHolds,
+              `${label}: ${c.label} answered ${status}`,
+              seen,
+            );
         });
       },
     );

@@ -5,7 +5,8 @@
 // What one credential alone can be (left out, a near miss, case-changed, padded, encoded, in another channel) is the
 // operators' (operators/), applied to every credential like to every other parameter.
 import { ASSUMPTIONS, type AssumptionRef } from '../judge/assumptions.ts';
-import { CREDENTIALS, type CredentialId, holding, type ModelEntry, without } from '../send/model.ts';
+import { CREDENTIALS, type CredentialId, holding, without } from '../send/model.ts';
+import type { ModelEntry } from '../model/model-entries.ts';
 import type { RequestParts } from '../send/parts.ts';
 
 export type CaseKind = 'no credential' | 'other scheme';

@@ -3,9 +3,9 @@
 // 4.1.3), and the state comes back exactly as sent (section 4.1.2), whatever printable characters it holds.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import { statusClass } from '../send/answers.ts';
+import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
-import { required, target } from '../send/target.ts';
+import { required } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
 import {
   authorize,
@@ -17,6 +17,10 @@ import {
   unattendedApproval,
 } from '../send/authorization.ts';
 import { redirectUriNearMisses, trickyStates } from '../operators/near-misses.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const AUTHORIZE = ['requestAuthorization'];
 const BOTH = ['requestAuthorization', 'requestIdentityProviderToken'];

@@ -5,15 +5,19 @@
 // a 4xx. The own values come from the key's unfiltered list.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import { statusClass } from '../send/answers.ts';
+import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, target, type LpVariable } from '../send/target.ts';
+import { reasonIfUnset, type LpVariable } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
-import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../send/vehicle-list.ts';
+import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../model/vehicle-list.ts';
 import { nearMisses, type NearMiss } from '../operators/near-misses.ts';
 import { request } from '../send/model.ts';
-import { FILTERS, type Vehicle } from '../send/fleet-fields.ts';
+import { FILTERS, type Vehicle } from '../model/fleet-fields.ts';
 import { type Change, withPath, withQuery, withRaw } from '../send/parts.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const FOREIGN: Array<[string, LpVariable]> = [
   ['vehicle number', 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'],

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { allAssumptions } from '../../spec-core/assumptions.ts';
 import { ASSUMPTIONS } from '../judge/assumptions.ts';
 import { limitProbes } from '../operators/input-limits.ts';
-import { MODEL } from '../send/model.ts';
+import { specModel } from '../model/model-entries.ts';
 
 describe('assumption references of the suite', () => {
   it.for(Object.entries(ASSUMPTIONS))('%s names exactly one x-assumption of the bundles', ([, ref]) => {
@@ -15,7 +15,7 @@ describe('assumption references of the suite', () => {
 
   it('every x-assumption a request can probe is covered or observed; the others say why not', () => {
     // The size limits' assumptions are found from the registry, and each probed by property/input-limits.test.ts.
-    const probed = limitProbes(MODEL).flatMap((p) =>
+    const probed = limitProbes(specModel()).flatMap((p) =>
       p.parameter ? [{ api: p.assumption.api, pointer: p.assumption.pointer, match: p.assumption.what }] : [],
     );
     const refs = [...Object.values(ASSUMPTIONS), ...probed];

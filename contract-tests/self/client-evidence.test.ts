@@ -11,8 +11,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { testWaitMs } from '../../config/test-waits.ts';
 import { runSuite, type SuiteRun } from '../runner/run-suite.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
-import { target } from '../send/target.ts';
 import { skipIf } from '../support/skips.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 type Note = Extract<LedgerEntry, { kind: 'note' }>;
 

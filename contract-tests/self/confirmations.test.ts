@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Confirmations } from '../judge/judge-exchange.ts';
 import { assumptionReport } from '../report/assumption-outcomes.ts';
 import type { LedgerEntry, Observed } from '../send/ledger.ts';
-import { specAssumptions } from '../send/spec.ts';
+import { specAssumptions } from '../model/spec.ts';
 
 type AssumptionEntry = Extract<LedgerEntry, { kind: 'assumption' }>;
 

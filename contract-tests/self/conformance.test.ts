@@ -3,7 +3,7 @@
 // is a contradicted assumption. Pure checks of the conformance function on constructed responses; no target involved.
 import { describe, expect, it } from 'vitest';
 import { checkResponse, inspectResponse, type ObservedResponse } from '../judge/conformance.ts';
-import { operationById } from '../send/spec.ts';
+import { operationById } from '../model/spec.ts';
 import { verdictOf } from '../judge/verdicts.ts';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({

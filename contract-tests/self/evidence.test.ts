@@ -3,7 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { evidenceOf } from '../send/evidence.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, target } from '../send/target.ts';
+import { reasonIfUnset } from '../send/target.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const needs = () => reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY', 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET');
 const redact = (text: string) => text;
@@ -14,6 +18,7 @@ describe('the evidence of a violation', () => {
     const key = target.env.LP_FLEET_API_KEY!;
     const token = 'issued-token-0123456789';
     const evidence = evidenceOf(
+      target,
       {
         method: 'GET',
         url: `${target.env.LP_FLEET_BASE_URL}/vehicles?vin=a"b$c`,
@@ -48,6 +53,7 @@ describe('the evidence of a violation', () => {
       client_secret: secret,
     }).toString();
     const evidence = evidenceOf(
+      target,
       {
         method: 'POST',
         url: `${target.env.LP_BASE_URL}/token`,

@@ -6,8 +6,9 @@ import { RunContext } from '../judge/context.ts';
 import type { ExchangeCheck } from '../judge/exchange-check.ts';
 import { EXCHANGE_CHECKS, exchangeCheckProblems, REQUIRED_CHECKS } from '../judge/exchange-checks.ts';
 import type { Exchange } from '../send/fetch.ts';
-import { REGISTRY } from '../send/operations.ts';
+import { specRegistry } from '../model/operations.ts';
 import { findOperation } from '../send/fetch.ts';
+import { currentRun } from '../send/run.ts';
 import type { Target } from '../send/target.ts';
 
 const env: Target['env'] = {
@@ -57,6 +58,8 @@ function exchangeOf(made: Made): Exchange {
   const bodyText = made.answer === undefined ? '' : typeof made.answer === 'string' ? made.answer : JSON.stringify(made.answer);
   const answerHeaders = { 'content-type': 'application/json', ...made.answerHeaders };
   return {
+    // The worker's run: no check here records or redacts through it (judgeExchange does, and is not called here).
+    run: currentRun(),
     request: { method, url: made.url, headers: new Headers(made.headers), body: made.body ?? '' },
     response: new Response(null, { status: made.status, headers: answerHeaders }),
     bodyText,
@@ -254,7 +257,7 @@ describe('the registry of exchange checks', () => {
     expect(
       exchangeCheckProblems(
         EXCHANGE_CHECKS,
-        REGISTRY.map((e) => e.operationId),
+        specRegistry().map((e) => e.operationId),
       ),
     ).toEqual([]);
   });
@@ -264,7 +267,7 @@ describe('the registry of exchange checks', () => {
     expect(
       exchangeCheckProblems(
         without,
-        REGISTRY.map((e) => e.operationId),
+        specRegistry().map((e) => e.operationId),
       ),
     ).toContain(`the exchange check "${id}" is missing`);
   });

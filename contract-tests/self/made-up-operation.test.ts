@@ -15,16 +15,17 @@ import { isInapplicable } from '../operators/operator.ts';
 import { applicationsOf, operatorProblems } from '../operators/operators.ts';
 import { coverage, dimensionCoverage } from '../report/coverage.ts';
 import { matrixCases, matrixProblems } from '../security/auth-matrix.ts';
-import { modelEntryOf, modelProblems, validParts } from '../send/model.ts';
-import { registryOf, registryProblems, rolesOf } from '../send/operations.ts';
-import { bundles, listOperations } from '../send/spec.ts';
+import { validParts } from '../send/model.ts';
+import { modelEntryOf, modelProblems } from '../model/model-entries.ts';
+import { registryOf, registryProblems, rolesOf } from '../model/operations.ts';
+import { specBundles, listOperations } from '../model/spec.ts';
 import { standIns } from './stand-ins.ts';
 
 const MADE_UP = 'getVehicleByVin';
 
 /** A copy of the bundles whose fleet API has one more operation: GET /vehicles/by-vin/{vin}. */
 function withMadeUpOperation() {
-  const docs = structuredClone(bundles);
+  const docs = structuredClone(specBundles());
   (docs.fleet.paths as Record<string, unknown>)['/vehicles/by-vin/{vin}'] = {
     get: {
       operationId: MADE_UP,

@@ -2,9 +2,12 @@
 // is named once and never carries the value, header variants survive the trip through fetch's Headers unchanged,
 // and a secret's variants are redacted from anything the suite prints.
 import { describe, expect, it } from 'vitest';
-import { redactor } from '../send/fetch.ts';
 import { REDACTED } from '../send/redact.ts';
 import { nearMisses, redirectUriNearMisses, trickyStates, type Carrier } from '../operators/near-misses.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { redactor } = run;
 
 const SECRET = 'Self-Check-secret-0123';
 const CARRIERS: Carrier[] = ['header', 'form', 'query', 'path'];

@@ -8,18 +8,18 @@ import { describe, expect, it } from 'vitest';
 import { API_NAMES, repoRoot } from '../../spec-core/apis.ts';
 import { isInapplicable, type Operator, type ParameterOperator } from '../operators/operator.ts';
 import { applicationsOf, OPERATORS, operatorProblems, REQUIRED_OPERATORS } from '../operators/operators.ts';
-import { REGISTRY } from '../send/operations.ts';
+import { specRegistry } from '../model/operations.ts';
 import { basicCredentials, inBasic } from '../operators/basic-credentials.ts';
 import { standIns } from './stand-ins.ts';
 
 describe('the operators of the negative space', () => {
   it('every operator the suite owes exists, and meets every parameter and operation of the registry', () => {
-    expect(operatorProblems(REGISTRY, standIns)).toEqual([]);
+    expect(operatorProblems(specRegistry(), standIns)).toEqual([]);
     expect(REQUIRED_OPERATORS.length).toBe(19);
   });
 
   it('every documented parameter and credential gets variants from most operators', () => {
-    for (const entry of REGISTRY)
+    for (const entry of specRegistry())
       for (const parameter of entry.parameters) {
         const applied = applicationsOf(entry, standIns(entry)).filter((a) => a.parameter === parameter && !isInapplicable(a.made));
         expect(applied.length, `${entry.operationId} ${parameter.name}`).toBeGreaterThanOrEqual(8);
@@ -28,18 +28,18 @@ describe('the operators of the negative space', () => {
 
   it.for(REQUIRED_OPERATORS)('fails when the operator "%s" is removed', (id) => {
     const without = OPERATORS.filter((o) => o.id !== id);
-    expect(operatorProblems(REGISTRY, standIns, without)).toContain(`the operator "${id}" is missing`);
+    expect(operatorProblems(specRegistry(), standIns, without)).toContain(`the operator "${id}" is missing`);
   });
 
   it('fails when an operator neither applies to a parameter nor says why', () => {
     const silent: ParameterOperator = { id: 'silent', scope: 'parameter', title: 'silent', variants: () => [] };
-    const problems = operatorProblems(REGISTRY, standIns, [...OPERATORS, silent as Operator]);
-    expect(problems.length).toBe(REGISTRY.reduce((n, e) => n + e.parameters.length, 0));
+    const problems = operatorProblems(specRegistry(), standIns, [...OPERATORS, silent as Operator]);
+    expect(problems.length).toBe(specRegistry().reduce((n, e) => n + e.parameters.length, 0));
     expect(problems[0]).toMatch(/the operator "silent" neither applies nor says why not/);
   });
 
   it('credentials are parameters too: every credential of every operation is in the registry with where it travels', () => {
-    for (const entry of REGISTRY)
+    for (const entry of specRegistry())
       for (const id of [...entry.credentials, ...entry.optional])
         expect(
           entry.parameters.some((p) => p.credential === id),
@@ -74,7 +74,7 @@ describe('the client password inside HTTP Basic', () => {
   });
 
   it('gives the token endpoints variants of both places from the parameter operators, and says why elsewhere', () => {
-    for (const entry of REGISTRY) {
+    for (const entry of specRegistry()) {
       const made = basicCredentials.variants(entry, standIns(entry).parts, standIns(entry).values);
       const takesPassword = entry.parameters.some((p) => p.name === 'client_secret');
       const exchangesCode = entry.parameters.some((p) => p.name === 'code');

@@ -9,8 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redactor, REDACTED } from '../send/redact.ts';
 import { runSuite } from '../runner/run-suite.ts';
 import { skipIf } from '../support/skips.ts';
-import { target } from '../send/target.ts';
 import { testWaitMs } from '../../config/test-waits.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const SECRET = 'contract-self-secret-Zx81/+&=';
 const KEY = 'contract-self-subscription-key-6f3a';

@@ -2,7 +2,7 @@
 // variants, cases and rows does not depend on the values, and nothing is sent.
 import type { ApplicationInputs } from '../operators/operators.ts';
 import { place } from '../send/model.ts';
-import type { RegistryEntry } from '../send/operations.ts';
+import type { RegistryEntry } from '../model/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
 
 /** A valid-looking request of the entry: every parameter holding a stand-in value in its place. */

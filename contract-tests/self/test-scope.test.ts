@@ -2,7 +2,7 @@
 // exchanges' problems: what one check finds never fails another, and a check's name is the one vitest gives it. The
 // setup file names each check around its test (aroundEach), so no check names itself.
 import { describe, expect, it } from 'vitest';
-import { reportProblems, takeProblems } from '../send/ledger.ts';
+import { currentRun } from '../send/run.ts';
 import { currentTest, testNameOf } from '../send/test-scope.ts';
 
 describe('the test scope', () => {
@@ -31,9 +31,9 @@ describe.concurrent('checks side by side', () => {
   ] as const)('%s keeps its own problems', async ([label, other], ctx) => {
     if (label === 'first') await reported.second.reached;
     ctx.expect(currentTest()).toBe(`checks side by side > ${label} keeps its own problems`);
-    reportProblems([`found by ${label}`]);
+    currentRun().ledger.reportProblems([`found by ${label}`]);
     reported[label].reach();
     await reported[other].reached;
-    ctx.expect(takeProblems(testNameOf(ctx.task)).violations).toEqual([`found by ${label}`]);
+    ctx.expect(currentRun().ledger.takeProblems(testNameOf(ctx.task)).violations).toEqual([`found by ${label}`]);
   });
 });

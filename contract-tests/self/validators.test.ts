@@ -1,4 +1,4 @@
-// The answers' validators, precompiled once per version of the specs (send/validators.ts), judge every body as the ones
+// The answers' validators, precompiled once per version of the specs (judge/validators.ts), judge every body as the ones
 // ajv compiles when asked: the same verdict and the same errors, schema by schema, on the specs' own examples and on
 // bodies that break them. A module written for other bundles is never loaded for these.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSpecAjv } from '../../spec-core/ajv.ts';
 import { type ApiName, repoRoot } from '../../spec-core/apis.ts';
-import { answerSchemaKeys, bundles, nodeAt } from '../send/spec.ts';
-import { loadValidators, writeValidators } from '../send/validators.ts';
+import { nodeAt, specBundles } from '../model/spec.ts';
+import { answerSchemaKeys, loadValidators, writeValidators } from '../judge/validators.ts';
 
 // Under dist/, as the run's: the module requires ajv's runtime and ajv-formats from the repository's node_modules.
 const dir = mkdtempSync(join(repoRoot, 'dist', '.contract-validators-test-'));
@@ -40,9 +40,9 @@ function broken(valid: unknown): unknown[] {
 const ANY = [{}, [], '', 'x', 0, -1.5, true, null, { error: 'invalid_request', error_description: '\u0001' }, [{ vehicleNumber: 1 }]];
 
 describe('the precompiled validators of the answers', () => {
-  writeValidators(bundles, idOf, keys, dir);
-  const precompiled = loadValidators(bundles, keys, dir);
-  const ajv = createSpecAjv(bundles, idOf);
+  writeValidators(specBundles(), idOf, keys, dir);
+  const precompiled = loadValidators(specBundles(), keys, dir);
+  const ajv = createSpecAjv(specBundles(), idOf);
 
   it('hold every schema an answer is checked against, and judge each body as the compiled ones do', () => {
     expect(keys.length).toBeGreaterThan(20);
@@ -64,12 +64,12 @@ describe('the precompiled validators of the answers', () => {
   });
 
   it("loads nothing for other bundles, and a module of other bundles takes the old one's place", () => {
-    const changed = structuredClone(bundles);
+    const changed = structuredClone(specBundles());
     (changed.fleet as { info: { version: string } }).info.version = 'changed';
     expect(loadValidators(changed, keys, dir).get(keys[0]!)).toBeUndefined();
     writeValidators(changed, idOf, keys, dir);
     expect(readdirSync(dir).filter((name) => name.endsWith('.cjs'))).toHaveLength(1);
     expect(loadValidators(changed, keys, dir).get(keys[0]!)).toBeTypeOf('function');
-    expect(loadValidators(bundles, keys, dir).get(keys[0]!)).toBeUndefined();
+    expect(loadValidators(specBundles(), keys, dir).get(keys[0]!)).toBeUndefined();
   });
 });

@@ -5,13 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { loadWorkflows, type Workflow } from '../../spec-core/workflows.ts';
 import { type StepRequest, stepRequests } from '../../tools/workflows/step-request.ts';
-import { MODEL } from '../send/model.ts';
-import { ROLES } from '../send/operations.ts';
+import { specModel } from '../model/model-entries.ts';
+import { specRoles } from '../model/operations.ts';
 import { driftProblems } from './workflows-drift.ts';
 
 const workflows = loadWorkflows();
 const requestsOf = new Map(workflows.map((w) => [w.workflowId, stepRequests(w)]));
-const drift = (workflow: Workflow, requests: StepRequest[]) => driftProblems(workflow, requests, MODEL, ROLES.tokenEndpoints);
+const drift = (workflow: Workflow, requests: StepRequest[]) => driftProblems(workflow, requests, specModel(), specRoles().tokenEndpoints);
 
 /** A workflow's step requests with one step changed. */
 function changed(workflowId: string, stepIndex: number, change: (step: StepRequest) => StepRequest) {

@@ -1,12 +1,13 @@
 // The documented flows (openapi/workflows/, run by Redocly Respect) against the suite's model of a valid request
-// (send/model.ts, send/valid-requests.ts, send/credentials.ts), step by step: each step must send what the suite sends
+// (model/model-entries.ts, model/valid-requests.ts, model/credentials.ts), step by step: each step must send what the suite sends
 // for that operation, from the same LP_* variables and the same earlier operations, so that the two never drift.
 import { createSpecAjv } from '../../spec-core/ajv.ts';
 import type { Workflow } from '../../spec-core/workflows.ts';
 import type { Field, Part, StepRequest } from '../../tools/workflows/step-request.ts';
-import { CREDENTIALS, type CredentialId, type ModelEntry, parameterValue } from '../send/model.ts';
-import type { DocumentedParameter } from '../send/operations.ts';
-import type { EarlierValue, VariableValue } from '../send/valid-requests.ts';
+import { CREDENTIALS, type CredentialId } from '../send/model.ts';
+import { type ModelEntry, parameterValue } from '../model/model-entries.ts';
+import type { DocumentedParameter } from '../model/operations.ts';
+import type { EarlierValue, VariableValue } from '../model/valid-requests.ts';
 
 /** Headers the transport or Respect sets, not parameters of the operation. */
 const TRANSPORT_HEADERS = new Set(['content-type', 'accept']);

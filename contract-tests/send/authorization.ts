@@ -5,11 +5,20 @@ import { reasonIfCannot } from './capabilities.ts';
 import type { Exchange } from './fetch.ts';
 import { request } from './model.ts';
 import { type Change, unchanged, withForm, withQuery } from './parts.ts';
-import { reasonIfUnset, required, target } from './target.ts';
+import { reasonIfUnset, required } from './target.ts';
+import { currentRun } from './run.ts';
 
-export const needsAuthorize = () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_SCOPE', 'LP_REDIRECT_URI');
+export const needsAuthorize = () => reasonIfUnset(currentRun().target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_SCOPE', 'LP_REDIRECT_URI');
 export const needsCodeExchange = () =>
-  reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
+  reasonIfUnset(
+    currentRun().target,
+    'LP_AUTH_URL',
+    'LP_CLIENT_ID',
+    'LP_CLIENT_SECRET',
+    'LP_SCOPE',
+    'LP_REDIRECT_URI',
+    'LP_SUBSCRIPTION_KEY',
+  );
 
 export interface Authorized {
   seen: Exchange;
@@ -46,7 +55,7 @@ export const sameEndpoint = (a: URL, b: URL) => a.origin === b.origin && a.pathn
 export const redirectedBack = (answer: Authorized) =>
   Math.floor(answer.response.status / 100) === 3 &&
   answer.location !== undefined &&
-  sameEndpoint(answer.location, new URL(required(target, 'LP_REDIRECT_URI')));
+  sameEndpoint(answer.location, new URL(required(currentRun().target, 'LP_REDIRECT_URI')));
 
 /** The parameters a redirect back carries: its query, and its fragment (RFC 6749 4.2.2.1 answers response_type=token
  * there, errors included). */
@@ -97,7 +106,7 @@ export async function pkcePair(): Promise<{ verifier: string; challenge: string 
 }
 
 async function probeApproval(): Promise<string | undefined> {
-  const absent = needsAuthorize() ?? reasonIfCannot(target.name, 'hasDataSemantics');
+  const absent = needsAuthorize() ?? reasonIfCannot(currentRun().target.name, 'hasDataSemantics');
   if (absent) return absent;
   const plain = await authorize();
   const outcome = outcomeOf(plain);

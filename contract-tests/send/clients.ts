@@ -14,11 +14,12 @@ import {
   type ResendEvent,
   type TokenProvider,
 } from '../../src/index.ts';
-import { CREDENTIALS } from './credentials.ts';
-import { type Exchange, type ExchangeMeta, exchange, redactor } from './fetch.ts';
-import { REGISTRY, registryEntry } from './operations.ts';
+import { CREDENTIALS } from '../model/credentials.ts';
+import { type Exchange, type ExchangeMeta, exchange } from './fetch.ts';
+import { specRegistry, registryEntry } from '../model/operations.ts';
 import { couldNotJudgeOf } from './transport.ts';
 import { required, type Target } from './target.ts';
+import { currentRun } from './run.ts';
 
 /** The re-send the client has just announced: it hands that request to its fetch at once, before anything else runs
  * (src/client-options.ts, onResend), so the next request clientFetch is given is that re-send. */
@@ -50,7 +51,7 @@ const transport = {
 /** What to check when a call of an operation is refused as unauthenticated (`operation`: ApiError's `METHOD /path`):
  * the LP_* variables behind the credentials the registry says it carries, and its server's. */
 function credentialsToCheck(operation: string): string | undefined {
-  const entry = REGISTRY.find((e) => `${e.operation.method} ${e.operation.path}` === operation);
+  const entry = specRegistry().find((e) => `${e.operation.method} ${e.operation.path}` === operation);
   if (!entry) return undefined;
   const names = [...new Set([...entry.credentials, ...entry.optional].flatMap((id) => CREDENTIALS[id].variables))].filter(
     (name) => name !== entry.operation.baseVariable,
@@ -80,7 +81,7 @@ function explain(error: unknown): unknown {
       : error.status === 403
         ? ': the credentials were accepted but not allowed this call; check that the application is approved for this API product'
         : '';
-  return new CheckFailure(redactor.redact(`${error.message}${next}`));
+  return new CheckFailure(currentRun().redactor.redact(`${error.message}${next}`));
 }
 
 /** Awaits a call of the published client, explaining a refusal (see `explain`). */

@@ -2,7 +2,7 @@
 // the answer (status, content type, a body excerpt), and a copy-paste `curl` that takes each credential and base URL
 // from its LP_* variable (`-H "API-Key: $LP_FLEET_API_KEY"`), never its value. Built from the exchange itself, and
 // redacted once more on the way out.
-import { type LpVariable, SECRET_VARIABLES, target } from './target.ts';
+import { type LpVariable, SECRET_VARIABLES, type Target } from './target.ts';
 
 export interface Evidence {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
@@ -23,7 +23,7 @@ const quote = (pieces: Piece[]) =>
   `"${pieces.map((p) => ('variable' in p ? `\${${p.variable}}` : p.text.replace(/(["\\$`])/g, '\\$1'))).join('')}"`;
 
 /** Splits text at each configured value, turning it into a reference to its LP_* variable (longest values first). */
-function withVariables(text: string, variables: LpVariable[], extra: Array<[string, string]> = []): Piece[] {
+function withVariables(target: Target, text: string, variables: LpVariable[], extra: Array<[string, string]> = []): Piece[] {
   const known: Array<[string, string]> = [
     ...variables.flatMap((name): Array<[string, string]> => (target.env[name] ? [[target.env[name]!, name]] : [])),
     ...extra,
@@ -49,17 +49,18 @@ const render = (pieces: Piece[]) => pieces.map((p) => ('variable' in p ? `$${p.v
  * `$LP_ACCESS_TOKEN` (a token from the token endpoint), in the shown request `***`.
  */
 export function evidenceOf(
+  target: Target,
   request: { method: string; url: string; headers: Headers; body: string },
   answer: { status: number; contentType: string; body: string },
   tokens: Iterable<string>,
   redact: (text: string) => string,
 ): Evidence {
   const tokenRefs: Array<[string, string]> = [...tokens].filter((t) => t.length >= 8).map((t) => [t, 'LP_ACCESS_TOKEN']);
-  const url = withVariables(request.url, [...BASE_VARIABLES, ...NAMED_VARIABLES], tokenRefs);
+  const url = withVariables(target, request.url, [...BASE_VARIABLES, ...NAMED_VARIABLES], tokenRefs);
   const headers: Array<[string, Piece[]]> = [];
   for (const [name, value] of request.headers)
-    if (KEPT_HEADERS.has(name)) headers.push([name, withVariables(value, NAMED_VARIABLES, tokenRefs)]);
-  const body = request.body ? withVariables(request.body, NAMED_VARIABLES, tokenRefs) : undefined;
+    if (KEPT_HEADERS.has(name)) headers.push([name, withVariables(target, value, NAMED_VARIABLES, tokenRefs)]);
+  const body = request.body ? withVariables(target, request.body, NAMED_VARIABLES, tokenRefs) : undefined;
   const curl = [
     `curl -sS -i -X ${request.method} ${quote(url)}`,
     ...headers.map(([name, value]) => `-H ${quote([{ text: `${name}: ` }, ...value])}`),

@@ -8,33 +8,20 @@ import { currentTest } from './test-scope.ts';
 import { baseUrlOf } from './base-urls.ts';
 import { bufferedBody } from './direct-fetch.ts';
 import { type Evidence, evidenceOf } from './evidence.ts';
-import type { Finding } from './findings.ts';
-import { type Observed, record } from './ledger.ts';
-import { mediaTypeOf } from './media-types.ts';
+import type { Finding } from '../model/findings.ts';
+import type { Observed } from './ledger.ts';
+import { mediaTypeOf } from '../model/media-types.ts';
 import { redactionWindow } from '../../src/redact.ts';
-import { rememberingRedactorFor } from './redact.ts';
-import { operations, type Operation } from './spec.ts';
-import { target, type Target } from './target.ts';
-import { CouldNotJudge, readTransportSettings, Transport, type TransportStats } from './transport.ts';
-
-// The run's redactor (send/redact.ts), remembering the short texts it has redacted until it learns another credential.
-export const redactor = rememberingRedactorFor(target);
-
-/**
- * The one transport of this worker: every attempt has a deadline, throttling and transient faults are waited out or
- * end as "could not judge", and the requests in flight are bounded (config/environment.ts: LP_CONTRACT_*).
- */
-const settings = readTransportSettings();
-// Only a live run has several workers (contract-tests/vitest.config.ts); each takes its share of the bounds.
-export const transport = new Transport({ ...settings, workers: target.name === 'live' ? settings.workers : 1 });
-// A wait of a second or more goes to the ledger, where the runner's progress line shows it (runner/progress.ts).
-transport.waitListener = (until, why) => record({ kind: 'wait', until, why });
+import { specOperations, type Operation } from '../model/spec.ts';
+import { currentRun, type Run } from './run.ts';
+import type { Target } from './target.ts';
+import { CouldNotJudge, type TransportStats } from './transport.ts';
 
 export function findOperation(
   forTarget: Target,
   method: string | undefined,
   url: string,
-  within: Operation[] = operations,
+  within: Operation[] = specOperations(),
 ): Operation | undefined {
   const { pathname, origin } = new URL(url);
   const upper = method?.toUpperCase();
@@ -65,7 +52,7 @@ const learnedTokens = new Set<string>();
 /** A body that may name a token field: one spelled out, or behind a JSON escape. The others are not parsed here. */
 const MAY_NAME_A_TOKEN = /_token|\\u/;
 
-function learnCredentials(bodyText: string, location: string | null): void {
+function learnCredentials({ redactor }: Run, bodyText: string, location: string | null): void {
   if (MAY_NAME_A_TOKEN.test(bodyText))
     try {
       const body = JSON.parse(bodyText) as Record<string, unknown>;
@@ -96,6 +83,8 @@ export interface ExchangeMeta {
 }
 
 export interface Exchange {
+  /** The run that sent it: its target, redactor and ledger, for whoever judges and records the exchange. */
+  run: Run;
   request: { method: string; url: string; headers: Headers; body: string };
   response: Response;
   bodyText: string;
@@ -130,7 +119,7 @@ const BODY_EXCERPT = 200;
 export const contentTypeOf = (response: Response) => mediaTypeOf(response.headers.get('content-type')) || '(none)';
 
 /** The method, path and the query's names of a request, redacted: how a report names it. */
-export function requestLineOf(request: { method: string; url: string }): string {
+export function requestLineOf({ redactor }: Run, request: { method: string; url: string }): string {
   const url = new URL(request.url);
   // Query values may carry a state or a challenge; the names are enough to tell the requests apart.
   const query = [...new Set(url.searchParams.keys())].join('&');
@@ -138,9 +127,10 @@ export function requestLineOf(request: { method: string; url: string }): string 
 }
 
 /** Method, path, status, content type and the start of the body, redacted: what a report may show of an exchange. */
-function observedOf(request: Request, response: Response, bodyText: string): Observed {
+function observedOf(run: Run, request: Request, response: Response, bodyText: string): Observed {
+  const { redactor } = run;
   return {
-    request: requestLineOf(request),
+    request: requestLineOf(run, request),
     status: response.status,
     contentType: contentTypeOf(response),
     // Redacted before it is cut, over the client's window (the excerpt and a margin), so that no cut leaves part of a
@@ -159,13 +149,13 @@ function transportNote(stats: TransportStats): Partial<TransportStats> | undefin
 
 /** Sends through the transport (`body`: the request's, already read); a request that ends without an answer to judge is
  * recorded, then thrown on. */
-export async function sendOrRecord(request: Request, body?: Uint8Array) {
+export async function sendOrRecord({ transport, redactor, ledger }: Run, request: Request, body?: Uint8Array) {
   try {
     return await transport.send(request, body);
   } catch (error) {
     if (error instanceof CouldNotJudge) {
       const message = redactor.redact(error.message);
-      record({
+      ledger.record({
         kind: 'unjudged',
         request: redactor.redact(`${request.method} ${new URL(request.url).pathname}`),
         reason: error.kind,
@@ -187,10 +177,11 @@ type RawExchange = Pick<Exchange, 'request'> & {
 const recentExchanges = new Map<string, RawExchange[]>();
 const RECENT = 30;
 
-const evidenceOfRaw = (raw: RawExchange): Evidence => evidenceOf(raw.request, raw.answer, learnedTokens, (text) => redactor.redact(text));
+const evidenceOfRaw = ({ target, redactor }: Run, raw: RawExchange): Evidence =>
+  evidenceOf(target, raw.request, raw.answer, learnedTokens, (text) => redactor.redact(text));
 
 /** The evidence of one exchange: its request and answer, every credential named by its LP_* variable. */
-export const evidenceOfExchange = (seen: Exchange): Evidence => evidenceOfRaw(rawOf(seen));
+export const evidenceOfExchange = (seen: Exchange): Evidence => evidenceOfRaw(seen.run, rawOf(seen));
 
 const rawOf = (seen: Exchange): RawExchange => ({
   request: seen.request,
@@ -216,7 +207,7 @@ export interface ExampleHint {
  * answer shows a value the failure quotes, else the latest accepted answer showing one of `hint.shown`, else the last
  * exchange (with concurrent requests, not necessarily the one that failed).
  */
-export function takeExample(test: string, hint?: ExampleHint): { evidence: Evidence; operationId?: string } | undefined {
+export function takeExample(run: Run, test: string, hint?: ExampleHint): { evidence: Evidence; operationId?: string } | undefined {
   const recent = recentExchanges.get(test) ?? [];
   forgetExchanges(test);
   const quoted = [...(hint?.message ?? '').matchAll(/'([^'\n]{3,})'|"([^"\n]{3,})"/g)].map((m) => m[1] ?? m[2]!);
@@ -227,7 +218,7 @@ export function takeExample(test: string, hint?: ExampleHint): { evidence: Evide
       ? latest((r) => r.answer.status < 300 && hint.shown!.some((value) => value && r.answer.body.includes(value)))
       : undefined) ??
     recent.at(-1);
-  return raw && { evidence: evidenceOfRaw(raw), ...(raw.operationId ? { operationId: raw.operationId } : {}) };
+  return raw && { evidence: evidenceOfRaw(run, raw), ...(raw.operationId ? { operationId: raw.operationId } : {}) };
 }
 
 function remember(test: string, seen: Exchange): void {
@@ -251,25 +242,27 @@ async function bodyBytesOf(request: Request, init: RequestInit | undefined): Pro
 
 /** Sends a request, hands the exchange to the listeners and records it; the returned response's body is still unread. */
 export async function exchange(input: Request | string | URL, init?: RequestInit, meta: ExchangeMeta = {}): Promise<Exchange> {
+  const run = currentRun();
   const request = new Request(input, init);
   const sentAt = Date.now();
   const requestBytes = await bodyBytesOf(request, init);
-  const { response, stats } = await sendOrRecord(request, requestBytes);
+  const { response, stats } = await sendOrRecord(run, request, requestBytes);
   // The answer's bytes as the transport read them; only a body it could not decode is read from a copy (and fails as
   // reading it would).
   const answerBytes = bufferedBody(response);
   const bodyText = answerBytes ? utf8.decode(answerBytes) : await response.clone().text();
   const requestBody = requestBytes ? utf8.decode(requestBytes) : '';
-  learnCredentials(bodyText, response.headers.get('location'));
-  const operation = findOperation(target, request.method, request.url);
+  learnCredentials(run, bodyText, response.headers.get('location'));
+  const operation = findOperation(run.target, request.method, request.url);
   const test = currentTest();
   let observed: Observed | undefined;
   const seen: Exchange = {
+    run,
     request: { method: request.method, url: request.url, headers: request.headers, body: requestBody },
     response,
     bodyText,
     operation,
-    pathOnly: operation ? undefined : findOperation(target, undefined, request.url),
+    pathOnly: operation ? undefined : findOperation(run.target, undefined, request.url),
     meta,
     sentAt,
     answeredAt: Date.now(),
@@ -278,7 +271,7 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
     problems: [],
     // Made when a report needs it (an assumption's outcome), not for every exchange: it redacts the body's start.
     get observed() {
-      observed ??= observedOf(request, response, bodyText);
+      observed ??= observedOf(run, request, response, bodyText);
       return observed;
     },
   };
@@ -286,7 +279,7 @@ export async function exchange(input: Request | string | URL, init?: RequestInit
   seen.problems = seen.findings.filter((f) => f.verdict === 'violation').map((f) => f.message);
   remember(test, seen);
   const path = new URL(request.url).pathname;
-  record({
+  run.ledger.record({
     kind: 'exchange',
     operationId:
       operation?.operationId ??

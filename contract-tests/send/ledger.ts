@@ -1,19 +1,12 @@
 // The run's record, one JSON line per fact: each exchange (operation, status, scheme, violations), each skipped check,
 // each assumption outcome and each check failed only for a contradicted assumption (strict runs). Workers append to
-// their own file; the global teardown turns them into the reports.
+// their own file; the global teardown turns them into the reports. A ledger is part of the run (send/run.ts), which
+// makes one per worker: nothing is opened when this module is imported.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../../spec-core/apis.ts';
-import { flagVariable, readVariable } from '../../config/environment.ts';
 import type { Evidence } from './evidence.ts';
 import { currentTest, OUTSIDE_A_TEST } from './test-scope.ts';
 import type { RequestPace, TransportStats, UnjudgedKind } from './transport.ts';
-
-export const outputDir = readVariable('LP_CONTRACT_OUT') ?? join(repoRoot, 'dist/contract');
-export const ledgerDir = join(outputDir, '.ledger');
-
-/** With --strict-assumptions (LP_STRICT_ASSUMPTIONS=1) a contradicted assumption fails its check like a violation. */
-export const strictAssumptions = flagVariable('LP_STRICT_ASSUMPTIONS');
 
 export type AssumptionOutcome = 'confirmed' | 'contradicted';
 
@@ -84,75 +77,87 @@ export type LedgerEntry =
       evidence?: Evidence;
     };
 
-const ledgerFile = join(ledgerDir, `${process.pid}-${Math.random().toString(36).slice(2, 8)}.jsonl`);
-let prepared = false;
-
 /** Lines not yet written: a write per fact cost a live run some 3% of its CPU. They go out together at least this
  * often (the runner's progress line reads the files), when a check or a file ends, and at a wait, which the progress line
  * shows as it begins. */
 const FLUSH_EVERY_MS = 250;
-let pendingLines = '';
-let flushTimer: ReturnType<typeof setTimeout> | undefined;
-
-export function record(entry: LedgerEntry): void {
-  pendingLines += `${JSON.stringify(entry)}\n`;
-  if (entry.kind === 'wait') flushLedger();
-  else flushTimer ??= setTimeout(flushLedger, FLUSH_EVERY_MS).unref();
-}
-
-/** Writes the facts recorded so far. */
-export function flushLedger(): void {
-  clearTimeout(flushTimer);
-  flushTimer = undefined;
-  if (!pendingLines) return;
-  if (!prepared) {
-    mkdirSync(ledgerDir, { recursive: true });
-    prepared = true;
-  }
-  const lines = pendingLines;
-  pendingLines = '';
-  appendFileSync(ledgerFile, lines);
-}
-// A thread that ends writes what it still holds (the setup file flushes as each check and file ends): one listener a
-// thread, however often a test project evaluates this module again.
-const holder = globalThis as { lpLedgerFlushers?: Set<() => void> };
-if (!holder.lpLedgerFlushers) {
-  const flushers = new Set<() => void>();
-  holder.lpLedgerFlushers = flushers;
-  process.on('exit', () => {
-    for (const flush of flushers) flush();
-  });
-}
-holder.lpLedgerFlushers.add(flushLedger);
 
 /** Found during a check, by the check's name; the setup file fails the check on violations, and on contradictions when
  * strict. Bounded by the checks of one file: each check takes its own when it ends. */
-type Problems = { violations: string[]; contradictions: string[] };
-const pending = new Map<string, Problems>();
-const pendingOf = (test: string): Problems => {
-  const problems = pending.get(test) ?? { violations: [], contradictions: [] };
-  pending.set(test, problems);
-  return problems;
-};
+export type Problems = { violations: string[]; contradictions: string[] };
 
-export function reportProblems(violations: string[], test = currentTest()): void {
-  if (violations.length) pendingOf(test).violations.push(...violations);
-}
-
-export function reportContradictions(contradictions: string[], test = currentTest()): void {
-  if (contradictions.length) pendingOf(test).contradictions.push(...contradictions);
-}
-
-/** A check's problems, with those found outside any check since (a beforeAll's); `test` undefined: all that remain. */
-export function takeProblems(test?: string): Problems {
-  const taken: Problems = { violations: [], contradictions: [] };
-  for (const name of test === undefined ? [...pending.keys()] : [test, OUTSIDE_A_TEST]) {
-    const problems = pending.get(name);
-    pending.delete(name);
-    taken.violations.push(...(problems?.violations ?? []));
-    taken.contradictions.push(...(problems?.contradictions ?? []));
+// A thread that ends writes what it still holds (the setup file flushes as each check and file ends): one listener a
+// thread, however many ledgers it makes.
+function flushOnExit(flush: () => void): void {
+  const holder = globalThis as { lpLedgerFlushers?: Set<() => void> };
+  if (!holder.lpLedgerFlushers) {
+    const flushers = new Set<() => void>();
+    holder.lpLedgerFlushers = flushers;
+    process.on('exit', () => {
+      for (const each of flushers) each();
+    });
   }
-  return taken;
+  holder.lpLedgerFlushers.add(flush);
+}
+
+/** One worker's ledger: its own file in `ledgerDir`, and the problems its checks have found and not yet taken. */
+export class Ledger {
+  private readonly file: string;
+  private prepared = false;
+  private pendingLines = '';
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly pending = new Map<string, Problems>();
+
+  constructor(readonly dir: string) {
+    this.file = join(dir, `${process.pid}-${Math.random().toString(36).slice(2, 8)}.jsonl`);
+    flushOnExit(() => this.flush());
+  }
+
+  record(entry: LedgerEntry): void {
+    this.pendingLines += `${JSON.stringify(entry)}\n`;
+    if (entry.kind === 'wait') this.flush();
+    else this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_EVERY_MS).unref();
+  }
+
+  /** Writes the facts recorded so far. */
+  flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (!this.pendingLines) return;
+    if (!this.prepared) {
+      mkdirSync(this.dir, { recursive: true });
+      this.prepared = true;
+    }
+    const lines = this.pendingLines;
+    this.pendingLines = '';
+    appendFileSync(this.file, lines);
+  }
+
+  private pendingOf(test: string): Problems {
+    const problems = this.pending.get(test) ?? { violations: [], contradictions: [] };
+    this.pending.set(test, problems);
+    return problems;
+  }
+
+  reportProblems(violations: string[], test = currentTest()): void {
+    if (violations.length) this.pendingOf(test).violations.push(...violations);
+  }
+
+  reportContradictions(contradictions: string[], test = currentTest()): void {
+    if (contradictions.length) this.pendingOf(test).contradictions.push(...contradictions);
+  }
+
+  /** A check's problems, with those found outside any check since (a beforeAll's); `test` undefined: all that remain. */
+  takeProblems(test?: string): Problems {
+    const taken: Problems = { violations: [], contradictions: [] };
+    for (const name of test === undefined ? [...this.pending.keys()] : [test, OUTSIDE_A_TEST]) {
+      const problems = this.pending.get(name);
+      this.pending.delete(name);
+      taken.violations.push(...(problems?.violations ?? []));
+      taken.contradictions.push(...(problems?.contradictions ?? []));
+    }
+    return taken;
+  }
 }
 
 /** The operator name of the pairwise crossings (contract-tests/property/crossings.ts), which combine operators: their

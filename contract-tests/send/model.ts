@@ -1,75 +1,37 @@
-// The model of the operations: the registry (derived from the bundles) joined with the table of valid requests, so that
-// a check sends `request(operationId, change)`: a valid request of the operation with every credential in its place,
-// changed by the check, addressed from the registry. No check spells a path or a base URL.
-// `modelProblems()` (self/model.test.ts) fails when an operation of the bundles, or a security scheme of one, is not
-// carried by the model.
+// Sending the model's requests (model/model-entries.ts): a check sends `request(operationId, change)`: a valid request
+// of the operation with every credential in its place, changed by the check, addressed from the registry. No check
+// spells a path or a base URL.
 import { reasonIfCannot } from './capabilities.ts';
-import { CREDENTIALS, type Credential, type CredentialId } from './credentials.ts';
+import { CREDENTIALS, type Credential, type CredentialId } from '../model/credentials.ts';
 import { type Exchange, exchange, type ExchangeMeta } from './fetch.ts';
-import { type DocumentedParameter, REGISTRY, type RegistryEntry, ROLES } from './operations.ts';
+import { type ModelEntry, modelEntry, parameterValue } from '../model/model-entries.ts';
+import { type DocumentedParameter, type RegistryEntry, specRoles } from '../model/operations.ts';
 import { bodyOf, type Change, copyParts, type RequestParts, unchanged, urlOf } from './parts.ts';
-import type { Operation } from './spec.ts';
-import { type LpVariable, reasonIfUnset, required, target } from './target.ts';
-import {
-  type EarlierValue,
-  type RegistryContext,
-  type ValidRequest,
-  type Value,
-  type ValueSources,
-  valueNeeds,
-  validRequestOf,
-} from './valid-requests.ts';
+import { type LpVariable, reasonIfUnset, required } from './target.ts';
+import { type EarlierValue, type ValueSources, valueNeeds } from '../model/valid-requests.ts';
+import { currentRun } from './run.ts';
 
-let sources: ValueSources | undefined;
+/** What the table's values need from above the model; the LP_* settings come from the run's target. */
+type SentSources = Omit<ValueSources, 'variable'>;
+let sources: SentSources | undefined;
 /** Wires what the table's values need from above the model (support/setup.ts does, once per worker). */
-export function provideValueSources(given: ValueSources): void {
+export function provideValueSources(given: SentSources): void {
   sources = given;
 }
-const valueSources = (): ValueSources => {
+const valueSources = (): SentSources => {
   if (!sources) throw new Error('the model has no value sources: support/setup.ts wires them (provideValueSources)');
   return sources;
 };
 /** The sources, asked for only when a value uses one (most values are constants or LP_* variables). */
 const lazySources: ValueSources = {
+  variable: (name) => required(currentRun().target, name),
   freshCode: () => valueSources().freshCode(),
   ownVehicles: () => valueSources().ownVehicles(),
   unattendedApproval: () => valueSources().unattendedApproval(),
 };
 
-export { CREDENTIALS, type Credential, type CredentialId } from './credentials.ts';
-export { entryLabel } from './operations.ts';
-
-export interface ModelEntry extends RegistryEntry {
-  /** How a valid request is built on a real target (send/valid-requests.ts). */
-  table: ValidRequest;
-}
-
-/** The entry joined with how its valid request is built (`context`: another registry's, for a self-test's copy). */
-export const modelEntryOf = (entry: RegistryEntry, context?: RegistryContext): ModelEntry => ({
-  ...entry,
-  table: validRequestOf(entry, context),
-});
-
-/** The model: one entry per operation and body shape of the registry. */
-export const MODEL: ModelEntry[] = REGISTRY.map((entry) => modelEntryOf(entry));
-
-/** The entry of an operation (its first body shape unless one is named). */
-export function modelEntry(operationId: string, variant?: string): ModelEntry {
-  const found = MODEL.find((e) => e.operationId === operationId && (variant === undefined || e.variant === variant));
-  if (!found) throw new Error(`no operation "${operationId}"${variant ? ` (${variant})` : ''} in the bundles`);
-  return found;
-}
-
-/** The spec's operation behind an entry. */
-export const operationOf = (entry: Pick<RegistryEntry, 'operation'>): Operation => entry.operation;
-
-/** Every LP_* variable a valid request of the entry needs: its server, its credentials' and its own. */
-export function variablesOf(entry: ModelEntry): LpVariable[] {
-  const variables = new Set<LpVariable>([entry.operation.baseVariable]);
-  for (const id of entry.credentials) for (const name of CREDENTIALS[id].variables) variables.add(name);
-  for (const name of entry.table.needs ?? []) variables.add(name);
-  return [...variables];
-}
+export { CREDENTIALS, type Credential, type CredentialId } from '../model/credentials.ts';
+export { entryLabel } from '../model/operations.ts';
 
 /** Why a valid request of the entry cannot be sent to this target, or undefined. */
 export const reasonIfCannotSend = (entry: ModelEntry): Promise<string | undefined> => reasonIfCannotSendKeeping(entry, []);
@@ -89,12 +51,12 @@ export async function reasonIfCannotSendKeeping(
   const variables = new Set<LpVariable>([entry.operation.baseVariable]);
   for (const id of entry.credentials) for (const name of CREDENTIALS[id].variables) variables.add(name);
   for (const value of kept) for (const name of valueNeeds(value)) variables.add(name);
-  const unset = reasonIfUnset(target, ...variables);
+  const unset = reasonIfUnset(currentRun().target, ...variables);
   if (unset) return unset;
-  if (gateWrites && entry.table.writes && !target.writesAllowed)
+  if (gateWrites && entry.table.writes && !currentRun().target.writesAllowed)
     return 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted a wrong request would record it';
-  if (kept.some((value) => ROLES.authorization.includes((value as Partial<EarlierValue>).from ?? ''))) {
-    const why = reasonIfCannot(target.name, 'hasDataSemantics') ?? (await valueSources().unattendedApproval());
+  if (kept.some((value) => specRoles().authorization.includes((value as Partial<EarlierValue>).from ?? ''))) {
+    const why = reasonIfCannot(currentRun().target.name, 'hasDataSemantics') ?? (await valueSources().unattendedApproval());
     if (why) return `needs an authorization code: ${why}`;
   }
   return undefined;
@@ -105,27 +67,10 @@ let bearerToken: Promise<string> | undefined;
 export async function credentialValue(id: CredentialId): Promise<string> {
   if (id === 'bearer') {
     const { tokenProvider } = await import('./clients.ts');
-    bearerToken ??= tokenProvider(target, 'service').getToken();
+    bearerToken ??= tokenProvider(currentRun().target, 'service').getToken();
     return bearerToken;
   }
-  return required(target, CREDENTIALS[id].variables[0]!);
-}
-
-/** The value a parameter's spec gives an example of: its const, its example, or the request example's field. */
-function exampleOf(entry: RegistryEntry, parameter: DocumentedParameter): string | undefined {
-  const schema = parameter.schema as { const?: unknown; example?: unknown; items?: { example?: unknown } };
-  const fromExamples = entry.examples.find((e) => e[parameter.name] !== undefined)?.[parameter.name];
-  const value = schema.const ?? schema.example ?? schema.items?.example ?? fromExamples;
-  const first = Array.isArray(value) ? value[0] : value;
-  return first === undefined || first === null ? undefined : String(first);
-}
-
-/** The value a parameter gets in a valid request (undefined: left out), or, with `sample`, one it could get. */
-export function parameterValue(entry: ModelEntry, parameter: DocumentedParameter, sample = false): Value | undefined {
-  const table = entry.table.values?.[parameter.name] ?? (sample ? entry.table.samples?.[parameter.name] : undefined);
-  if (table) return table;
-  const example = parameter.required || sample ? exampleOf(entry, parameter) : undefined;
-  return example === undefined ? undefined : () => example;
+  return required(currentRun().target, CREDENTIALS[id].variables[0]!);
 }
 
 /** The value a parameter holds in a valid request, or else the table's sample (undefined when there is neither). */
@@ -203,7 +148,7 @@ export async function withCredentials(entry: ModelEntry, values: Record<string, 
 
 /** The URL of the parts on the entry's server (its base URL, with any path prefix, then the path and query). */
 export const urlOfEntry = (entry: RegistryEntry, parts: RequestParts) =>
-  urlOf(required(target, entry.operation.baseVariable), entry, parts);
+  urlOf(required(currentRun().target, entry.operation.baseVariable), entry, parts);
 
 export interface SendOptions extends Omit<ExchangeMeta, 'operationId'> {
   /** Another method than the operation's (a body is left out for GET and HEAD, which fetch refuses one). */
@@ -251,31 +196,4 @@ export async function validMilestone(overrides: Record<string, unknown> = {}): P
 export async function ownVehicleNumber(): Promise<string> {
   const parts = await validParts(modelEntry('getVehicle'));
   return Object.values(parts.path)[0] ?? 'V-CONTRACT-PROBE';
-}
-
-/**
- * What the model lacks against the bundles: an operation without an entry, or a security scheme of an operation that
- * no entry of it carries. The self-test runs it on the real model and on broken copies (it must be able to fail).
- */
-export function modelProblems(
-  model: Array<Pick<RegistryEntry, 'operationId' | 'credentials' | 'optional'>>,
-  specOperations: Operation[],
-): string[] {
-  const problems: string[] = [];
-  for (const operation of specOperations) {
-    const entries = model.filter((e) => e.operationId === operation.operationId);
-    if (!entries.length) {
-      problems.push(`${operation.operationId} (${operation.method} ${operation.path}) has no entry in the model`);
-      continue;
-    }
-    const carried = new Set(entries.flatMap((e) => [...e.credentials, ...e.optional].map((id) => CREDENTIALS[id].scheme)));
-    for (const requirement of operation.security)
-      for (const scheme of Object.keys(requirement))
-        if (!carried.has(scheme as Credential['scheme']))
-          problems.push(`${operation.operationId}: its security scheme ${scheme} is carried by no entry of the model`);
-  }
-  for (const entry of model)
-    if (!specOperations.some((o) => o.operationId === entry.operationId))
-      problems.push(`${entry.operationId}: not an operation of the bundles`);
-  return problems;
 }

@@ -2,8 +2,9 @@
 // answer is judged like any other). The model takes sample filter values and a vehicle to fetch from it; the exchange
 // checks take the customers it holds as the key's own, so any other customer's vehicle in any answer is a leak.
 import { reasonIfCannot } from './capabilities.ts';
-import { reasonIfUnset, target } from './target.ts';
-import { parseJsonLoosely, vehicleListOf } from './vehicle-list.ts';
+import { reasonIfUnset } from './target.ts';
+import { parseJsonLoosely, vehicleListOf } from '../model/vehicle-list.ts';
+import { currentRun } from './run.ts';
 
 export type ListedVehicle = Record<string, unknown>;
 
@@ -18,7 +19,10 @@ let own: Promise<OwnFleet> | undefined;
 /** The key's own fleet (empty where the target has no data, or the fleet API is not configured). */
 export function ownFleet(): Promise<OwnFleet> {
   own ??= (async () => {
-    if (reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') || reasonIfCannot(target.name, 'hasDataSemantics'))
+    if (
+      reasonIfUnset(currentRun().target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') ||
+      reasonIfCannot(currentRun().target.name, 'hasDataSemantics')
+    )
       return { vehicles: [], complete: false };
     const { request } = await import('./model.ts');
     const seen = await request('listVehicles');

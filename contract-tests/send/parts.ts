@@ -2,7 +2,7 @@
 // address is the operation's (its server and path template, from the registry); a check never spells a path. Raw parts
 // (already percent-encoded path segments, a query string or a body as written) are for the operators that send what a
 // well-behaved client never would: a lone %, an encoding applied twice, a key repeated in JSON.
-import type { RegistryEntry } from './operations.ts';
+import type { RegistryEntry } from '../model/operations.ts';
 
 export type Pairs = Array<[string, string]>;
 

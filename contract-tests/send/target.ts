@@ -1,6 +1,6 @@
-// The target under test, read once from the LP_* environment variables: base URLs, credentials and the write gate.
-// A missing variable never fails the run; it skips exactly the checks that need it, naming the variable. The variables
-// themselves, and what each means, are listed in config/environment.ts.
+// The target under test, read from the LP_* settings the run is given (send/run.ts): base URLs, credentials and the
+// write gate. A missing variable never fails the run; it skips exactly the checks that need it, naming the variable.
+// The variables themselves, and what each means, are listed in config/environment.ts.
 import { type LpVariable, parseTargetName, readTargetVariables, readVariable, type TargetName } from '../../config/environment.ts';
 
 export { LP_VARIABLES, SECRET_VARIABLES, TARGET_NAMES, type LpVariable, type TargetName } from '../../config/environment.ts';
@@ -12,7 +12,7 @@ export interface Target {
   writesAllowed: boolean;
 }
 
-export function readTarget(source: NodeJS.ProcessEnv = process.env): Target {
+export function readTarget(source: NodeJS.ProcessEnv): Target {
   const name = parseTargetName(readVariable('LP_CONTRACT_TARGET', source) ?? 'live', 'LP_CONTRACT_TARGET');
   const env = readTargetVariables(source);
   for (const variable of ['LP_BASE_URL', 'LP_AUTH_URL', 'LP_FLEET_BASE_URL', 'LP_REDIRECT_URI'] as const) {
@@ -35,5 +35,3 @@ export function required(target: Target, name: LpVariable): string {
   if (!value) throw new Error(`${name} is not set`);
   return value;
 }
-
-export const target = readTarget();

@@ -42,7 +42,7 @@ export const INITIAL_IN_FLIGHT = 8;
 export const KEEP_ALIVE_MS = 1_000;
 
 /** The settings from LP_CONTRACT_* variables (the runner sets them from its options); an invalid value is an error naming it. */
-export function readTransportSettings(source: NodeJS.ProcessEnv = process.env): TransportSettings {
+export function readTransportSettings(source: NodeJS.ProcessEnv): TransportSettings {
   const rateLimit = rateVariable('LP_CONTRACT_RATE_LIMIT', source);
   const idpRateLimit = rateVariable('LP_CONTRACT_IDP_RATE_LIMIT', source);
   return {

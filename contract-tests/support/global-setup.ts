@@ -1,15 +1,14 @@
-// Once per run: clears the previous ledger and precompiles the answers' validators (send/validators.ts); at the end,
+// Once per run: clears the previous ledger and precompiles the answers' validators (judge/validators.ts); at the end,
 // writes the coverage and assumption reports and prints the coverage table. Everything written passes through the
 // redactor of the configured secrets.
 import { rmSync } from 'node:fs';
-import { ledgerDir, outputDir } from '../send/ledger.ts';
 import { redactorFor } from '../send/redact.ts';
+import { currentOutputPaths, currentTarget, currentTransportSettings } from '../send/run.ts';
 import { writeReports } from '../report/write.ts';
-import { prepareValidators } from '../send/spec.ts';
-import { readTarget } from '../send/target.ts';
+import { prepareValidators } from '../judge/validators.ts';
 
 export function setup(): void {
-  rmSync(ledgerDir, { recursive: true, force: true });
+  rmSync(currentOutputPaths().ledgerDir, { recursive: true, force: true });
   // Once here, before any worker starts: each worker then loads the answers' validators instead of compiling them.
   try {
     prepareValidators();
@@ -21,8 +20,10 @@ export function setup(): void {
 }
 
 export function teardown(): void {
-  const target = readTarget();
-  const { md } = writeReports(outputDir, ledgerDir, target.name);
+  const target = currentTarget();
+  const { dir: outputDir, ledgerDir } = currentOutputPaths();
+  const { concurrency } = currentTransportSettings();
+  const { md } = writeReports(outputDir, ledgerDir, { targetName: target.name, env: target.env, concurrency });
   // Reports carry only operation names, statuses and redacted problems, but redact once more on the way out.
   process.stdout.write(`\n${redactorFor(target).redact(md)}\nReports: ${outputDir}/coverage.{json,md}, assumptions.{json,md}\n`);
 }

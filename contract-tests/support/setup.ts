@@ -12,9 +12,15 @@ import { freshCode, unattendedApproval } from '../send/authorization.ts';
 import { forgetExchanges, onExchange, takeExample } from '../send/fetch.ts';
 import { provideValueSources } from '../send/model.ts';
 import { ownVehicles } from '../send/own-fleet.ts';
-import { flushLedger, record, reportContradictions, reportProblems, strictAssumptions, takeProblems } from '../send/ledger.ts';
-import { type LpVariable, target } from '../send/target.ts';
+import type { Problems } from '../send/ledger.ts';
+import { currentRun } from '../send/run.ts';
+import type { LpVariable } from '../send/target.ts';
 import { inTest, OUTSIDE_A_TEST, testNameOf } from '../send/test-scope.ts';
+
+// This worker's run (send/run.ts): its target, transport, redactor and ledger, made here from the LP_* settings the
+// runner gave the worker, before any check file is loaded.
+const run = currentRun();
+const { ledger, strictAssumptions, target } = run;
 
 // Every exchange of every check is judged against every promise (judge/exchange-checks.ts).
 onExchange(judgeExchange);
@@ -26,7 +32,7 @@ provideValueSources({ freshCode: () => freshCode(), ownVehicles, unattendedAppro
 /** Another lessee's vehicle and customer: an accepted answer showing one is what breaks lessee isolation. */
 const FOREIGN: LpVariable[] = ['LP_FLEET_FOREIGN_VEHICLE_NUMBER', 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'];
 
-const failing = ({ violations, contradictions }: ReturnType<typeof takeProblems>) => [
+const failing = ({ violations, contradictions }: Problems) => [
   ...violations,
   ...(strictAssumptions ? contradictions.map((c) => `contradicted assumption (failing: strict run): ${c}`) : []),
 ];
@@ -36,15 +42,15 @@ afterEach((context) => {
   try {
     endCheck(context);
   } finally {
-    flushLedger();
+    ledger.flush();
   }
 });
 
 function endCheck(context: TestContext): void {
   // By the task, not vitest's running test: checks side by side (describe.concurrent) each end with their own.
   const name = testNameOf(context.task);
-  record({ kind: 'check', test: name, state: context.task.result?.state ?? context.task.mode });
-  const found = takeProblems(name);
+  ledger.record({ kind: 'check', test: name, state: context.task.result?.state ?? context.task.mode });
+  const found = ledger.takeProblems(name);
   // A check's own assertion failed (not a request that could not be judged): the broken promise is the check, shown
   // by the exchange that broke it where the failure tells which (send/fetch.ts, takeExample).
   // The evidence is built only then: a passing check's exchanges are just forgotten.
@@ -52,8 +58,8 @@ function endCheck(context: TestContext): void {
   if (context.task.result?.state !== 'fail' || !stated) forgetExchanges(name);
   else {
     const message = (stated.message ?? '').split('\n')[0] ?? '';
-    const last = takeExample(name, { message, shown: FOREIGN.flatMap((v) => (target.env[v] ? [target.env[v]!] : [])) });
-    record({
+    const last = takeExample(run, name, { message, shown: FOREIGN.flatMap((v) => (target.env[v] ? [target.env[v]!] : [])) });
+    ledger.record({
       kind: 'violation',
       test: name,
       promise: promiseOf(name, 'check', last?.operationId),
@@ -63,13 +69,13 @@ function endCheck(context: TestContext): void {
     });
   }
   if (context.task.result?.state === 'skip' || context.task.mode === 'skip') {
-    reportProblems(found.violations, OUTSIDE_A_TEST);
-    reportContradictions(found.contradictions, OUTSIDE_A_TEST);
+    ledger.reportProblems(found.violations, OUTSIDE_A_TEST);
+    ledger.reportContradictions(found.contradictions, OUTSIDE_A_TEST);
     return;
   }
   // A check that fails only because of a contradicted assumption is not a violation: the verdict line counts it apart.
   if (strictAssumptions && found.violations.length === 0 && found.contradictions.length > 0 && context.task.result?.state !== 'fail') {
-    record({ kind: 'strict-failure', test: context.task.name });
+    ledger.record({ kind: 'strict-failure', test: context.task.name });
   }
   expect(failing(found), 'responses that break the contract').toEqual([]);
 }
@@ -78,16 +84,16 @@ afterAll(() => {
   try {
     endFile();
   } finally {
-    flushLedger();
+    ledger.flush();
   }
 });
 
 function endFile(): void {
-  const left = takeProblems();
+  const left = ledger.takeProblems();
   // Left by a beforeAll or a skipped check; the file's failure is the reporter's, named by the file's path, and one
   // on contradictions alone (strict runs) is counted with them, not as a violation.
   if (strictAssumptions && left.violations.length === 0 && left.contradictions.length > 0) {
-    record({ kind: 'strict-failure', test: relative(repoRoot, expect.getState().testPath ?? '') });
+    ledger.record({ kind: 'strict-failure', test: relative(repoRoot, expect.getState().testPath ?? '') });
   }
   expect(failing(left), 'responses received outside a running test (e.g. in beforeAll) that break the contract').toEqual([]);
 }

@@ -9,10 +9,14 @@ import { mediaTypeOf } from '../judge/conformance.ts';
 import { exchange } from '../send/fetch.ts';
 import { request as requestOperation } from '../send/model.ts';
 import { chain, withHeaders, withJson } from '../send/parts.ts';
-import { statusClass } from '../send/answers.ts';
+import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
-import { reasonIfUnset, required, target } from '../send/target.ts';
+import { reasonIfUnset, required } from '../send/target.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const AUTHORIZE = ['requestAuthorization'];
 const BOTH = ['requestAuthorization', 'requestIdentityProviderToken'];
@@ -100,12 +104,14 @@ describe('authorization code grant', () => {
     expect(redirectedTo?.host === 'attacker.invalid', `answered ${response.status} with a redirect to the unregistered URI`).toBe(false);
     const type = mediaTypeOf(response.headers.get('content-type'));
     observeAssumption(
+      run,
       ASSUMPTIONS.authorizeBehaviour,
       response.status === 400 && type === 'text/html',
       `an unregistered redirect_uri answered ${response.status} ${type || '(no content type)'}`,
       seen.exchange,
     );
     observeAssumption(
+      run,
       ASSUMPTIONS.authorizePath,
       response.status !== 404,
       `${new URL(seen.request.url).pathname} answered ${response.status}`,
@@ -122,6 +128,7 @@ describe('authorization code grant', () => {
     expect(typeof token.access_token === 'string' && token.access_token.length > 0, 'an access token').toBe(true);
     // Seed 5.2 sends every token as Bearer; that the identity provider's answer says so (RFC 6749 5.1) is the guess.
     observeAssumption(
+      run,
       ASSUMPTIONS.idpTokenResponse,
       String(token.token_type).toLowerCase() === 'bearer',
       `the code exchange answered token_type ${JSON.stringify(token.token_type)}`,
@@ -165,6 +172,7 @@ describe('authorization code grant', () => {
     };
     const code = codeOf(first.location, first.request.state);
     observeAssumption(
+      run,
       ASSUMPTIONS.pkceAuthorize,
       code !== undefined,
       `authorize with code_challenge (S256) answered ${first.response.status}${code ? ' with a code' : ' without a code'}`,
@@ -178,6 +186,7 @@ describe('authorization code grant', () => {
     const refusedWrong = statusClass(wrong.response.status) === 4;
     const acceptedRight = right !== undefined && statusClass(right.response.status) === 2;
     observeAssumption(
+      run,
       ASSUMPTIONS.pkceExchange,
       refusedWrong && acceptedRight,
       `a wrong code_verifier answered ${wrong.response.status}; the matching one answered ${right?.response.status ?? '(no second code)'}`,

@@ -8,10 +8,14 @@ import { tokenProvider } from '../send/clients.ts';
 import { exchange } from '../send/fetch.ts';
 import { request } from '../send/model.ts';
 import { withHeaders } from '../send/parts.ts';
-import { statusClass } from '../send/answers.ts';
+import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
-import { reasonIfUnset, required, target } from '../send/target.ts';
+import { reasonIfUnset, required } from '../send/target.ts';
 import { withClockAdvanced } from '../send/target-clock.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 // The seed gives tokens one hour; RFC 6749 4.1.2 wants codes short-lived (10 minutes at most recommended).
 const ONE_HOUR = 3600;

@@ -5,10 +5,14 @@ import { reasonIfCannot } from '../send/capabilities.ts';
 import { tokenProvider } from '../send/clients.ts';
 import { request } from '../send/model.ts';
 import { type Change, withForm, withHeaders } from '../send/parts.ts';
-import { jsonOf, statusClass } from '../send/answers.ts';
+import { jsonOf, statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
-import { reasonIfUnset, required, target } from '../send/target.ts';
+import { reasonIfUnset, required } from '../send/target.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const IDP_TOKEN = 'requestIdentityProviderToken';
 const OP = [IDP_TOKEN];
@@ -58,6 +62,7 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
     const { response, bodyText } = last!;
     const body = jsonOf(bodyText);
     observeAssumption(
+      run,
       ASSUMPTIONS.oauthErrorBody,
       body?.error === 'invalid_client',
       `a wrong secret answered ${response.status} ${body ? `with error=${String(body.error)}` : 'without a JSON body'} (RFC 6749 5.2: invalid_client)`,

@@ -8,10 +8,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { errorCharacterProblems } from '../judge/oauth-syntax.ts';
 import { wrongValues } from '../operators/wrong-credentials.ts';
-import { statusClass, jsonOf } from '../send/answers.ts';
+import { statusClass, jsonOf } from '../judge/answers.ts';
 import { exchangeCode, needsAuthorize, needsCodeExchange, redirectParameters } from '../send/authorization.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
-import { required, target } from '../send/target.ts';
+import { required } from '../send/target.ts';
 import { forEachConcurrently, mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
 import {
@@ -26,6 +26,10 @@ import {
   unknownChallenge,
   whyNoApproval,
 } from './oauth-requests.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 let approval: string | undefined = 'not probed';
 beforeAll(async () => {
@@ -101,7 +105,7 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
         statusClass(answer.response.status) === 3 && !back,
         `RFC 6749 3.1.1: authorize ${label} redirected, but not to LP_REDIRECT_URI`,
       ).toBe(false);
-      observeAssumption(ASSUMPTIONS.authorizeBehaviour, back, `authorize ${label} answered ${answered(answer)}`, answer.seen);
+      observeAssumption(run, ASSUMPTIONS.authorizeBehaviour, back, `authorize ${label} answered ${answered(answer)}`, answer.seen);
       if (!back) return;
       const error = query!.getAll('error');
       expect(
@@ -268,6 +272,7 @@ describe('OAuth clauses of PKCE (RFC 7636 4.2, 4.4, 4.4.1, 4.6)', () => {
       const body = jsonOf(seen.bodyText);
       expect(body?.access_token, `RFC 7636 4.6: the refusal of ${label} carries no access token`).toBeUndefined();
       observeAssumption(
+        run,
         ASSUMPTIONS.oauthErrorBody,
         body?.error === 'invalid_grant',
         `a PKCE-bound code exchanged with ${label} answered error=${String(body?.error)} (RFC 7636 4.6: invalid_grant)`,
@@ -283,6 +288,7 @@ describe('OAuth clauses of PKCE (RFC 7636 4.2, 4.4, 4.4.1, 4.6)', () => {
     ).toBe(false);
     const back = redirectedBack(unsupported);
     observeAssumption(
+      run,
       ASSUMPTIONS.authorizeBehaviour,
       back,
       `authorize with code_challenge_method=S512 answered ${answered(unsupported)}`,

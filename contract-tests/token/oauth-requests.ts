@@ -3,14 +3,14 @@
 // an answer is described in a message (never a code, a token or a credential).
 import { buildAuthorizationUrl } from '../../src/index.ts';
 import { needsAuthorize, sameEndpoint, unattendedApproval } from '../send/authorization.ts';
-import { statusClass } from '../send/answers.ts';
+import { statusClass } from '../judge/answers.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { type Exchange, exchange } from '../send/fetch.ts';
-import { record } from '../send/ledger.ts';
 import { request } from '../send/model.ts';
 import { withForm } from '../send/parts.ts';
-import { reasonIfUnset, required, target } from '../send/target.ts';
+import { reasonIfUnset, required } from '../send/target.ts';
 import { currentTest } from '../send/test-scope.ts';
+import { currentRun } from '../send/run.ts';
 
 export const AUTHORIZE = ['requestAuthorization'];
 export const CODE_GRANT = ['requestAuthorization', 'requestIdentityProviderToken'];
@@ -19,16 +19,16 @@ export const TOKEN_ENDPOINTS = ['requestServiceToken', 'requestIdentityProviderT
 /** Why the checks that need an approving redirect cannot run: the settings, the mock (no data), or an authorize
  * endpoint that does not approve unattended (a user must log in). Asked in a file's beforeAll. */
 export const whyNoApproval = async (): Promise<string | undefined> =>
-  needsAuthorize() ?? reasonIfCannot(target.name, 'hasDataSemantics') ?? (await unattendedApproval());
+  needsAuthorize() ?? reasonIfCannot(currentRun().target.name, 'hasDataSemantics') ?? (await unattendedApproval());
 
 /** The authorize request of the published client (with PKCE when asked), its parameters replaced or added by
  * `overrides` (an undefined value removes one); follows no redirect. */
 export async function authorizeWith(overrides: Record<string, string | undefined> = {}, options: { pkce?: boolean } = {}) {
   const request = await buildAuthorizationUrl({
-    authUrl: required(target, 'LP_AUTH_URL'),
-    clientId: required(target, 'LP_CLIENT_ID'),
-    redirectUri: required(target, 'LP_REDIRECT_URI'),
-    scope: required(target, 'LP_SCOPE'),
+    authUrl: required(currentRun().target, 'LP_AUTH_URL'),
+    clientId: required(currentRun().target, 'LP_CLIENT_ID'),
+    redirectUri: required(currentRun().target, 'LP_REDIRECT_URI'),
+    scope: required(currentRun().target, 'LP_SCOPE'),
     pkce: options.pkce,
   });
   const url = new URL(request.url);
@@ -47,7 +47,7 @@ export type Authorized = Awaited<ReturnType<typeof authorizeWith>>;
 export const redirectedBack = (answer: Authorized) =>
   statusClass(answer.response.status) === 3 &&
   answer.location !== undefined &&
-  sameEndpoint(answer.location, new URL(required(target, 'LP_REDIRECT_URI')));
+  sameEndpoint(answer.location, new URL(required(currentRun().target, 'LP_REDIRECT_URI')));
 
 /** What came back, for messages: never the Location's query (it may carry a code). */
 export const answered = (answer: Authorized) =>
@@ -57,7 +57,7 @@ export const answered = (answer: Authorized) =>
  * skip after requests would leave their answers unjudged: setup.ts fails the file on them in strict runs.) */
 export function noteNotJudged(operationId: string, text: string): void {
   console.log(`${currentTest()}: ${text}`);
-  record({ kind: 'note', operationId, dimension: 'OAuth clauses', text, test: currentTest() });
+  currentRun().ledger.record({ kind: 'note', operationId, dimension: 'OAuth clauses', text, test: currentTest() });
 }
 
 export const randomToken = (bytes = 24) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64url');
@@ -83,8 +83,8 @@ export const IDENTITY_PROVIDER: TokenEndpoint = {
 
 /** The token endpoints this target has settings for (a partner may configure one API only). */
 export const tokenEndpoints = (): TokenEndpoint[] => [
-  ...(reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET') ? [] : [SERVICE]),
-  ...(reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY')
+  ...(reasonIfUnset(currentRun().target, 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET') ? [] : [SERVICE]),
+  ...(reasonIfUnset(currentRun().target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY')
     ? []
     : [IDENTITY_PROVIDER]),
 ];

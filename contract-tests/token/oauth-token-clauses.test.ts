@@ -14,13 +14,13 @@ import {
   topLevelMemberNames,
 } from '../judge/oauth-syntax.ts';
 import { wrongValues } from '../operators/wrong-credentials.ts';
-import { jsonOf, statusClass } from '../send/answers.ts';
+import { jsonOf, statusClass } from '../judge/answers.ts';
 import { exchangeCode, freshCode, needsCodeExchange } from '../send/authorization.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { request } from '../send/model.ts';
 import { chain, withHeaders } from '../send/parts.ts';
-import { reasonIfUnset, required, target } from '../send/target.ts';
+import { reasonIfUnset, required } from '../send/target.ts';
 import { forEachConcurrently, mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
 import {
@@ -36,6 +36,10 @@ import {
   tokenEndpoints,
   whyNoApproval,
 } from './oauth-requests.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const MILESTONES = ['recordLoadMilestoneEvent'];
 const WRITES_REFUSED = target.writesAllowed
@@ -100,6 +104,7 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
     expect(statusClass(seen.response.status), `RFC 6749 4.1.3: a code that was never issued answered ${seen.response.status}`).toBe(4);
     expect(body?.access_token, 'RFC 6749 4.1.3: the refusal carries no access token').toBeUndefined();
     observeAssumption(
+      run,
       ASSUMPTIONS.oauthErrorBody,
       body?.error === 'invalid_grant',
       `a code that was never issued answered ${seen.response.status} with error=${String(body?.error)}`,
@@ -147,6 +152,7 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
       if (!idp) return;
       const tokenType = jsonOf(seen.bodyText)?.token_type;
       observeAssumption(
+        run,
         ASSUMPTIONS.idpTokenResponse,
         typeof tokenType === 'string' && tokenType.toLowerCase() === 'bearer',
         `${label} answered token_type ${JSON.stringify(tokenType ?? null)}`,
@@ -195,6 +201,7 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
       const body = jsonOf(seen.bodyText);
       const named = typeof body?.error === 'string' ? body.error : undefined;
       observeAssumption(
+        run,
         ASSUMPTIONS.oauthErrorBody,
         named !== undefined && errors.includes(named),
         `${label} at ${endpoint.label} answered ${status} ${named === undefined ? 'without an error code' : `with error=${named}`} (RFC 6749 5.2: ${errors.join(' or ')})`,
@@ -203,6 +210,7 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
       if (!body || named === undefined) return;
       const problems = errorCharacterProblems(body);
       observeAssumption(
+        run,
         ASSUMPTIONS.oauthErrorBody,
         problems.length === 0,
         `${label} at ${endpoint.label} answered ${status} with an OAuth error body${problems.length ? `: ${problems.join('; ')}` : ' in the allowed characters'}`,

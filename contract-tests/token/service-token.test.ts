@@ -3,13 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { ASSUMPTIONS, observeAssumption } from '../judge/assumptions.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { callOperation, logisticsClient } from '../send/clients.ts';
-import { redactor } from '../send/fetch.ts';
 import { request } from '../send/model.ts';
 import { withForm, withHeaders } from '../send/parts.ts';
-import { jsonOf, statusClass } from '../send/answers.ts';
+import { jsonOf, statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
-import { reasonIfUnset, required, target } from '../send/target.ts';
+import { reasonIfUnset, required } from '../send/target.ts';
+import { currentRun } from '../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
+const { redactor } = run;
 
 const SERVICE_TOKEN = 'requestServiceToken';
 const OP = [SERVICE_TOKEN];
@@ -46,6 +50,7 @@ describe('service token endpoint (POST {base_url}/token)', () => {
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
     observeAssumption(
+      run,
       ASSUMPTIONS.serviceTokenNoKey,
       statusClass(status) === 2,
       `a token request with the subscription key as well answered ${status}`,
@@ -67,6 +72,7 @@ describe('service token endpoint (POST {base_url}/token)', () => {
     const { response, bodyText } = last!;
     const body = jsonOf(bodyText);
     observeAssumption(
+      run,
       ASSUMPTIONS.oauthErrorBody,
       body?.error === 'invalid_client',
       `a wrong secret answered ${response.status} ${body ? `with error=${String(body.error)}` : 'without a JSON body'} (RFC 6749 5.2: invalid_client)`,

@@ -6,7 +6,7 @@
 import { type AssumptionSource, sourceOf } from '../../spec-core/assumptions.ts';
 import { inspectResponse, type ObservedResponse } from '../judge/conformance.ts';
 import { verdictOf } from '../judge/verdicts.ts';
-import { operationById } from '../send/spec.ts';
+import { operationById } from '../model/spec.ts';
 import type { RespectStep } from './respect.ts';
 
 /** An x-assumption a step's answer differs from, as the suite reports one. */

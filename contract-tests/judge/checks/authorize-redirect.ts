@@ -5,7 +5,7 @@
 // - a code is issued only to a request with response_type=code (3.1.1) and no parameter sent twice (3.1, 4.1.2.1), and
 //   the redirect carries the state unchanged and once, and at most one code (4.1.2, 3.1);
 // - no redirect carries an access token: the seed supports the client credentials and authorization code grants only.
-import { ROLES } from '../../send/operations.ts';
+import { specRoles } from '../../model/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
 import type { RunContext } from '../context.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
@@ -107,7 +107,7 @@ export const authorizeRedirect: ExchangeCheck = {
     'RFC6749-4.1.2-state-returned',
     'RFC6749-5.2-unsupported-grant',
   ],
-  operations: ROLES.authorization,
+  operations: specRoles().authorization,
   statuses: '3xx',
   needs: 'hasDataSemantics',
   judge(seen, context) {

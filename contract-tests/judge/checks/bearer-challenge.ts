@@ -2,7 +2,7 @@
 // token is missing or not one the target issued and still valid carries a WWW-Authenticate with one Bearer challenge,
 // followed by auth-params, each attribute once and in its characters. Judged only where the refusal is the bearer
 // token's: with the configured subscription key in place (a gateway's refusal of a missing key is not RFC 6750's).
-import { ROLES } from '../../send/operations.ts';
+import { specRoles } from '../../model/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
 import type { RunContext } from '../context.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
@@ -49,7 +49,7 @@ export const bearerChallenge: ExchangeCheck = {
   promise: () => PROMISES.rfc('6750', '3'),
   source: { rfc: '6750', section: '3' },
   clauses: ['RFC6750-3-www-authenticate', 'RFC6750-3-bearer-scheme', 'RFC6750-3-attributes', 'RFC9110-11.6.1-www-authenticate'],
-  operations: ROLES.bearerProtected,
+  operations: specRoles().bearerProtected,
   statuses: '401',
   needs: 'verifiesCredentials',
   judge(seen, context) {

@@ -2,7 +2,7 @@
 // whatever its shape: a token for a code the run obtained requires that the code was not redeemed before (4.1.2: once),
 // that redirect_uri is present and identical to the one of its authorize request (4.1.3), and that the client is the one
 // it was issued to. A code the run never obtained from the authorize endpoint gets no token at all.
-import { ROLES } from '../../send/operations.ts';
+import { specRoles } from '../../model/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
 import type { RunContext } from '../context.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
@@ -43,7 +43,7 @@ export const codeBinding: ExchangeCheck = {
     'RFC6749-4.1.3-redirect-uri-identical',
     'RFC6749-10.5-same-client',
   ],
-  operations: ROLES.tokenEndpoints,
+  operations: specRoles().tokenEndpoints,
   statuses: '2xx',
   needs: 'hasDataSemantics',
   judge(seen, context) {

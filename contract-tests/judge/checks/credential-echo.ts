@@ -5,7 +5,7 @@
 // quarter, which is what is looked for: at least 12 characters each, so that words a secret shares with an error
 // message are not taken for it; a credential shorter than 16 is looked for whole). A token endpoint's answer that
 // issues a token is not an echo of that token.
-import { ROLES } from '../../send/operations.ts';
+import { specRoles } from '../../model/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { operationIdOf, statusClassOf } from '../exchange-facts.ts';
@@ -85,7 +85,7 @@ export const credentialEcho: ExchangeCheck = {
   operations: '*',
   statuses: 'any',
   judge(seen, context) {
-    const issuing = ROLES.tokenEndpoints.includes(operationIdOf(seen) ?? '') && statusClassOf(seen) === 2;
+    const issuing = specRoles().tokenEndpoints.includes(operationIdOf(seen) ?? '') && statusClassOf(seen) === 2;
     const held = [
       ...context.secrets().filter((s) => s.value.length >= 4),
       ...(issuing ? [] : [...context.tokens.keys()].slice(-LATEST_TOKENS).map((value) => ({ name: TOKEN, value }))),

@@ -4,9 +4,9 @@
 // present elsewhere in the request (the query, another header) is the authentication matrix's note, not a verdict here;
 // so is the fleet key replaced by a bearer token (an x-assumption of seed 5.3). Only targets that verify credentials.
 import type { Exchange } from '../../send/fetch.ts';
-import type { Finding } from '../../send/findings.ts';
-import { CREDENTIALS, type CredentialId } from '../../send/credentials.ts';
-import { REGISTRY } from '../../send/operations.ts';
+import type { Finding } from '../../model/findings.ts';
+import { CREDENTIALS, type CredentialId } from '../../model/credentials.ts';
+import { specRegistry } from '../../model/operations.ts';
 import type { RunContext } from '../context.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { basicOf, bearerOf, formOf, requestHeader, statusClassOf, valuesOf } from '../exchange-facts.ts';
@@ -15,7 +15,7 @@ import { LIFETIME_MARGIN_SECONDS } from './token-lifetime.ts';
 
 /** The credentials the operation requires for the request's body shape (its grant type). */
 function requiredCredentials(seen: Exchange): CredentialId[] {
-  const entries = REGISTRY.filter((e) => e.operationId === seen.operation?.operationId);
+  const entries = specRegistry().filter((e) => e.operationId === seen.operation?.operationId);
   const grant = valuesOf(formOf(seen), 'grant_type')[0];
   return (entries.find((e) => e.variant === grant) ?? entries[0])?.credentials ?? [];
 }
@@ -63,7 +63,9 @@ export const wrongCredentials: ExchangeCheck = {
   promise: PROMISES.credentials,
   source: { security: 'wrong credentials refused' },
   clauses: ['security-credentials-refused'],
-  operations: REGISTRY.filter((e) => e.credentials.length).map((e) => e.operationId),
+  operations: specRegistry()
+    .filter((e) => e.credentials.length)
+    .map((e) => e.operationId),
   statuses: '2xx',
   needs: 'verifiesCredentials',
   judge(seen, context) {

@@ -3,7 +3,7 @@
 // anywhere else it violates the published documentation (judge/verdicts.ts). An address no operation has is a violation
 // unless the request was built on purpose for another address (a raw request of the operators); a method its path does
 // not document has no documented answer to match (only "no 5xx" holds for it).
-import type { Finding } from '../../send/findings.ts';
+import type { Finding } from '../../model/findings.ts';
 import { inspectResponse } from '../conformance.ts';
 import { headerGrammar } from '../header-grammar.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';

@@ -1,8 +1,8 @@
 // Get one vehicle agrees with the list (seed 4.5 and 4.6: both answer the vehicle with the fields of 2.1): a vehicle
 // fetched on its own has the eight fields' values that a list of the run showed for the same vehicle number. A sequence
 // of exchanges shows it, so the context remembers what the lists answered.
-import { VEHICLE_FIELDS } from '../../send/fleet-fields.ts';
-import { ROLES } from '../../send/operations.ts';
+import { VEHICLE_FIELDS } from '../../model/fleet-fields.ts';
+import { specRoles } from '../../model/operations.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { answerObject, statusClassOf } from '../exchange-facts.ts';
 import { PROMISES } from '../promises.ts';
@@ -12,7 +12,7 @@ export const getOneAgrees: ExchangeCheck = {
   promise: () => PROMISES.seed('4.6', 'a vehicle fetched on its own has the values the list shows for it'),
   source: { seed: '4.6' },
   clauses: ['seed-4.5-4.6-agree'],
-  operations: ROLES.getsOneVehicle,
+  operations: specRoles().getsOneVehicle,
   statuses: '2xx',
   needs: 'hasDataSemantics',
   judge(seen, context) {

@@ -1,7 +1,7 @@
 // Get one vehicle answers the vehicle that was asked for (seed 4.6): its vehicleNumber is the path's, decoded once as
 // any server decodes a path segment. One that differs only in letter case or surrounding whitespace contradicts the
 // specs' guess that vehicle numbers match exactly; any other vehicle, or one a second decoding found, breaks 4.6.
-import { ROLES } from '../../send/operations.ts';
+import { specRoles } from '../../model/operations.ts';
 import { ASSUMPTIONS } from '../assumptions.ts';
 import { assumptionOutcome, type ExchangeCheck, violation } from '../exchange-check.ts';
 import { answerObject, statusClassOf } from '../exchange-facts.ts';
@@ -14,7 +14,7 @@ export const getOneAsked: ExchangeCheck = {
   promise: () => PROMISES.seed('4.6', 'get one vehicle answers the vehicle asked for'),
   source: { seed: '4.6' },
   clauses: ['seed-4.6-get-one'],
-  operations: ROLES.getsOneVehicle,
+  operations: specRoles().getsOneVehicle,
   statuses: '2xx',
   needs: 'hasDataSemantics',
   judge(seen, context) {

@@ -2,21 +2,21 @@
 // whatever sent the request: a flow, a sort probe, a near miss, an operator. A vehicle is another lessee's when the run
 // was told so (LP_FLEET_FOREIGN_VEHICLE_NUMBER, LP_FLEET_FOREIGN_CUSTOMER_NUMBER), or when its customer is none of the
 // customers of the key's own unfiltered list (when that list is complete: a bare array, as the spec assumes).
-import { ROLES } from '../../send/operations.ts';
-import { everyVehicleIn } from '../../send/vehicle-list.ts';
+import { specRoles } from '../../model/operations.ts';
+import { everyVehicleIn } from '../../model/vehicle-list.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { answerJson, operationIdOf, queryOf, statusClassOf } from '../exchange-facts.ts';
 import { PROMISES } from '../promises.ts';
 
 const isUnfilteredList = (seen: Parameters<ExchangeCheck['judge']>[0]) =>
-  seen.operation !== undefined && ROLES.listsVehicles.includes(seen.operation.operationId) && queryOf(seen).length === 0;
+  seen.operation !== undefined && specRoles().listsVehicles.includes(seen.operation.operationId) && queryOf(seen).length === 0;
 
 export const lesseeIsolation: ExchangeCheck = {
   id: 'lessee-isolation',
   promise: PROMISES.lessee,
   source: { security: 'lessee isolation' },
   clauses: ['security-lessee-isolation'],
-  operations: ROLES.answersVehicles,
+  operations: specRoles().answersVehicles,
   statuses: '2xx',
   needs: 'hasDataSemantics',
   async judge(seen, context) {

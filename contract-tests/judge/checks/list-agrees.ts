@@ -4,9 +4,9 @@
 // vehicle of the unfiltered list whose field is that value. The values are compared with whatever vehicles the unfiltered
 // list showed; what a filter must bring, only when that list is complete (a bare array, as the spec assumes). A request
 // with several filters or values is the assumptions' business (list-filters.ts).
-import { FILTERS, VEHICLE_FIELDS, type Vehicle } from '../../send/fleet-fields.ts';
-import { ROLES } from '../../send/operations.ts';
-import { vehicleListOf } from '../../send/vehicle-list.ts';
+import { FILTERS, VEHICLE_FIELDS, type Vehicle } from '../../model/fleet-fields.ts';
+import { specRoles } from '../../model/operations.ts';
+import { vehicleListOf } from '../../model/vehicle-list.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { answerJson, queryOf, statusClassOf } from '../exchange-facts.ts';
 import { changedVehicles } from '../list-relations.ts';
@@ -28,7 +28,7 @@ export const listAgrees: ExchangeCheck = {
   promise: () => PROMISES.seed('4.5', "a filtered or sorted list holds the unfiltered list's matching vehicles, unchanged"),
   source: { seed: '4.5' },
   clauses: ['seed-4.5-filters'],
-  operations: ROLES.listsVehicles,
+  operations: specRoles().listsVehicles,
   statuses: '2xx',
   needs: 'hasDataSemantics',
   async judge(seen, context) {

@@ -4,9 +4,9 @@
 // specs' guess that values match exactly; one that matches some of several filters but not all contradicts the guess
 // that filters combine with AND (the seed says neither); a vehicle that matches none of the filters breaks 4.5. Empty
 // values are not filters (a server may treat them as left out).
-import { ROLES } from '../../send/operations.ts';
-import { FILTERS } from '../../send/fleet-fields.ts';
-import { vehicleListOf } from '../../send/vehicle-list.ts';
+import { specRoles } from '../../model/operations.ts';
+import { FILTERS } from '../../model/fleet-fields.ts';
+import { vehicleListOf } from '../../model/vehicle-list.ts';
 import { ASSUMPTIONS } from '../assumptions.ts';
 import { assumptionOutcome, type ExchangeCheck, violation } from '../exchange-check.ts';
 import { answerJson, queryOf, statusClassOf } from '../exchange-facts.ts';
@@ -27,7 +27,7 @@ export const listFilters: ExchangeCheck = {
   promise: () => PROMISES.seed('4.5', 'a list answers only vehicles that match every filter it was given'),
   source: { seed: '4.5' },
   clauses: ['seed-4.5-filters'],
-  operations: ROLES.listsVehicles,
+  operations: specRoles().listsVehicles,
   statuses: '2xx',
   needs: 'hasDataSemantics',
   judge(seen) {

@@ -6,9 +6,9 @@
 // authenticated with HTTP Basic carries a WWW-Authenticate challenge of that scheme (5.2). Which error code names
 // which refusal is the specs' guess (OAuthError's x-assumption), recorded by the checks that provoke each.
 import Negotiator from 'negotiator';
-import { REGISTRY, ROLES } from '../../send/operations.ts';
+import { specRegistry, specRoles } from '../../model/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
-import { mediaTypeOf } from '../../send/media-types.ts';
+import { mediaTypeOf } from '../../model/media-types.ts';
 import type { RunContext } from '../context.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { basicOf, formOf, operationIdOf, requestHeader, statusClassOf } from '../exchange-facts.ts';
@@ -21,7 +21,7 @@ const directives = (value: string | null) => (value ?? '').split(',').map((d) =>
 function fromAuthorizationServer(seen: Exchange, context: RunContext): boolean {
   if (!seen.operation || seen.request.method !== 'POST' || !formOf(seen)) return false;
   // Behind the gateway (the operation takes the subscription key), only a request with the right key reached it.
-  if (!REGISTRY.some((e) => e.operationId === seen.operation!.operationId && e.credentials.includes('subscriptionKey'))) return true;
+  if (!specRegistry().some((e) => e.operationId === seen.operation!.operationId && e.credentials.includes('subscriptionKey'))) return true;
   const key = context.env.LP_SUBSCRIPTION_KEY;
   return key === undefined || requestHeader(seen, 'ocp-apim-subscription-key') === key;
 }
@@ -109,7 +109,7 @@ export const tokenAnswer: ExchangeCheck = {
     'RFC6749-5.2-error-characters',
     'RFC6749-5.2-basic-failure-401',
   ],
-  operations: ROLES.tokenEndpoints,
+  operations: specRoles().tokenEndpoints,
   statuses: '2xx, and 400/401/403 from the authorization server',
   judge(seen, context) {
     if (!seen.operation) return [];

@@ -3,7 +3,7 @@
 // younger than its lifetime (what its answer declared, at most the seed's 3600 seconds) less a minute's margin for clocks
 // and round trips. Judged on every exchange, so a refusal the published client absorbed (it refreshes the token and
 // replays the call) is still seen: the client's retries are evidence, not a place for the fault to hide.
-import { ROLES } from '../../send/operations.ts';
+import { specRoles } from '../../model/operations.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { bearerOf } from '../exchange-facts.ts';
 import { PROMISES } from '../promises.ts';
@@ -17,7 +17,7 @@ export const tokenLifetime: ExchangeCheck = {
   promise: () => PROMISES.seed('5.2', 'an access token is valid for one hour (3600 seconds, section 8)'),
   source: { seed: '5.2' },
   clauses: ['seed-5.2-token-lifetime'],
-  operations: ROLES.bearerProtected,
+  operations: specRoles().bearerProtected,
   statuses: '401',
   needs: 'verifiesCredentials',
   judge(seen, context) {

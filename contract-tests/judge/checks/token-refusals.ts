@@ -6,7 +6,7 @@
 // out, an empty value counting as left out (3.2): the required fields are the specs' (the registry's body schemas), so
 // the identity provider's required scope (seed 4.2) and a code exchange's redirect_uri (4.1.3) are among them.
 import type { Exchange } from '../../send/fetch.ts';
-import { REGISTRY, ROLES } from '../../send/operations.ts';
+import { specRegistry, specRoles } from '../../model/operations.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { answerObject, basicOf, formOf, operationIdOf, repeatedFields, statusClassOf, valuesOf } from '../exchange-facts.ts';
 import { PROMISES, sectionOfOperation } from '../promises.ts';
@@ -14,7 +14,7 @@ import { PROMISES, sectionOfOperation } from '../promises.ts';
 /** The grant types an endpoint documents, and the fields each requires (from the registry's body schemas). */
 function grantsOf(operationId: string): Map<string, string[]> {
   const grants = new Map<string, string[]>();
-  for (const entry of REGISTRY.filter((e) => e.operationId === operationId)) {
+  for (const entry of specRegistry().filter((e) => e.operationId === operationId)) {
     const properties = (entry.bodySchema?.properties ?? {}) as Record<string, { const?: unknown; enum?: unknown[] }>;
     const values = properties.grant_type?.const !== undefined ? [properties.grant_type.const] : (properties.grant_type?.enum ?? []);
     for (const value of values) grants.set(String(value), (entry.bodySchema?.required as string[] | undefined) ?? []);
@@ -80,7 +80,7 @@ export const tokenRefusals: ExchangeCheck = {
     'seed-4.2-scope-required',
     'RFC6749-4.1.3-redirect-uri-present',
   ],
-  operations: ROLES.tokenEndpoints,
+  operations: specRoles().tokenEndpoints,
   statuses: '2xx',
   needs: 'verifiesCredentials',
   judge(seen) {

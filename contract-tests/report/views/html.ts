@@ -12,7 +12,7 @@ import { escapeHtml, Html, html } from './html-markup.ts';
 import { workflowsSection } from './workflows-html.ts';
 import type { Evidence } from '../../send/evidence.ts';
 import type { CoverageRow, ViolationGroup } from '../report-model.ts';
-import { operations } from '../../send/spec.ts';
+import { specOperations } from '../../model/spec.ts';
 import type { FailedCheck } from '../../judge/outcomes.ts';
 import type { ContradictedRow, Drift, DriftList, RetriedCheck, RunReport, VerdictWord } from '../report-model.ts';
 
@@ -394,10 +394,12 @@ function coverageSection(report: RunReport): Html {
   const schemes = [...new Set(rows.map((r) => r.scheme))];
   const schemeClass = (scheme: string) => `s${schemes.indexOf(scheme) % 6}`;
   const opIds = [...new Set(rows.map((r) => r.operationId))];
-  const known = new Map(operations.map((o) => [o.operationId, o]));
+  const known = new Map(specOperations().map((o) => [o.operationId, o]));
   // Operations grouped by API, in the specs' order; an operation the specs no longer have goes last.
   const apiOf = (id: string) => known.get(id)?.api ?? 'other';
-  const apis = [...new Set([...operations.map((o) => o.api as string), 'other'])].filter((api) => opIds.some((id) => apiOf(id) === api));
+  const apis = [...new Set([...specOperations().map((o) => o.api as string), 'other'])].filter((api) =>
+    opIds.some((id) => apiOf(id) === api),
+  );
   const title = (api: string) => api.charAt(0).toUpperCase() + api.slice(1);
   const mark = (row: CoverageRow) =>
     row.exercised

@@ -15,9 +15,12 @@ import { readLedger } from '../../report/run-files.ts';
 import type { RunReport } from '../../report/report-model.ts';
 import { EXIT_CODES } from '../../report/verdict-line.ts';
 import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
-import { target } from '../../send/target.ts';
 import { skipIf } from '../../support/skips.ts';
 import { contractLive, type LiveRun, verdictLine, WHOLE_RUN_TIMEOUT_MS } from '../live-runs.ts';
+import { currentRun } from '../../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const CONFIGURATIONS = ['optional', 'required'] as const;
 type Pkce = (typeof CONFIGURATIONS)[number];

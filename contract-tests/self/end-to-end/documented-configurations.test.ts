@@ -9,9 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLedger } from '../../report/run-files.ts';
 import { EXIT_CODES } from '../../report/verdict-line.ts';
 import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
-import { target } from '../../send/target.ts';
 import { skipIf } from '../../support/skips.ts';
 import { contractLive, type LiveRun, verdictLine, WHOLE_RUN_TIMEOUT_MS } from '../live-runs.ts';
+import { currentRun } from '../../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 /** Each documented configuration: the settings it leaves out, and what the skip of a check that needs them says. */
 const CONFIGURATIONS = {

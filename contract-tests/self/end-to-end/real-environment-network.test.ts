@@ -18,8 +18,11 @@ import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
 import { freePort } from '../../../tools/free-port.ts';
 import { EXIT_CODES } from '../../report/verdict-line.ts';
 import { skipIf } from '../../support/skips.ts';
-import { target } from '../../send/target.ts';
 import { contractLive, type LiveRun, verdictLine, WHOLE_RUN_TIMEOUT_MS } from '../live-runs.ts';
+import { currentRun } from '../../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 const FLEET_FILES = ['contract-tests/fleet/vehicles.test.ts', 'contract-tests/security/lessee-ownership.test.ts'];
 const HOST = 'staging.partner.invalid';

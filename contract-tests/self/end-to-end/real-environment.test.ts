@@ -16,10 +16,13 @@ import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
 import { EXIT_CODES } from '../../report/verdict-line.ts';
 import type { ViolationGroup } from '../../report/report-model.ts';
 import { skipIf } from '../../support/skips.ts';
-import { target } from '../../send/target.ts';
 import { contractLive, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from '../live-runs.ts';
 import { browserMissingReason, checkReportInBrowser } from '../report-browser.ts';
 import { testWaitMs } from '../../../config/test-waits.ts';
+import { currentRun } from '../../send/run.ts';
+
+const run = currentRun();
+const { target } = run;
 
 // The fleet's checks and its lessee-isolation checks: what builds on the list.
 const FLEET_FILES = ['contract-tests/fleet/vehicles.test.ts', 'contract-tests/security/lessee-ownership.test.ts'];

@@ -12,8 +12,10 @@ import { PRESETS, type RealEnvironmentProxy, startRealEnvironmentProxy } from '.
 import type { RetriedCheck, RunReport } from '../../report/report-model.ts';
 import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
 import { skipIf } from '../../support/skips.ts';
-import { target } from '../../send/target.ts';
 import { contractLive, contradictedNames, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from '../live-runs.ts';
+import { currentRun } from '../../send/run.ts';
+
+const { target } = currentRun();
 
 // The checks of the three APIs and the probes of the size limits; the property-based, security and self checks add
 // time, not assumptions.

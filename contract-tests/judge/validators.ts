@@ -9,8 +9,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type standaloneModule from 'ajv/dist/standalone/index.js';
-import { createSpecAjv } from '../../spec-core/ajv.ts';
-import { repoRoot } from '../../spec-core/apis.ts';
+import { type Ajv2020, createSpecAjv } from '../../spec-core/ajv.ts';
+import { type ApiName, repoRoot } from '../../spec-core/apis.ts';
+import { escapePointer } from '../../spec-core/pointer.ts';
+import { type HeaderObject, type Operation, resolveRef, specBundles, specOperations } from '../model/spec.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -70,4 +72,52 @@ export function writeValidators<Name extends string>(
   writeFileSync(partial, code);
   renameSync(partial, file);
   for (const name of readdirSync(dir)) if (name.endsWith('.cjs') && name !== `${digest}.cjs`) rmSync(join(dir, name), { force: true });
+}
+
+const idOf = (api: ApiName) => `urn:lp:${api}`;
+
+/** The schemas an answer is checked against (judge/conformance.ts): each documented header's and content's, as ajv ids. */
+export function answerSchemaKeys(within: Operation[] = specOperations()): string[] {
+  const keys = new Set<string>();
+  for (const operation of within)
+    for (const [status, documented] of Object.entries(operation.responses)) {
+      const pointer = `${operation.pointer}/responses/${escapePointer(status)}`;
+      for (const [name, raw] of Object.entries(documented.headers ?? {})) {
+        const ref = (raw as { $ref?: string }).$ref;
+        if (resolveRef<HeaderObject>(operation.api, raw)?.schema)
+          keys.add(`${idOf(operation.api)}#${ref ? ref.replace(/^#/, '') : `${pointer}/headers/${escapePointer(name)}`}/schema`);
+      }
+      for (const [type, media] of Object.entries(documented.content ?? {}))
+        if (media.schema) keys.add(`${idOf(operation.api)}#${pointer}/content/${escapePointer(type)}/schema`);
+    }
+  return [...keys];
+}
+
+/**
+ * Writes the module of the answers' validators for these bundles (above), unless it is there: the global
+ * setup's, before any worker starts. A schema it cannot hold is compiled where it is asked for.
+ */
+export function prepareValidators(): void {
+  writeValidators(specBundles(), idOf, answerSchemaKeys());
+}
+
+let precompiled: PrecompiledValidators | undefined;
+let ajv: Ajv2020 | undefined;
+const validators = new Map<string, ValidateFunction>();
+
+/** An ajv validator for the schema at a JSON pointer of a bundle: the precompiled one, or compiled once when asked. */
+export function validatorAt(api: ApiName, pointer: string): ValidateFunction {
+  const key = `${idOf(api)}#${pointer}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    precompiled ??= loadValidators(specBundles(), answerSchemaKeys());
+    validate = precompiled.get(key);
+    if (!validate) {
+      ajv ??= createSpecAjv(specBundles(), idOf);
+      validate = ajv.getSchema(key);
+    }
+    if (!validate) throw new Error(`no schema at ${api}#${pointer}`);
+    validators.set(key, validate);
+  }
+  return validate;
 }

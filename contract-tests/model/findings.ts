@@ -1,5 +1,5 @@
-// What the judge finds on an exchange, as data: every report renders the same facts from it. The type sits with the
-// one fetch, which carries the findings of each exchange to its sender without knowing who found them.
+// What the judge finds on an exchange, as data: every report renders the same facts from it. The type sits in the model,
+// below the one fetch, which carries the findings of each exchange to its sender without knowing who found them.
 
 /** The x-assumption a finding contradicts or confirms: its node in the bundle and its text. */
 export interface AssumptionId {

@@ -5,12 +5,15 @@
 // parameters a valid request leaves out get sample values, which the operators need to have something to change. Any
 // other parameter gets its value from the spec's examples (model.ts), so a new operation needs nothing here unless a
 // real target would refuse those.
-import { type DocumentedParameter, REGISTRY, type RegistryEntry, ROLES } from './operations.ts';
-import { type LpVariable, required, target } from './target.ts';
+import type { LpVariable } from '../../config/environment.ts';
+import { type DocumentedParameter, type RegistryEntry, type Roles, specRegistry, specRoles } from './operations.ts';
 
-/** What some values need from above the model: a fresh authorization code, the key's own fleet (both sent through
- * the model). The suite's setup gives them (support/setup.ts), so the model imports nothing that imports it. */
+/** What some values need from above the model: the run's LP_* settings, a fresh authorization code, the key's own
+ * fleet (both sent through the model). The run gives them (send/model.ts, support/setup.ts), so the model reads no
+ * environment and imports nothing that sends. */
 export interface ValueSources {
+  /** The value of an LP_* variable of the run's target, which the caller checked is set. */
+  variable(name: LpVariable): string;
   freshCode(): Promise<string>;
   ownVehicles(): Promise<Array<Record<string, unknown>>>;
   /** Undefined when the identity provider approves unattended, else why a code cannot be had. */
@@ -39,7 +42,7 @@ export interface ValidRequest {
 
 /** A value read from an LP_* variable (the variable is named, so other readers, such as dredd's hooks, know it). */
 export type VariableValue = Value & { variable: LpVariable };
-const variable = (name: LpVariable): VariableValue => Object.assign(() => required(target, name), { variable: name });
+const variable = (name: LpVariable): VariableValue => Object.assign((sources: ValueSources) => sources.variable(name), { variable: name });
 /** A value an earlier request of another operation gives (a code from the authorize redirect, a vehicle from the list):
  * the operation is named, so the documented flows (openapi/workflows/) can be held to the same order. */
 export type EarlierValue = Value & { from: string };
@@ -72,7 +75,7 @@ interface Rule {
 
 export interface RegistryContext {
   registry: RegistryEntry[];
-  roles: Pick<typeof ROLES, 'tokenEndpoints' | 'authorization' | 'getsOneVehicle' | 'listsVehicles'>;
+  roles: Pick<Roles, 'tokenEndpoints' | 'authorization' | 'getsOneVehicle' | 'listsVehicles'>;
 }
 
 const TEST_LOAD = 'a changed load_id could record an event on another load: events are written for LP_TEST_LOAD_ID only';
@@ -139,7 +142,7 @@ function needsOf(value: Value | undefined, context: RegistryContext): LpVariable
 }
 
 /** The LP_* variables a value of the suite's registry needs. */
-export const valueNeeds = (value: Value): LpVariable[] => needsOf(value, { registry: REGISTRY, roles: ROLES });
+export const valueNeeds = (value: Value): LpVariable[] => needsOf(value, { registry: specRegistry(), roles: specRoles() });
 
 /** A value outside a parameter's schema that the spec answers with 400, or undefined when it pins none. */
 function malformedOf(entry: RegistryEntry): Record<string, string | undefined> | undefined {
@@ -158,7 +161,10 @@ function malformedOf(entry: RegistryEntry): Record<string, string | undefined> |
 const SAFE = ['GET', 'HEAD', 'OPTIONS'];
 
 /** How a valid request of the entry is built on a real target, from its parameters and its operation's role. */
-export function validRequestOf(entry: RegistryEntry, context: RegistryContext = { registry: REGISTRY, roles: ROLES }): ValidRequest {
+export function validRequestOf(
+  entry: RegistryEntry,
+  context: RegistryContext = { registry: specRegistry(), roles: specRoles() },
+): ValidRequest {
   const values: Record<string, Value> = {};
   const samples: Record<string, Value> = {};
   const protect: Record<string, string> = {};

@@ -7,7 +7,7 @@
 import type { ApiName } from '../../spec-core/apis.ts';
 import { resolveRef as resolveInDoc } from '../../spec-core/pointer.ts';
 import { CREDENTIALS, type CredentialId, credentialOfFormField, credentialOfScheme } from './credentials.ts';
-import { bundles, listOperations, type Operation } from './spec.ts';
+import { type Bundles, listOperations, memoByBundles, type Operation, specBundles } from './spec.ts';
 
 type Json = Record<string, unknown>;
 
@@ -101,7 +101,7 @@ function parametersOf(operation: Operation, bodySchema: Json | undefined, body: 
   return parameters;
 }
 
-/** Every operation and variant of the given bundles (the suite's own: `REGISTRY`). */
+/** Every operation and variant of the given bundles (the suite's own: `specRegistry()`). */
 export function registryOf(docs: Partial<Record<ApiName, Json>>, operations: Operation[] = listOperations(docs)): RegistryEntry[] {
   return operations.flatMap((operation) => {
     const doc = docs[operation.api]!;
@@ -134,14 +134,15 @@ export function registryOf(docs: Partial<Record<ApiName, Json>>, operations: Ope
   });
 }
 
-/** The suite's registry, from the bundles it loaded. */
-export const REGISTRY: RegistryEntry[] = registryOf(bundles);
+export const registryOfBundles = memoByBundles((docs) => registryOf(docs));
+/** The suite's registry, from the kit's bundles. */
+export const specRegistry = (): RegistryEntry[] => registryOfBundles(specBundles());
 
 export const entryLabel = (entry: Pick<RegistryEntry, 'operationId' | 'variant'>) =>
   entry.variant === 'default' ? entry.operationId : `${entry.operationId} (${entry.variant})`;
 
 /** The entry of an operation (its first variant unless one is named); throws naming an unknown one. */
-export function registryEntry(operationId: string, variant?: string, registry: RegistryEntry[] = REGISTRY): RegistryEntry {
+export function registryEntry(operationId: string, variant?: string, registry: RegistryEntry[] = specRegistry()): RegistryEntry {
   const found = registry.find((e) => e.operationId === operationId && (variant === undefined || e.variant === variant));
   if (!found) throw new Error(`no operation "${operationId}"${variant ? ` (${variant})` : ''} in the bundles`);
   return found;
@@ -176,12 +177,12 @@ function holds(doc: Json, schema: unknown, name: string, depth = 0): boolean {
 }
 
 /** The operations (once each, by id) whose entries meet `predicate`. */
-const idsWhere = (predicate: (entry: RegistryEntry) => boolean, registry = REGISTRY) => [
+const idsWhere = (predicate: (entry: RegistryEntry) => boolean, registry: RegistryEntry[]) => [
   ...new Set(registry.filter(predicate).map((e) => e.operationId)),
 ];
 
 /** An operation's success answers hold the schema component `name` (a Vehicle, a list of them). */
-export function answersHold(entry: RegistryEntry, name: string, docs: Partial<Record<ApiName, Json>> = bundles): boolean {
+export function answersHold(entry: RegistryEntry, name: string, docs: Partial<Record<ApiName, Json>>): boolean {
   const doc = docs[entry.operation.api]!;
   return Object.entries(entry.operation.responses)
     .filter(([status]) => status.startsWith('2'))
@@ -192,7 +193,7 @@ export function answersHold(entry: RegistryEntry, name: string, docs: Partial<Re
  * same kind is judged alike): token endpoints take the client password (RFC 6749 2.3.1), bearer-protected ones a
  * bearer token (RFC 6750), the authorization endpoint answers with a redirect (RFC 6749 3.1), and the fleet's
  * operations answer vehicles (seed 2.1). */
-export function rolesOf(registry: RegistryEntry[] = REGISTRY, docs: Partial<Record<ApiName, Json>> = bundles) {
+export function rolesOf(registry: RegistryEntry[], docs: Partial<Record<ApiName, Json>>) {
   return {
     tokenEndpoints: idsWhere((e) => e.credentials.includes('clientSecret'), registry),
     bearerProtected: idsWhere((e) => e.credentials.includes('bearer'), registry),
@@ -208,4 +209,7 @@ export function rolesOf(registry: RegistryEntry[] = REGISTRY, docs: Partial<Reco
   };
 }
 
-export const ROLES = rolesOf();
+export type Roles = ReturnType<typeof rolesOf>;
+export const rolesOfBundles = memoByBundles((docs: Bundles) => rolesOf(registryOfBundles(docs), docs));
+/** The roles of the kit's operations. */
+export const specRoles = (): Roles => rolesOfBundles(specBundles());

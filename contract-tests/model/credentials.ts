@@ -2,7 +2,7 @@
 // OAuth 2.0's bearer token); what they cannot say is written here once: which LP_* variable holds each value, whether it
 // is a secret, and where the client password of the token endpoints goes (RFC 6749 2.3.1: client_id and client_secret
 // as form fields, the seed's requests; HTTP Basic is the other channel the RFC allows).
-import type { LpVariable } from './target.ts';
+import type { LpVariable } from '../../config/environment.ts';
 
 /** A credential as it travels. `ClientPassword` is RFC 6749 2.3.1's client_id and client_secret. */
 export type SchemeName = 'OAuth2' | 'SubscriptionKey' | 'FleetApiKey' | 'ClientPassword';

@@ -1,15 +1,12 @@
-// The bundled specs as the suite reads them: every operation with its base URL variable, and ajv validators of
-// dist/openapi/*.json (2020-12 dialect; $refs resolve inside each bundle), precompiled once per version of the specs
-// (send/validators.ts) or compiled when first asked for.
-import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { type Ajv2020, createSpecAjv } from '../../spec-core/ajv.ts';
+// The bundled specs as the suite reads them: every operation with its base URL variable. Everything here is a function
+// of a bundles object (memoized per object, so a self-test's copy gets its own); the kit's own bundles are loaded from
+// dist/openapi when first asked for, never at import, and nothing here reads the environment.
 import { API_NAMES, type ApiName } from '../../spec-core/apis.ts';
 import { collectAssumptions, type Assumption } from '../../spec-core/assumptions.ts';
 import { loadBundles } from '../../spec-core/bundles.ts';
 import { operationsOf } from '../../spec-core/operations.ts';
-import { escapePointer, nodeAt as nodeInDoc, resolveRef as resolveInDoc } from '../../spec-core/pointer.ts';
-import type { LpVariable } from './target.ts';
-import { loadValidators, type PrecompiledValidators, writeValidators } from './validators.ts';
+import { nodeAt as nodeInDoc, resolveRef as resolveInDoc } from '../../spec-core/pointer.ts';
+import type { LpVariable } from '../../config/environment.ts';
 
 type Json = Record<string, unknown>;
 
@@ -53,14 +50,27 @@ const SERVER_VARIABLES: Record<string, LpVariable> = {
   fleet_base_url: 'LP_FLEET_BASE_URL',
 };
 
-export const bundles: Record<ApiName, Json> = loadBundles();
+export type Bundles = Record<ApiName, Json>;
 
-let assumptionList: Assumption[] | undefined;
-/** The x-assumptions of the bundles loaded above, collected once (not read from disk again). */
-export function specAssumptions(): Assumption[] {
-  assumptionList ??= API_NAMES.flatMap((api) => collectAssumptions(api, bundles[api]));
-  return assumptionList;
+/** `build` of a bundles object, computed once per object. */
+export function memoByBundles<T>(build: (docs: Bundles) => T): (docs: Bundles) => T {
+  const built = new WeakMap<Bundles, T>();
+  return (docs) => {
+    if (!built.has(docs)) built.set(docs, build(docs));
+    return built.get(docs) as T;
+  };
 }
+
+let loaded: Bundles | undefined;
+/** The kit's bundles (dist/openapi/*.json), read once, when first asked for. */
+export const specBundles = (): Bundles => {
+  loaded ??= loadBundles();
+  return loaded;
+};
+
+const assumptionsOf = memoByBundles((docs) => API_NAMES.flatMap((api) => collectAssumptions(api, docs[api])));
+/** The x-assumptions of the kit's bundles, collected once (not read from disk again). */
+export const specAssumptions = (): Assumption[] => assumptionsOf(specBundles());
 
 function baseVariableOf(servers: unknown, where: string): LpVariable {
   const url = String((servers as Array<{ url?: string }> | undefined)?.[0]?.url ?? '');
@@ -71,12 +81,12 @@ function baseVariableOf(servers: unknown, where: string): LpVariable {
 
 /** The node at a JSON pointer ("/components/schemas/Vehicle") of one bundle, or undefined. */
 export function nodeAt(api: ApiName, pointer: string): Json | undefined {
-  return nodeInDoc(bundles[api], pointer) as Json | undefined;
+  return nodeInDoc(specBundles()[api], pointer) as Json | undefined;
 }
 
 /** Resolves a local $ref ("#/components/...") inside one bundle. */
 export function resolveRef<T>(api: ApiName, node: T | { $ref: string }): T {
-  return resolveInDoc<T>(bundles[api], node);
+  return resolveInDoc<T>(specBundles()[api], node);
 }
 
 /** Every operation of the given bundles (a copy may hold more: the self-test adds a made-up one). */
@@ -108,58 +118,12 @@ export function listOperations(docs: Partial<Record<ApiName, Json>>): Operation[
   });
 }
 
-export const operations: Operation[] = listOperations(bundles);
+const operationsOfBundles = memoByBundles(listOperations);
+/** Every operation of the kit's bundles. */
+export const specOperations = (): Operation[] => operationsOfBundles(specBundles());
 
 export function operationById(operationId: string): Operation {
-  const found = operations.find((op) => op.operationId === operationId);
+  const found = specOperations().find((op) => op.operationId === operationId);
   if (!found) throw new Error(`no operation "${operationId}" in the bundles`);
   return found;
-}
-
-const idOf = (api: ApiName) => `urn:lp:${api}`;
-
-/** The schemas an answer is checked against (judge/conformance.ts): each documented header's and content's, as ajv ids. */
-export function answerSchemaKeys(within: Operation[] = operations): string[] {
-  const keys = new Set<string>();
-  for (const operation of within)
-    for (const [status, documented] of Object.entries(operation.responses)) {
-      const pointer = `${operation.pointer}/responses/${escapePointer(status)}`;
-      for (const [name, raw] of Object.entries(documented.headers ?? {})) {
-        const ref = (raw as { $ref?: string }).$ref;
-        if (resolveRef<HeaderObject>(operation.api, raw)?.schema)
-          keys.add(`${idOf(operation.api)}#${ref ? ref.replace(/^#/, '') : `${pointer}/headers/${escapePointer(name)}`}/schema`);
-      }
-      for (const [type, media] of Object.entries(documented.content ?? {}))
-        if (media.schema) keys.add(`${idOf(operation.api)}#${pointer}/content/${escapePointer(type)}/schema`);
-    }
-  return [...keys];
-}
-
-/**
- * Writes the module of the answers' validators for these bundles (send/validators.ts), unless it is there: the global
- * setup's, before any worker starts. A schema it cannot hold is compiled where it is asked for.
- */
-export function prepareValidators(): void {
-  writeValidators(bundles, idOf, answerSchemaKeys());
-}
-
-let precompiled: PrecompiledValidators | undefined;
-let ajv: Ajv2020 | undefined;
-const validators = new Map<string, ValidateFunction>();
-
-/** An ajv validator for the schema at a JSON pointer of a bundle: the precompiled one, or compiled once when asked. */
-export function validatorAt(api: ApiName, pointer: string): ValidateFunction {
-  const key = `${idOf(api)}#${pointer}`;
-  let validate = validators.get(key);
-  if (!validate) {
-    precompiled ??= loadValidators(bundles, answerSchemaKeys());
-    validate = precompiled.get(key);
-    if (!validate) {
-      ajv ??= createSpecAjv(bundles, idOf);
-      validate = ajv.getSchema(key);
-    }
-    if (!validate) throw new Error(`no schema at ${api}#${pointer}`);
-    validators.set(key, validate);
-  }
-  return validate;
 }
