@@ -6,6 +6,7 @@ import { configDefaults, defineProject } from 'vitest/config';
 import { cpuProfileOptions } from '../config/environment.ts';
 import { PROJECT_TIMEOUTS } from '../config/test-waits.ts';
 import { clauseTags } from './judge/oauth-clauses.ts';
+import { configuredTargetName, currentTransportSettings, endToEndRun } from './send/run.ts';
 import { HeaviestFirst } from './support/heaviest-first.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -19,15 +20,17 @@ const moduleCachePath = join(
 // The suite's tests of itself send nothing to the target: they run with the mock (the default target) and nowhere else,
 // so a live run's verdict line counts only checks of the target, and the sandbox runs (contract:sandbox,
 // contract:mutation) do not run them a second time.
-const live = process.env.LP_CONTRACT_TARGET === 'live';
-const selfTests = (process.env.LP_CONTRACT_TARGET ?? 'mock') === 'mock';
+// The run's settings come from the one place that reads them (send/run.ts), here before any worker starts.
+const targetName = configuredTargetName();
+const live = targetName === 'live';
+const selfTests = (targetName ?? 'mock') === 'mock';
 // The self-tests that run whole contract:live runs against sandboxes behind proxies (self/end-to-end/) run apart, as
 // one of the end-to-end rehearsals (npm run contract:end-to-end, in npm run test:end-to-end): then only they run.
-const endToEnd = process.env.LP_CONTRACT_END_TO_END === '1';
+const endToEnd = endToEndRun();
 // A live target's clock is never moved, so its files may run side by side (LP_CONTRACT_WORKERS, default 3): a far
 // target then costs one round trip per step of the longest file, not of all of them. The transport divides
 // --concurrency and --rate-limit among the workers, so the target sees no more than the partner allowed.
-const workers = live ? Math.max(1, Number(process.env.LP_CONTRACT_WORKERS) || 3) : 1;
+const workers = live ? currentTransportSettings().workers : 1;
 // Against a live target a file's checks run side by side as well, up to 32 at once: one after another, a far target
 // cost a round trip per answer of every check in the file (fleet/vehicles.test.ts, 20 answers in a row; the token
 // operators, 80 checks, in waves of vitest's default 5). No check of the suite waits for another's (state comes from a

@@ -96,7 +96,11 @@ export async function runContract(opts: ContractRunOptions): Promise<number> {
 /** Does each configured API of a live target answer, and accept the partner's own credentials? If not, no check can
  * judge it: the run stops here. */
 async function preflightPasses(opts: ContractRunOptions, server: ResolvedTarget): Promise<boolean> {
-  const results = await preflight(server.env, new Transport({ ...opts.transport.settings, workers: 1 }), opts.transport.env);
+  const results = await preflight(
+    server.env,
+    new Transport({ ...opts.transport.settings, workers: 1 }, fetch, Math.random, { env: server.env }),
+    opts.transport.env,
+  );
   for (const result of results) console.log(`contract: preflight: ${result.line}`);
   if (results.every((r) => r.ok)) return true;
   console.log(

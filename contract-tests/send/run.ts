@@ -3,7 +3,7 @@
 // this worker's from its environment when first asked for: the one place of the suite's modules that reads the LP_*
 // variables. Nothing is made when a module is imported.
 import { join } from 'node:path';
-import { flagVariable, readVariable } from '../../config/environment.ts';
+import { flagVariable, parseTargetName, readVariable, type TargetName } from '../../config/environment.ts';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { Ledger } from './ledger.ts';
 import { type RememberingRedactor, rememberingRedactorFor } from './redact.ts';
@@ -75,3 +75,12 @@ export const currentTarget = (): Target => readTarget(process.env);
 
 /** The transport settings of this process's run, for the global teardown's report of the run's pace. */
 export const currentTransportSettings = (): TransportSettings => readTransportSettings(process.env);
+
+/** The target named by LP_CONTRACT_TARGET, if any (the vitest config runs the self-tests when none is named). */
+export const configuredTargetName = (): TargetName | undefined => {
+  const named = readVariable('LP_CONTRACT_TARGET', process.env);
+  return named === undefined ? undefined : parseTargetName(named, 'LP_CONTRACT_TARGET');
+};
+
+/** Whether this run is the end-to-end rehearsal (npm run contract:end-to-end), for the vitest config. */
+export const endToEndRun = (): boolean => process.env.LP_CONTRACT_END_TO_END === '1';

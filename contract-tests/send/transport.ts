@@ -102,7 +102,7 @@ export interface ApiAddress {
 }
 
 /** The API whose base URL `url` is under (the longest that matches), or undefined. */
-export function apiOf(url: URL, env: NodeJS.ProcessEnv = process.env): ApiAddress | undefined {
+export function apiOf(url: URL, env: Readonly<Record<string, string | undefined>>): ApiAddress | undefined {
   let found: ApiAddress | undefined;
   API_VARIABLES.forEach((variable, index) => {
     const base = env[variable]?.trim();
@@ -117,7 +117,7 @@ export function apiOf(url: URL, env: NodeJS.ProcessEnv = process.env): ApiAddres
 }
 
 /** The LP_* variable whose base URL `url` is under, for the words of a hint. */
-const variableFor = (url: URL) => apiOf(url)?.variable ?? 'the base URL';
+const variableFor = (url: URL, env: Readonly<Record<string, string | undefined>>) => apiOf(url, env)?.variable ?? 'the base URL';
 
 /**
  * Whether host:port completes a TLS handshake. It sends no request and checks no certificate: it asks only which
@@ -187,7 +187,8 @@ export class Transport {
     const share = (total: number) => Math.max(1, Math.floor(total / Math.max(1, settings.workers)));
     const rate = settings.rateLimit && settings.rateLimit / Math.max(1, settings.workers);
     this.gate = new Gate(share(settings.concurrency), rate, share(INITIAL_IN_FLIGHT));
-    this.env = network.env ?? process.env;
+    // The run's settings, given by whoever makes the transport (send/run.ts, the runner's preflight): none, no API.
+    this.env = network.env ?? {};
     // The identity provider's cap holds for all workers together: they pace it on one board.
     const idp = this.env.LP_AUTH_URL && URL.canParse(this.env.LP_AUTH_URL) ? this.scopeOf(this.env.LP_AUTH_URL).key : undefined;
     const caps = new Map(idp && settings.idpRateLimit ? [[idp, settings.idpRateLimit]] : []);
@@ -381,7 +382,7 @@ export class Transport {
         return 'new connection';
       }
     }
-    const hint = timedOut ? undefined : networkHint(cause, request.url, variableFor(url), proxy);
+    const hint = timedOut ? undefined : networkHint(cause, request.url, variableFor(url, this.env), proxy);
     const what = timedOut
       ? `no answer within ${this.settings.timeoutMs} ms (LP_CONTRACT_TIMEOUT_MS, --timeout)`
       : `the connection failed (${causeOf(error)})`;
@@ -407,7 +408,7 @@ export class Transport {
    */
   private async tlsProblem(url: URL, error: unknown, cause: unknown, proxy: string | undefined): Promise<string | undefined> {
     const code = errorCode(cause);
-    const variable = variableFor(url);
+    const variable = variableFor(url, this.env);
     if (isTlsFailure(code)) return networkHint(cause, url.href, variable, proxy);
     if (url.protocol !== 'http:' || proxy || !CLOSED_CODES.has(code ?? '') || isStaleConnection(error)) return undefined;
     let probe = this.tlsProbes.get(url.origin);
