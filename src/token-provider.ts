@@ -130,38 +130,20 @@ export function checkTokenProviderOptions(
  * @internal
  */
 export function buildTokenProvider(settings: TokenProviderSettings): TokenProvider {
-  const { endpoint, clientId, clientSecret, skewMs, now, client, secrets } = settings;
-  secrets.add(clientSecret);
+  const { now, secrets } = settings;
+  secrets.add(settings.clientSecret);
 
   // Resolved promises are kept so that a cached call allocates nothing.
-  let cached: { info: TokenInfo; promise: Promise<TokenInfo>; token: Promise<string> } | undefined;
+  let cached: CachedToken | undefined;
   let inFlight: Promise<TokenInfo> | undefined;
 
-  async function requestToken(): Promise<TokenInfo> {
-    const { data, response } =
-      endpoint === 'service'
-        ? await client.POST('/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret } })
-        : await client.POST('/oauth2/default/v1/token', {
-            body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: settings.scope! },
-          });
-    requireAccessToken(data, response, endpoint === 'service' ? 'POST /token' : 'POST /oauth2/default/v1/token');
-    const fields = data as { access_token: string; token_type?: unknown; expired_in?: unknown; expires_in?: unknown };
-    secrets.addToken(fields.access_token);
-    const lifetime = [fields.expired_in, fields.expires_in].find((v): v is number => Number.isFinite(v) && (v as number) > 0);
-    const expiresInSeconds = lifetime ?? DEFAULT_LIFETIME_SECONDS;
-    // A skew larger than half the lifetime would make every call fetch a new token.
-    const expiresAt = now() + expiresInSeconds * 1000;
-    const refreshAt = expiresAt - Math.min(skewMs, (expiresInSeconds * 1000) / 2);
-    const tokenType = typeof fields.token_type === 'string' ? fields.token_type : 'Bearer';
-    return { accessToken: fields.access_token, tokenType, expiresInSeconds, refreshAt, expiresAt };
-  }
-
-  function cache(info: TokenInfo): void {
+  function cache(info: TokenInfo): TokenInfo {
     cached = { info, promise: Promise.resolve(info), token: Promise.resolve(info.accessToken) };
+    return info;
   }
 
   /** The cached token while it needs no renewal. */
-  function fresh(): typeof cached {
+  function fresh(): CachedToken | undefined {
     return cached && now() < cached.info.refreshAt ? cached : undefined;
   }
 
@@ -170,7 +152,7 @@ export function buildTokenProvider(settings: TokenProviderSettings): TokenProvid
     if (current) return current.promise;
     if (inFlight) return inFlight;
     const previous = cached;
-    const pending = requestToken().then(
+    const pending = requestToken(settings).then(
       (info) => {
         // Stryker disable next-line ConditionalExpression: one token request is in flight at a time (getTokenInfo returns inFlight while set): it is this one
         if (inFlight === pending) {
@@ -182,16 +164,10 @@ export function buildTokenProvider(settings: TokenProviderSettings): TokenProvid
       (error: unknown) => {
         // Stryker disable next-line ConditionalExpression: one token request is in flight at a time (getTokenInfo returns inFlight while set): it is this one
         if (inFlight === pending) inFlight = undefined;
-        // A renewal ahead of expiry failed, but the current token is still valid (and was not rejected by a 401):
-        // keep using it, and try again after a quarter of its remaining life (at least a second). Only a token
-        // request without a valid token to fall back on fails the calls.
+        // Only a token request without a valid token to fall back on fails the calls.
         const time = now();
-        if (previous && cached === previous && time < previous.info.expiresAt) {
-          const retryAt = Math.min(previous.info.expiresAt, time + Math.max(1000, (previous.info.expiresAt - time) / 4));
-          const info = { ...previous.info, refreshAt: retryAt };
-          cache(info);
-          return info;
-        }
+        const kept = previous && cached === previous ? keptAfterFailedRenewal(previous.info, time) : undefined;
+        if (kept) return cache(kept);
         throw error;
       },
     );
@@ -209,6 +185,45 @@ export function buildTokenProvider(settings: TokenProviderSettings): TokenProvid
     },
   };
   return provider;
+}
+
+/** A token and its resolved promises. */
+interface CachedToken {
+  info: TokenInfo;
+  promise: Promise<TokenInfo>;
+  token: Promise<string>;
+}
+
+/** One client-credentials token request, and the token's timing from its answer. */
+async function requestToken(settings: TokenProviderSettings): Promise<TokenInfo> {
+  const { endpoint, clientId, clientSecret, skewMs, now, client, secrets } = settings;
+  const { data, response } =
+    endpoint === 'service'
+      ? await client.POST('/token', { body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret } })
+      : await client.POST('/oauth2/default/v1/token', {
+          body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope: settings.scope! },
+        });
+  requireAccessToken(data, response, endpoint === 'service' ? 'POST /token' : 'POST /oauth2/default/v1/token');
+  const fields = data as { access_token: string; token_type?: unknown; expired_in?: unknown; expires_in?: unknown };
+  secrets.addToken(fields.access_token);
+  const lifetime = [fields.expired_in, fields.expires_in].find((v): v is number => Number.isFinite(v) && (v as number) > 0);
+  const expiresInSeconds = lifetime ?? DEFAULT_LIFETIME_SECONDS;
+  // A skew larger than half the lifetime would make every call fetch a new token.
+  const expiresAt = now() + expiresInSeconds * 1000;
+  const refreshAt = expiresAt - Math.min(skewMs, (expiresInSeconds * 1000) / 2);
+  const tokenType = typeof fields.token_type === 'string' ? fields.token_type : 'Bearer';
+  return { accessToken: fields.access_token, tokenType, expiresInSeconds, refreshAt, expiresAt };
+}
+
+/**
+ * A renewal ahead of expiry failed, but the current token (`current`, still the cached one, not rejected by a 401) may
+ * still be valid at `time`: then it stays in use, and the next try comes after a quarter of its remaining life (at
+ * least a second). Undefined when it has expired.
+ */
+function keptAfterFailedRenewal(current: TokenInfo, time: number): TokenInfo | undefined {
+  if (time >= current.expiresAt) return undefined;
+  const retryAt = Math.min(current.expiresAt, time + Math.max(1000, (current.expiresAt - time) / 4));
+  return { ...current, refreshAt: retryAt };
 }
 
 function tokenOf(info: TokenInfo): string {
