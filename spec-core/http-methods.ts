@@ -5,3 +5,8 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 const METHOD_SET: ReadonlySet<string> = new Set(HTTP_METHODS);
 export const isHttpMethod = (key: string): key is HttpMethod => METHOD_SET.has(key);
+
+/** RFC 9110 9.2.1: the methods that ask for nothing to change, as a client sends them (TRACE, safe too, is one fetch
+ * cannot send). In any case. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method.toUpperCase());

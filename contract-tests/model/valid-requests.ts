@@ -6,6 +6,7 @@
 // other parameter gets its value from the spec's examples (model.ts), so a new operation needs nothing here unless a
 // real target would refuse those.
 import type { LpVariable } from '../../config/environment.ts';
+import { isSafeMethod } from '../../spec-core/http-methods.ts';
 import { type DocumentedParameter, type RegistryEntry, type Roles, specRegistry, specRoles } from './operations.ts';
 
 /** What some values need from above the model: the run's LP_* settings, a fresh authorization code, the key's own
@@ -158,8 +159,6 @@ function malformedOf(entry: RegistryEntry): Record<string, string | undefined> |
   return fixed ? { [fixed.name]: 'password' } : undefined;
 }
 
-const SAFE = ['GET', 'HEAD', 'OPTIONS'];
-
 /** How a valid request of the entry is built on a real target, from its parameters and its operation's role. */
 export function validRequestOf(
   entry: RegistryEntry,
@@ -179,7 +178,7 @@ export function validRequestOf(
   const needsCode = Object.values(values).some((v) => roles.authorization.includes((v as Partial<EarlierValue>).from ?? ''));
   // A request that is neither safe (RFC 9110 9.2.1) nor for a token nor an authorization records something.
   const writes =
-    !SAFE.includes(entry.operation.method.toUpperCase()) &&
+    !isSafeMethod(entry.operation.method) &&
     !roles.tokenEndpoints.includes(entry.operationId) &&
     !roles.authorization.includes(entry.operationId);
   const malformed = malformedOf(entry);

@@ -6,6 +6,7 @@
 // coverage counts the requests of each crossing as "<question> × <operator>".
 import { describe, it, type TestContext } from 'vitest';
 import type { ApiName } from '../../spec-core/apis.ts';
+import { isSafeMethod } from '../../spec-core/http-methods.ts';
 import { applicationsOf } from '../operators/operators.ts';
 import { OPERATION_OPERATORS } from '../operators/operation-operators.ts';
 import { isInapplicable, type Variant } from '../operators/operator.ts';
@@ -35,9 +36,9 @@ interface Question {
   guardsOthersData?: boolean;
 }
 
-/** RFC 9110 9.2.1: the methods that ask for nothing to change (a variant without a method keeps its operation's, which
- * a question that guards others' data only asks of a reading operation). */
-const isSafe = (method: string | undefined) => method === undefined || ['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
+/** A variant's method asks for nothing to change (a variant without a method keeps its operation's, which a question
+ * that guards others' data only asks of a reading operation). */
+export const isSafe = (method: string | undefined) => method === undefined || isSafeMethod(method);
 
 const parameterNamed = (entry: ModelEntry, name: string) => entry.parameters.find((parameter) => parameter.name === name);
 

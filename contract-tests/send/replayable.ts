@@ -1,4 +1,5 @@
 // Which requests the transport may send again when the first try's outcome is unknown: those that record nothing.
+import { isSafeMethod } from '../../spec-core/http-methods.ts';
 
 /** Grants whose token request spends something: an authorization code is single-use, a refresh token may rotate. */
 const SPENDING_GRANTS = new Set(['authorization_code', 'refresh_token']);
@@ -12,7 +13,7 @@ const TOKEN_PATH = /\/token\/?$/;
  * body, when the caller has read it already.
  */
 export async function isReplayable(request: Request, body?: Uint8Array): Promise<boolean> {
-  if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return true;
+  if (isSafeMethod(request.method)) return true;
   if (request.method !== 'POST' || !TOKEN_PATH.test(new URL(request.url).pathname)) return false;
   return !spendsSomething(body ? new TextDecoder().decode(body) : await request.clone().text());
 }
