@@ -5,7 +5,7 @@
 // server that decodes Basic carelessly (a padded id trimmed, an encoded one decoded twice, a long one cut) is judged by
 // the same exchange checks as everywhere else: a wrong credential accepted, a 5xx, a credential echoed.
 import type { RegistryEntry } from '../model/operations.ts';
-import { bodyOf, copyParts, type RequestParts } from '../send/parts.ts';
+import { bodyOf, type RequestParts, withHeaders, withRaw } from '../send/parts.ts';
 import type { Made, OperationOperator, ParameterOperator, Variant } from './operator.ts';
 import { isInapplicable } from './operator.ts';
 import { PARAMETER_OPERATORS } from './parameter-operators.ts';
@@ -36,17 +36,9 @@ function writtenPairs(body: string): Array<[string, string]> {
 export function inBasic(parts: RequestParts): RequestParts {
   const pairs = writtenPairs(bodyOf(parts) ?? '');
   const written = (field: string) => pairs.find(([name]) => name === field)?.[1] ?? '';
-  const next = copyParts(parts);
-  for (const name of Object.keys(next.headers)) if (name.toLowerCase() === 'authorization') delete next.headers[name];
-  next.headers.Authorization = `Basic ${Buffer.from(`${written('client_id')}:${written('client_secret')}`).toString('base64')}`;
-  next.raw = {
-    ...next.raw,
-    body: pairs
-      .filter(([name]) => !CREDENTIAL_FIELDS.has(name))
-      .map(([name, value]) => `${encodeURIComponent(name)}=${value}`)
-      .join('&'),
-  };
-  return next;
+  const basic = Buffer.from(`${written('client_id')}:${written('client_secret')}`).toString('base64');
+  const others = pairs.filter(([name]) => !CREDENTIAL_FIELDS.has(name)).map(([name, value]) => `${encodeURIComponent(name)}=${value}`);
+  return withRaw({ body: others.join('&') })(withHeaders({ Authorization: `Basic ${basic}` })(parts));
 }
 
 /** One parameter operator's variants of one Basic place. */
