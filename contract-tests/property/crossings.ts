@@ -15,13 +15,13 @@ import { wrongValues } from '../operators/wrong-credentials.ts';
 import { reasonIfCannot } from '../send/capabilities.ts';
 import { type ModelEntry, specModel } from '../model/model-entries.ts';
 import { CREDENTIALS, entryLabel, holding, reasonIfCannotSend, send, without, withCredentials } from '../send/model.ts';
-import { CROSSING_ID } from '../send/ledger.ts';
+import { crossingName } from '../send/ledger.ts';
 import type { RequestParts } from '../send/parts.ts';
 import { currentRun } from '../send/run.ts';
 import { mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
 import { redactNearCopies, valueIn, valuesOf } from './operator-sweep.ts';
-import { QUESTIONS } from './questions.ts';
+import { isSafe, QUESTIONS } from './questions.ts';
 
 /** A question a row asks of the valid request; `none` asks nothing. */
 interface Asked {
@@ -64,20 +64,21 @@ function questionsOf(entry: ModelEntry): Asked[] {
   return asked;
 }
 
-/** The variants of a class, one operator and parameter after another (round robin), so that successive rows that
- * take the class's next variant go through all its operators and parameters. */
-function classVariants(entry: ModelEntry, parts: RequestParts, values: Record<string, string>, c: OperatorClass, asked: Asked) {
+type Chosen = { application: Application; variant: Variant };
+
+/** The variants of a class that the question may send, one operator and parameter after another (round robin), so
+ * that successive rows that take the class's next variant go through all its operators and parameters. */
+function classVariants(entry: ModelEntry, parts: RequestParts, values: Record<string, string>, c: OperatorClass, asked: Asked): Chosen[] {
   const operators = OPERATORS.filter((operator) => c.operators.includes(operator.id));
   const applications = applicationsOf(entry, { parts, values, protect: entry.table.protect }, operators).filter(
     (a) => !isInapplicable(a.made) && !(asked.credentials && a.parameter?.credential),
   );
-  const lists = applications.map((a) => (a.made as Variant[]).map((variant) => ({ application: a, variant })));
+  // Another lessee's object is never sent a method that could change it unless the run may write.
+  const sendable = (variant: Variant) => !asked.guardsOthersData || currentRun().target.writesAllowed || isSafe(variant.method);
+  const lists = applications.map((a) => (a.made as Variant[]).filter(sendable).map((variant) => ({ application: a, variant })));
   const longest = Math.max(0, ...lists.map((list) => list.length));
-  return Array.from({ length: longest }, (_, index) => lists.flatMap((list) => (list[index] ? [list[index]] : [])));
+  return Array.from({ length: longest }, (_, index) => lists.flatMap((list) => (list[index] ? [list[index]] : []))).flat();
 }
-
-type Chosen = { application: Application; variant: Variant };
-const isSafe = (method: string | undefined) => method === undefined || ['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
 
 /** A row's request: the question asked, then one variant of each class (the `use`th of its class for that question). */
 interface Row {
@@ -87,7 +88,7 @@ interface Row {
 }
 
 /** The rows of the entry: the covering array of its questions and the classes with a variant for it. */
-export function rowsOf(questions: Asked[], applies: (c: OperatorClass) => boolean): Row[] {
+function rowsOf(questions: Asked[], applies: (c: OperatorClass) => boolean): Row[] {
   const parameterClasses = PARAMETER_CLASSES.filter(applies);
   const operationClasses = OPERATION_CLASSES.filter(applies);
   if (!parameterClasses.length || !operationClasses.length) return [];
@@ -125,28 +126,27 @@ async function crossingCheck(entry: ModelEntry, ctx: TestContext): Promise<void>
       : undefined,
   );
   const base = await withCredentials(entry);
-  const prepared = new Map<string, { parts: RequestParts; byClass: Map<string, Chosen[][]> }>();
-  for (const asked of questionsOf(entry)) {
+  const questions = questionsOf(entry);
+  const prepared = new Map<string, { parts: RequestParts; byClass: Map<string, Chosen[]> }>();
+  for (const asked of questions) {
     const parts = asked.ask(entry, base);
     const values = await valuesOf(entry, parts);
     const byClass = new Map([...PARAMETER_CLASSES, ...OPERATION_CLASSES].map((c) => [c.id, classVariants(entry, parts, values, c, asked)]));
     prepared.set(asked.id, { parts, byClass });
   }
   const applies = (c: OperatorClass) => [...prepared.values()].some(({ byClass }) => (byClass.get(c.id)?.length ?? 0) > 0);
-  const rows = rowsOf(questionsOf(entry), applies);
+  const rows = rowsOf(questions, applies);
   const uses = new Map<string, number>();
   const requests = rows.flatMap((row) => {
     const { parts, byClass } = prepared.get(row.asked.id)!;
+    /** The class's next variant for this question. */
     const take = (c: OperatorClass): Chosen | undefined => {
-      const rounds = byClass.get(c.id) ?? [];
-      const flat = rounds
-        .flat()
-        .filter((chosen) => !row.asked.guardsOthersData || currentRun().target.writesAllowed || isSafe(chosen.variant.method));
-      if (!flat.length) return undefined;
+      const variants = byClass.get(c.id) ?? [];
+      if (!variants.length) return undefined;
       const key = `${row.asked.id} ${c.id}`;
       const use = uses.get(key) ?? 0;
       uses.set(key, use + 1);
-      return flat[use % flat.length];
+      return variants[use % variants.length];
     };
     const p = take(row.parameterClass);
     const o = take(row.operationClass);
@@ -160,7 +160,7 @@ async function crossingCheck(entry: ModelEntry, ctx: TestContext): Promise<void>
     return send(entry, o.variant.change(p.variant.change(parts)), {
       ...(method ? { method } : {}),
       dimension: 'operators',
-      operator: { id: `${CROSSING_ID}: ${row.asked.id} × ${row.parameterClass.id} × ${row.operationClass.id}` },
+      operator: { id: crossingName([row.asked.id, row.parameterClass.id, row.operationClass.id]) },
     });
   });
   ctx.expect(sent.length, 'rows sent').toBe(requests.length);

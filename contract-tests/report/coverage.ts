@@ -1,7 +1,7 @@
 // The coverage of a run, from its ledger: operation × documented status × security scheme, exercised or not and why
 // not; and the negative space, the requests per operation and operator.
 import { documentedResponseKey } from '../judge/conformance.ts';
-import { CROSSING_ID, type LedgerEntry } from '../send/ledger.ts';
+import { CROSSING_DIMENSIONS, CROSSING_ID, crossingOf, type LedgerEntry } from '../send/ledger.ts';
 import { type Operation, specOperations } from '../model/spec.ts';
 import { type CoverageRow, type CrossingCoverage, DIMENSIONS, type DimensionRow } from './report-model.ts';
 
@@ -71,15 +71,6 @@ export function dimensionCoverage(entries: LedgerEntry[], ops: readonly Operatio
     if (entry.status >= 400 && entry.status < 500 && !entry.operationId.includes(' (')) add(row, 'disclosure');
   }
   return [...rows.values()];
-}
-
-const CROSSING_DIMENSIONS = ['question', 'parameter class', 'operation class'] as const;
-
-/** A pairwise crossing's values (question, parameter class, operation class), from its coverage id; else undefined. */
-function crossingOf(operator: string): string[] | undefined {
-  if (!operator.startsWith(`${CROSSING_ID}: `)) return undefined;
-  const values = operator.slice(CROSSING_ID.length + 2).split(' × ');
-  return values.length === CROSSING_DIMENSIONS.length ? values : undefined;
 }
 
 export function crossingCoverage(entries: LedgerEntry[]): CrossingCoverage {

@@ -163,3 +163,15 @@ export class Ledger {
 /** The operator name of the pairwise crossings (contract-tests/property/crossings.ts), which combine operators: their
  * requests are recorded as "pairwise: <question> × <parameter class> × <operation class>". */
 export const CROSSING_ID = 'pairwise';
+/** The dimensions of a crossing, in the order its recorded name gives their values. */
+export const CROSSING_DIMENSIONS = ['question', 'parameter class', 'operation class'] as const;
+
+/** The operator name a crossing's request is recorded under, from its value of each dimension. */
+export const crossingName = (values: readonly string[]): string => `${CROSSING_ID}: ${values.join(' × ')}`;
+
+/** A crossing's value of each dimension, from the operator name it was recorded under; undefined for any other name. */
+export function crossingOf(operator: string): string[] | undefined {
+  if (!operator.startsWith(`${CROSSING_ID}: `)) return undefined;
+  const values = operator.slice(CROSSING_ID.length + 2).split(' × ');
+  return values.length === CROSSING_DIMENSIONS.length ? values : undefined;
+}
