@@ -218,7 +218,7 @@ export const MUTATIONS = [
   {
     id: 'list-changes-between-reads',
     operation: 'listVehicles',
-    description: 'Every second unfiltered list lacks its last vehicle: the same request twice gets different vehicles.',
+    description: 'The nth unfiltered list lacks its last n vehicles (modulo the fleet): the same request twice gets different vehicles.',
   },
   { id: 'list-first-value-only', operation: 'listVehicles', description: 'Only the first of repeated filter values is honoured.' },
   { id: 'list-sort-ignored', operation: 'listVehicles', description: 'sort is ignored.' },

@@ -7,7 +7,7 @@ import { OTHER_LESSEE_API_KEY } from '../config.ts';
 import type { FleetIndex, VehicleQuery, VisibleFleet } from '../fleet-index.ts';
 import type { MutationId } from '../mutations.ts';
 import { sendApiError } from '../replies.ts';
-import { FILTER_PARAMETERS } from '../routes/fleet.ts';
+import { isListParameter } from '../routes/fleet.ts';
 import { addRoute, answerOf, type Fault, jsonAnswerOf, requestTo } from './fault.ts';
 
 const ANY = '* /fleet/*';
@@ -73,8 +73,8 @@ export const FLEET_ACCESS_FAULTS = {
   // Two faults at once: a wrong key is let through only when the query also has a parameter the list does not document.
   'fleet-wrong-key-with-unknown-query-accepted': requestTo(ANY, 'onRequest', (request, _reply, { credentials, fleet }) => {
     const key = request.headers['api-key'];
-    const names = [...new URL(request.url, 'http://sandbox.invalid').searchParams.keys()];
-    if (typeof key === 'string' && !fleet.forApiKey(key) && names.some((name) => name !== 'sort' && !FILTER_PARAMETERS.has(name)))
+    const names = Object.keys(request.query as Record<string, unknown>);
+    if (typeof key === 'string' && !fleet.forApiKey(key) && !names.every(isListParameter))
       request.headers['api-key'] = credentials.fleetApiKey;
   }),
   'fleet-subscription-key-accepted': requestTo(ANY, 'onRequest', (request, _reply, { credentials }) => {
@@ -132,9 +132,7 @@ export const FLEET_LIST_FAULTS = {
   // customerVehicleNumber (upper-case V) filters under the spec's name; the spec's customervehicleNumber is unknown.
   'list-customervehiclenumber-ignored': requestTo(LIST, 'preHandler', (request, reply) => {
     const { customerVehicleNumber, ...rest } = request.query as Record<string, unknown>;
-    const unknown = Object.keys(rest).filter(
-      (name) => name === 'customervehicleNumber' || (name !== 'sort' && !FILTER_PARAMETERS.has(name)),
-    );
+    const unknown = Object.keys(rest).filter((name) => name === 'customervehicleNumber' || !isListParameter(name));
     if (unknown.length > 0) return sendApiError(reply, 400, 'invalid_parameter', `Unknown query parameter(s): ${unknown.join(', ')}.`);
     if (customerVehicleNumber !== undefined) request.query = { ...rest, customervehicleNumber: customerVehicleNumber };
   }),

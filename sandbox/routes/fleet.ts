@@ -46,6 +46,9 @@ function fleetAccess(context: SandboxContext) {
   };
 }
 
+/** A query parameter the list documents: `sort` or a filter. */
+export const isListParameter = (name: string): boolean => name === 'sort' || FILTER_PARAMETERS.has(name);
+
 function listHandler(context: SandboxContext) {
   const validator = context.validators.operation('listVehicles');
   const { fleet } = context;
@@ -55,7 +58,7 @@ function listHandler(context: SandboxContext) {
     const raw = request.query as Record<string, unknown>;
     let unknown: string[] | undefined;
     for (const name in raw) {
-      if (name !== 'sort' && !FILTER_PARAMETERS.has(name)) {
+      if (!isListParameter(name)) {
         unknown ??= [];
         unknown.push(name);
       }
