@@ -25,9 +25,9 @@ import { reasonIfUnset } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
 import { FILTERS, VEHICLE_FIELDS, type Vehicle } from '../model/fleet-fields.ts';
 import { parseJsonLoosely, unreadableListReason, vehicleListOf } from '../model/vehicle-list.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 type Field = keyof Vehicle;
@@ -63,8 +63,8 @@ const labelOf = (query: Query) => (query.length ? `?${query.map(([name, value]) 
 
 /** A valid list request from the model with `query` added; every answer is checked against the spec by the contract fetch. */
 async function ask(query: Query, combination: boolean): Promise<Answer> {
-  const parts = await withCredentials(ENTRY);
-  const seen = await send(ENTRY, { ...parts, query: [...parts.query, ...query] }, combination ? { dimension: 'combinations' } : {});
+  const parts = await withCredentials(run, ENTRY);
+  const seen = await send(run, ENTRY, { ...parts, query: [...parts.query, ...query] }, combination ? { dimension: 'combinations' } : {});
   const status = seen.response.status;
   const label = labelOf(query);
   if (statusClass(status) !== 2) return { status, seen, label };
@@ -180,7 +180,7 @@ const tooFew = () => (all.length < 2 ? 'the key sees fewer than two vehicles: no
 describe('combinations of list parameters (GET {fleet_base_url}/vehicles)', () => {
   // Seed 4.5: "filters may be combined", and each filters by its field. AND is the spec's guess.
   it('every two filters together list the vehicle both values came from and only vehicles matching either; records whether they combine with AND', async (ctx) => {
-    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, tooFew());
+    skipIf(run, ctx, LIST, needsKey(), needsData(), listFailure, tooFew());
     const planned = PAIRS.map((pair) => ({ pair, chosen: vehicleForPair(...pair) }));
     for (const { pair, chosen } of planned)
       if (!chosen)
@@ -188,7 +188,7 @@ describe('combinations of list parameters (GET {fleet_base_url}/vehicles)', () =
           `combinations: ${pair[0][0]} with ${pair[1][0]} not sent: no vehicle has non-empty ${pair[0][1]} and ${pair[1][1]} (of at most 64 characters)`,
         );
     const sendable = planned.filter((p) => p.chosen);
-    skipIf(ctx, LIST, sendable.length ? undefined : 'no vehicle of the key has non-empty values in any two filtered fields');
+    skipIf(run, ctx, LIST, sendable.length ? undefined : 'no vehicle of the key has non-empty values in any two filtered fields');
 
     const violations: string[] = [];
     await forEachConcurrently(sendable, async ({ pair: [[paramA, fieldA], [paramB, fieldB]], chosen }) => {
@@ -235,7 +235,16 @@ describe('combinations of list parameters (GET {fleet_base_url}/vehicles)', () =
   // Sorting never changes membership: each of the 16 sorts with a filter lists exactly what the filter alone lists.
   it.for(FILTERS)('filter %s with each of the 16 sorts lists what the filter alone lists, all matching it', async ([param, field], ctx) => {
     const v = needsKey() || needsData() || listFailure ? undefined : vehicleForFilter(field);
-    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, tooFew(), v ? undefined : `the key sees no vehicle with a non-empty ${field}`);
+    skipIf(
+      run,
+      ctx,
+      LIST,
+      needsKey(),
+      needsData(),
+      listFailure,
+      tooFew(),
+      v ? undefined : `the key sees no vehicle with a non-empty ${field}`,
+    );
     const value = filterValue(v!, field)!;
     const violations: string[] = [];
     /** What seed 4.5 says of any answer to this filter: it matches, and the vehicle the value came from is in it. */
@@ -247,7 +256,7 @@ describe('combinations of list parameters (GET {fleet_base_url}/vehicles)', () =
     };
 
     const alone = await ask([[param, value]], false);
-    if (alone.unreadable !== undefined) skipIf(ctx, LIST, `${alone.label}: the list could not be read (${alone.unreadable})`);
+    if (alone.unreadable !== undefined) skipIf(run, ctx, LIST, `${alone.label}: the list could not be read (${alone.unreadable})`);
     if (!alone.vehicles) {
       // The seed names the filter: refusing it alone is wrong whatever the sort does (the sorts are not sent).
       expect.fail(`${alone.label} (the filter alone) answered ${alone.status}: the published documentation names the filter ${param}`);

@@ -14,9 +14,9 @@ import { reasonIfUnset } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
 import { FILTERS, type FilterName, VEHICLE_FIELDS, type Vehicle } from '../model/fleet-fields.ts';
 import { everyVehicleIn, parseJsonLoosely, unreadableListReason, vehicleListOf } from '../model/vehicle-list.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 const LIST = ['listVehicles'];
@@ -29,7 +29,7 @@ let listFailure: string | undefined;
 
 /** A query through the published client; the response is checked against the spec by the contract fetch. */
 async function list(query: Partial<Record<FilterName, string[]>> & { sort?: string } = {}): Promise<Vehicle[]> {
-  const { data, response } = await callOperation(fleetClient(target), 'listVehicles', { params: { query } });
+  const { data, response } = await callOperation(fleetClient(run), 'listVehicles', { params: { query } });
   expect(statusClass(response.status), `list ${JSON.stringify(query)} answered ${response.status}`).toBe(2);
   // The vehicles the server sent, bare or wrapped (the array is the spec's guess, reported when contradicted).
   const { vehicles, shape } = vehicleListOf<Vehicle>(data);
@@ -51,7 +51,7 @@ async function probe(
   const label = Object.entries(query)
     .flatMap(([name, values]) => (values ?? []).map((value) => `${name}=${value}`))
     .join('&');
-  const seen = await request('listVehicles', withQuery(query));
+  const seen = await request(run, 'listVehicles', withQuery(query));
   const body = statusClass(seen.response.status) === 2 ? parseJsonLoosely(seen.bodyText) : undefined;
   return { vehicles: vehicleListOf<Vehicle>(body).vehicles, seen, label };
 }
@@ -89,7 +89,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   // Seed 2.1 and 4.5: each listed vehicle has the eight fields. The list's shape and the fields' types are the spec's
   // guesses, judged on the response by the contract fetch; whether API-Key alone is enough is recorded here.
   it('returns the vehicles with their eight fields for a valid key', async (ctx) => {
-    skipIf(ctx, LIST, needsKey());
+    skipIf(run, ctx, LIST, needsKey());
     const { seen } = await probe({});
     observeAssumption(
       run,
@@ -99,6 +99,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
       seen,
     );
     skipIf(
+      run,
       ctx,
       LIST,
       statusClass(seen.response.status) === 4
@@ -111,6 +112,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
 
   it.for(FILTERS)('filter %s returns only matching vehicles, the chosen one included', async ([param, field], ctx) => {
     skipIf(
+      run,
       ctx,
       LIST,
       needsKey(),
@@ -133,7 +135,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   // list against the unfiltered one).
   it.for(FILTERS)('records whether two values of filter %s list the union of the lists of each value', async ([param, field], ctx) => {
     const pair = pairDifferingIn(field);
-    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, typeof pair === 'string' ? pair : undefined);
+    skipIf(run, ctx, LIST, needsKey(), needsData(), listFailure, typeof pair === 'string' ? pair : undefined);
     const [a, b] = pair as [Vehicle, Vehicle];
     const [{ vehicles = [], seen, label }, ofA, ofB] = await Promise.all([
       probe({ [param]: [a[field], b[field]] }),
@@ -155,7 +157,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   // The answers are compared with each other throughout (sorted, filtered and single answers with the unfiltered list);
   // that the data holds still while they are is the spec's x-assumption, recorded from the same request sent again.
   it('records whether the same list request sent twice gets the same vehicles, field by field', async (ctx) => {
-    skipIf(ctx, LIST, needsKey(), needsData(), listFailure);
+    skipIf(run, ctx, LIST, needsKey(), needsData(), listFailure);
     const before = new Set(numbers(all));
     /** How an answer to the unfiltered list differs from the first one, if it does. */
     const difference = ({ vehicles = [], seen }: Awaited<ReturnType<typeof probe>>) => {
@@ -185,7 +187,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   // AND is the spec's guess, recorded from a crossed query: with OR, vin=A and licensePlate=B would return both.
   it('combines two different filters, and records whether they combine with AND', async (ctx) => {
     const pair = pairDifferingIn('vin', 'customerNumber', 'licensePlate');
-    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, typeof pair === 'string' ? pair : undefined);
+    skipIf(run, ctx, LIST, needsKey(), needsData(), listFailure, typeof pair === 'string' ? pair : undefined);
     const [a, b] = pair as [Vehicle, Vehicle];
     const both = await list({ vin: [a.vin], customerNumber: [a.customerNumber] });
     expect(numbers(both)).toContain(a.vehicleNumber);
@@ -218,7 +220,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   };
 
   it.for(['asc', 'desc'] as const)('sort vehicleNumber %s returns the same vehicles, and records their order', async (direction, ctx) => {
-    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
+    skipIf(run, ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
     const { vehicles, seen, label } = await sortedBy('vehicleNumber', direction);
     if (direction === 'asc') {
       // Seed 4.5 shows "<attribute> asc": ascending it must be, in code-unit or in locale order (which one is the guess).
@@ -242,7 +244,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   it.for(['asc', 'desc'] as const)(
     'sort by each of the eight vehicle fields, %s: records whether each orders the results',
     async (direction, ctx) => {
-      skipIf(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
+      skipIf(run, ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
       // Ties may come in any order, so only the field's order is compared.
       await forEachConcurrently(VEHICLE_FIELDS, async (field) => {
         const { vehicles, seen, label } = await sortedBy(field, direction);
@@ -260,7 +262,7 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
   );
 
   it('sorted asc and desc by each field, lists the values in reverse order of each other; records it', async (ctx) => {
-    skipIf(ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
+    skipIf(run, ctx, LIST, needsKey(), needsData(), listFailure, all.length < 2 ? 'the key sees fewer than two vehicles' : undefined);
     await forEachConcurrently(VEHICLE_FIELDS, async (field) => {
       const [asc, desc] = await Promise.all([sortedBy(field, 'asc'), sortedBy(field, 'desc')]);
       if (!asc.vehicles || !desc.vehicles) return;
@@ -278,29 +280,29 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
 
   it('answers unknown query parameters with a 2xx or a 4xx, never a 5xx', async (ctx) => {
     // Unknown parameters may be ignored or refused (the seed says neither); a misspelt filter is the likeliest one.
-    skipIf(ctx, LIST, needsKey());
+    skipIf(run, ctx, LIST, needsKey());
     await forEachConcurrently(
       ['customerVehicleNumber=CONTRACT-PROBE', 'contractProbe=1', `${'q'.repeat(300)}=${'v'.repeat(2000)}`],
       async (query) => {
-        const { response } = await request('listVehicles', withRaw({ query }));
+        const { response } = await request(run, 'listVehicles', withRaw({ query }));
         expect([2, 4], `?${query.slice(0, 40)} answered ${response.status}`).toContain(statusClass(response.status));
       },
     );
   });
 
   it('does not list the foreign vehicle (LP_FLEET_FOREIGN_VEHICLE_NUMBER), even when asked for it', async (ctx) => {
-    skipIf(ctx, LIST, needsKey(), needsData(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'), listFailure);
+    skipIf(run, ctx, LIST, needsKey(), needsData(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'), listFailure);
     const foreign = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!;
     expect(numbers(all)).not.toContain(foreign);
     expect(numbers(await list({ vehicleNumber: [foreign] }))).not.toContain(foreign);
   });
 
   it("lists none of the foreign customer's vehicles (LP_FLEET_FOREIGN_CUSTOMER_NUMBER), even when filtered by it", async (ctx) => {
-    skipIf(ctx, LIST, needsKey(), needsData(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'), listFailure);
+    skipIf(run, ctx, LIST, needsKey(), needsData(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'), listFailure);
     const foreign = target.env.LP_FLEET_FOREIGN_CUSTOMER_NUMBER!;
     expect(all.map((v) => v.customerNumber)).not.toContain(foreign);
     // An empty list or a 4xx both keep the contract (the seed shows neither); any vehicle of that customer is a leak.
-    const { response, bodyText } = await request('listVehicles', withQuery({ customerNumber: foreign }));
+    const { response, bodyText } = await request(run, 'listVehicles', withQuery({ customerNumber: foreign }));
     expect([2, 4], `filtered by the foreign customer: ${response.status}`).toContain(statusClass(response.status));
     if (statusClass(response.status) === 2) {
       // Whatever the list's shape: no vehicle in it at all (it was filtered by a customer the key must not see).
@@ -312,9 +314,9 @@ describe('list vehicles (GET {fleet_base_url}/vehicles)', () => {
 
 describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () => {
   it('agrees with the list for up to three vehicles', async (ctx) => {
-    skipIf(ctx, GET, needsKey(), needsData(), listFailure, all.length === 0 ? 'the key sees no vehicles' : undefined);
+    skipIf(run, ctx, GET, needsKey(), needsData(), listFailure, all.length === 0 ? 'the key sees no vehicles' : undefined);
     await forEachConcurrently(all.slice(0, 3), async (listed) => {
-      const { data, response } = await callOperation<Vehicle>(fleetClient(target), 'getVehicle', {
+      const { data, response } = await callOperation<Vehicle>(fleetClient(run), 'getVehicle', {
         params: { path: { vehicleNumber: listed.vehicleNumber } },
       });
       expect(statusClass(response.status), `get ${listed.vehicleNumber}: ${response.status}`).toBe(2);
@@ -324,9 +326,9 @@ describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () =
   });
 
   it('answers an unknown vehicle number with a 4xx', async (ctx) => {
-    skipIf(ctx, GET, needsKey(), needsData());
+    skipIf(run, ctx, GET, needsKey(), needsData());
     const unknown = `V-CONTRACT-UNKNOWN-${crypto.randomUUID().slice(0, 8)}`;
-    const seen = await request('getVehicle', withPath({ vehicleNumber: unknown }));
+    const seen = await request(run, 'getVehicle', withPath({ vehicleNumber: unknown }));
     const { response, bodyText } = seen;
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
     observeAssumption(run, ASSUMPTIONS.unknownVehicle404, response.status === 404, `an unknown vehicle answered ${response.status}`, seen);
@@ -342,9 +344,9 @@ describe('get one vehicle (GET {fleet_base_url}/vehicles/{vehicleNumber})', () =
   });
 
   it('answers the foreign vehicle (LP_FLEET_FOREIGN_VEHICLE_NUMBER) with a 4xx', async (ctx) => {
-    skipIf(ctx, GET, needsKey(), needsData(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'));
+    skipIf(run, ctx, GET, needsKey(), needsData(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'));
     const foreign = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!;
-    const seen = await request('getVehicle', withPath({ vehicleNumber: foreign }));
+    const seen = await request(run, 'getVehicle', withPath({ vehicleNumber: foreign }));
     const { response } = seen;
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
     observeAssumption(run, ASSUMPTIONS.unknownVehicle404, response.status === 404, `a foreign vehicle answered ${response.status}`, seen);

@@ -10,9 +10,9 @@ import { reasonIfCannotSend, validMilestone } from '../send/model.ts';
 import { modelEntry } from '../model/model-entries.ts';
 import { specRoles } from '../model/operations.ts';
 import { skipIf } from '../support/skips.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 const USES = 3;
@@ -30,10 +30,10 @@ describe('flows the client could paper over', () => {
     'one token keeps working for %s: used three times, seconds apart, with no renewal',
     async (operationId, ctx) => {
       const entry = modelEntry(operationId);
-      const why = await reasonIfCannotSend({ ...entry, table: { ...entry.table, writes: false } });
-      skipIf(ctx, [operationId], why);
-      const client = logisticsClient(target);
-      const body = target.writesAllowed ? await validMilestone() : {};
+      const why = await reasonIfCannotSend(run, { ...entry, table: { ...entry.table, writes: false } });
+      skipIf(run, ctx, [operationId], why);
+      const client = logisticsClient(run);
+      const body = target.writesAllowed ? await validMilestone(run) : {};
       for (let use = 0; use < USES; use++) {
         if (use > 0) await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
         // A refusal for the content (read-only) is expected; what the token did is read from the exchanges below.

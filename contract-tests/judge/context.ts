@@ -47,11 +47,11 @@ export class RunContext {
   readonly env: Target['env'];
   private readonly fleet: () => Promise<OwnFleet>;
 
-  /** The context of a run's target; a self-test gives its own capability, settings and fleet. */
-  constructor(given: { capability: Capability; env: Target['env']; ownFleet?: () => Promise<OwnFleet> }) {
+  /** The context of a run's target (runContext); a self-test gives its own capability, settings and fleet. */
+  constructor(given: { capability: Capability; env: Target['env']; ownFleet: () => Promise<OwnFleet> }) {
     this.capability = given.capability;
     this.env = given.env;
-    this.fleet = given.ownFleet ?? ownFleet;
+    this.fleet = given.ownFleet;
   }
 
   /** The secrets configured for this run (their values, with the variable that holds each); read once, as the settings. */
@@ -116,7 +116,7 @@ const contexts = new WeakMap<Run, RunContext>();
 export const runContext = (run: Run): RunContext => {
   let context = contexts.get(run);
   if (!context) {
-    context = new RunContext({ capability: capabilityOf(run.target.name), env: run.target.env });
+    context = new RunContext({ capability: capabilityOf(run.target.name), env: run.target.env, ownFleet: () => ownFleet(run) });
     contexts.set(run, context);
   }
   return context;

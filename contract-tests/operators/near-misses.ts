@@ -2,7 +2,7 @@
 // matching a prefix or a substring, trimming, decoding twice, cutting at a NUL byte). Every variant differs from
 // the value, so a target must refuse each one. Variants are named by how they were made: failure messages and test
 // names carry the name, never the value (a near copy of a secret is as sensitive as the secret).
-import { currentRun } from '../send/run.ts';
+import type { Redactor } from '../send/redact.ts';
 
 export interface NearMiss {
   /** How the variant was made, e.g. "upper case"; safe to print. */
@@ -22,8 +22,9 @@ const swapCase = (value: string) => [...value].map((c) => (c === c.toUpperCase()
 const percentEncoded = (value: string) =>
   [...new TextEncoder().encode(value)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 
-/** The near misses of `value` that `carrier` can transport; registered with the redactor when `secret`. */
-export function nearMisses(value: string, carrier: Carrier, options: { secret?: boolean } = {}): NearMiss[] {
+/** The near misses of `value` that `carrier` can transport; registered with `redactor` (the run's) when one is given,
+ * as it is for a secret. */
+export function nearMisses(value: string, carrier: Carrier, options: { redactor?: Redactor } = {}): NearMiss[] {
   const candidates: NearMiss[] = [
     { kind: 'upper case', value: value.toUpperCase() },
     { kind: 'lower case', value: value.toLowerCase() },
@@ -43,7 +44,7 @@ export function nearMisses(value: string, carrier: Carrier, options: { secret?: 
   }
   const seen = new Set<string>([value]);
   const variants = candidates.filter(({ value: variant }) => !seen.has(variant) && Boolean(seen.add(variant)));
-  if (options.secret) for (const { value: variant } of variants) currentRun().redactor.add(variant);
+  if (options.redactor) for (const { value: variant } of variants) options.redactor.add(variant);
   return variants;
 }
 

@@ -1,9 +1,10 @@
 // Wrong values of a credential, for the checks that a target refuses them. One wrong value is not enough: a server
 // that compares only a prefix, or looks the value up with a prefix match, accepts some wrong values and not others.
-import { currentRun } from '../send/run.ts';
+import type { Redactor } from '../send/redact.ts';
 
-/** The configured value with a suffix, cut short by one character, and with its middle character changed. */
-export function wrongValues(value: string): string[] {
+/** The configured value with a suffix, cut short by one character, and with its middle character changed; each
+ * registered with the run's redactor. */
+export function wrongValues(value: string, redactor: Redactor): string[] {
   // Cut before any base64 padding ('abc=' and 'abc' decode alike), and change a middle character rather than the
   // last one: the last base64 character may carry only padding bits that a decoder ignores.
   const unpadded = value.replace(/=+$/, '');
@@ -13,7 +14,7 @@ export function wrongValues(value: string): string[] {
   // A one-character credential has no shorter prefix worth sending (the empty value is a missing one).
   const wrong = [...new Set(variants.filter((variant) => variant !== '' && variant !== value))];
   // Near-copies of a secret are as sensitive as the secret: a server may echo them in an error body.
-  for (const variant of wrong) currentRun().redactor.add(variant);
+  for (const variant of wrong) redactor.add(variant);
   return wrong;
 }
 

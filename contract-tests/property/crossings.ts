@@ -17,7 +17,7 @@ import { type ModelEntry, specModel } from '../model/model-entries.ts';
 import { CREDENTIALS, entryLabel, holding, reasonIfCannotSend, send, without, withCredentials } from '../send/model.ts';
 import { crossingName } from '../send/ledger.ts';
 import type { RequestParts } from '../send/parts.ts';
-import { currentRun } from '../send/run.ts';
+import type { Run } from '../send/run.ts';
 import { mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
 import { redactNearCopies, valueIn, valuesOf } from './operator-sweep.ts';
@@ -26,40 +26,40 @@ import { isSafe, QUESTIONS } from './questions.ts';
 /** A question a row asks of the valid request; `none` asks nothing. */
 interface Asked {
   id: string;
-  ask(entry: ModelEntry, parts: RequestParts): RequestParts;
+  ask(run: Run, entry: ModelEntry, parts: RequestParts): RequestParts;
   /** Whether it changes the credentials (the parameter operators then leave the credentials alone). */
   credentials?: boolean;
   /** It addresses data that is not the partner's: only safe methods, unless the run may write. */
   guardsOthersData?: boolean;
 }
 
-const NONE: Asked = { id: 'none', ask: (_entry, parts) => parts };
+const NONE: Asked = { id: 'none', ask: (_run, _entry, parts) => parts };
 const secretParameters = (entry: ModelEntry) => entry.parameters.filter((p) => p.credential && CREDENTIALS[p.credential].secret);
 
 const NO_CREDENTIAL: Asked = {
   id: 'no-credential',
   credentials: true,
-  ask: (entry, parts) => entry.credentials.reduce((next, id) => without(next, CREDENTIALS[id]), parts),
+  ask: (_run, entry, parts) => entry.credentials.reduce((next, id) => without(next, CREDENTIALS[id]), parts),
 };
 
 const WRONG_CREDENTIAL: Asked = {
   id: 'wrong-credential',
   credentials: true,
   // Every secret credential one character off: the near miss a prefix or case-folding comparison lets through.
-  ask: (entry, parts) =>
+  ask: (run, entry, parts) =>
     secretParameters(entry).reduce((next, parameter) => {
       const value = valueIn(parts, parameter);
-      const wrong = value === undefined ? undefined : wrongValues(value).at(-1);
+      const wrong = value === undefined ? undefined : wrongValues(value, run.redactor).at(-1);
       return wrong === undefined ? next : holding(next, CREDENTIALS[parameter.credential!], wrong);
     }, parts),
 };
 
-/** The questions that apply to the entry, and can be asked in this run. */
-function questionsOf(entry: ModelEntry): Asked[] {
+/** The questions that apply to the entry, and can be asked in the run. */
+function questionsOf(run: Run, entry: ModelEntry): Asked[] {
   const asked: Asked[] = [NONE];
   if (secretParameters(entry).length) asked.push(NO_CREDENTIAL, WRONG_CREDENTIAL);
   for (const question of QUESTIONS)
-    if (question.applies(entry) && !question.reasonIfCannot())
+    if (question.applies(entry) && !question.reasonIfCannot(run))
       asked.push({ id: question.id, ask: question.ask, ...(question.guardsOthersData ? { guardsOthersData: true } : {}) });
   return asked;
 }
@@ -68,13 +68,20 @@ type Chosen = { application: Application; variant: Variant };
 
 /** The variants of a class that the question may send, one operator and parameter after another (round robin), so
  * that successive rows that take the class's next variant go through all its operators and parameters. */
-function classVariants(entry: ModelEntry, parts: RequestParts, values: Record<string, string>, c: OperatorClass, asked: Asked): Chosen[] {
+function classVariants(
+  run: Run,
+  entry: ModelEntry,
+  parts: RequestParts,
+  values: Record<string, string>,
+  c: OperatorClass,
+  asked: Asked,
+): Chosen[] {
   const operators = OPERATORS.filter((operator) => c.operators.includes(operator.id));
   const applications = applicationsOf(entry, { parts, values, protect: entry.table.protect }, operators).filter(
     (a) => !isInapplicable(a.made) && !(asked.credentials && a.parameter?.credential),
   );
   // Another lessee's object is never sent a method that could change it unless the run may write.
-  const sendable = (variant: Variant) => !asked.guardsOthersData || currentRun().target.writesAllowed || isSafe(variant.method);
+  const sendable = (variant: Variant) => !asked.guardsOthersData || run.target.writesAllowed || isSafe(variant.method);
   const lists = applications.map((a) => (a.made as Variant[]).filter(sendable).map((variant) => ({ application: a, variant })));
   const longest = Math.max(0, ...lists.map((list) => list.length));
   return Array.from({ length: longest }, (_, index) => lists.flatMap((list) => (list[index] ? [list[index]] : []))).flat();
@@ -99,39 +106,43 @@ function rowsOf(questions: Asked[], applies: (c: OperatorClass) => boolean): Row
   }));
 }
 
-/** One test per operation of the API: its covering array's rows, sent side by side. */
-export function crossingChecks(api: ApiName): void {
+/** One test per operation of the API: its covering array's rows, sent side by side through the run. */
+export function crossingChecks(run: Run, api: ApiName): void {
   const entries = specModel().filter((entry) => entry.operation.api === api);
   if (!entries.length) return;
   describe(`pairwise crossings of the security questions and the operator classes, on the ${api} operations`, () => {
-    it.for(entries.map((entry) => [entryLabel(entry), entry] as const))('%s', ([, entry], ctx) => crossingCheck(entry, ctx));
+    it.for(entries.map((entry) => [entryLabel(entry), entry] as const))('%s', ([, entry], ctx) => crossingCheck(run, entry, ctx));
   });
 }
 
 const NO_HANDLING =
   "the Prism mock answers from the spec's examples: it keeps no lessee apart and checks no value (the sandbox and a live target do)";
 
-async function crossingCheck(entry: ModelEntry, ctx: TestContext): Promise<void> {
+async function crossingCheck(run: Run, entry: ModelEntry, ctx: TestContext): Promise<void> {
   skipIf(
+    run,
     ctx,
     [entry.operationId],
-    reasonIfCannot(currentRun().target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
-    await reasonIfCannotSend(entry),
+    reasonIfCannot(run.target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
+    await reasonIfCannotSend(run, entry),
   );
   skipIf(
+    run,
     ctx,
     [entry.operationId],
     entry.table.needsCode
       ? 'each row would spend an authorization code; the same client password is crossed on the client credentials grant'
       : undefined,
   );
-  const base = await withCredentials(entry);
-  const questions = questionsOf(entry);
+  const base = await withCredentials(run, entry);
+  const questions = questionsOf(run, entry);
   const prepared = new Map<string, { parts: RequestParts; byClass: Map<string, Chosen[]> }>();
   for (const asked of questions) {
-    const parts = asked.ask(entry, base);
-    const values = await valuesOf(entry, parts);
-    const byClass = new Map([...PARAMETER_CLASSES, ...OPERATION_CLASSES].map((c) => [c.id, classVariants(entry, parts, values, c, asked)]));
+    const parts = asked.ask(run, entry, base);
+    const values = await valuesOf(run, entry, parts);
+    const byClass = new Map(
+      [...PARAMETER_CLASSES, ...OPERATION_CLASSES].map((c) => [c.id, classVariants(run, entry, parts, values, c, asked)]),
+    );
     prepared.set(asked.id, { parts, byClass });
   }
   const applies = (c: OperatorClass) => [...prepared.values()].some(({ byClass }) => (byClass.get(c.id)?.length ?? 0) > 0);
@@ -152,12 +163,12 @@ async function crossingCheck(entry: ModelEntry, ctx: TestContext): Promise<void>
     const o = take(row.operationClass);
     return p && o ? [{ row, parts, p, o }] : [];
   });
-  skipIf(ctx, [entry.operationId], requests.length ? undefined : 'no row of the covering array has a variant of both classes for it');
+  skipIf(run, ctx, [entry.operationId], requests.length ? undefined : 'no row of the covering array has a variant of both classes for it');
   const sent = await mapConcurrently(requests, ({ row, parts, p, o }) => {
-    redactNearCopies(p.application.operator.id, p.application.parameter, p.variant, valueIn(parts, p.application.parameter!));
-    redactNearCopies(o.application.operator.id, undefined, o.variant);
+    redactNearCopies(run.redactor, p.application.operator.id, p.application.parameter, p.variant, valueIn(parts, p.application.parameter!));
+    redactNearCopies(run.redactor, o.application.operator.id, undefined, o.variant);
     const method = o.variant.method ?? p.variant.method;
-    return send(entry, o.variant.change(p.variant.change(parts)), {
+    return send(run, entry, o.variant.change(p.variant.change(parts)), {
       ...(method ? { method } : {}),
       dimension: 'operators',
       operator: { id: crossingName([row.asked.id, row.parameterClass.id, row.operationClass.id]) },

@@ -19,9 +19,9 @@ import { specModel } from '../model/model-entries.ts';
 import { specRoles } from '../model/operations.ts';
 import type { Change } from '../send/parts.ts';
 import { skipIf } from '../support/skips.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 /** Where an answer redirects to, when it is a redirect back to LP_REDIRECT_URI. */
@@ -67,7 +67,7 @@ function refused(probe: LimitProbe, seen: Exchange): boolean {
 async function sendWith(probe: LimitProbe, values: string[]): Promise<Exchange> {
   const { entry, parameter } = probe;
   const optional = entry.optional.filter((id) => CREDENTIALS[id].variables.every((name) => target.env[name]));
-  const credentials = await Promise.all(optional.map(async (id) => [id, await credentialValue(id)] as const));
+  const credentials = await Promise.all(optional.map(async (id) => [id, await credentialValue(run, id)] as const));
   const change: Change = (parts) =>
     putValues(
       credentials.reduce((next, [id, value]) => holding(next, CREDENTIALS[id], value), parts),
@@ -75,7 +75,7 @@ async function sendWith(probe: LimitProbe, values: string[]): Promise<Exchange> 
       values,
     );
   // Its own valid value is never built (a code is not spent on a probe): the over-long one takes its place.
-  return request(entry, change, parameter!.credential ? {} : { values: { [parameter!.name]: values[0]! } });
+  return request(run, entry, change, parameter!.credential ? {} : { values: { [parameter!.name]: values[0]! } });
 }
 
 const PROBES = limitProbes(specModel()).map((probe) => {
@@ -86,7 +86,7 @@ const PROBES = limitProbes(specModel()).map((probe) => {
 describe('size limits of the specs (x-assumptions of seed 8)', () => {
   it.for(PROBES)('%s', async ([, probe], ctx) => {
     const { entry, parameter, max, count, assumption } = probe;
-    skipIf(ctx, [entry.operationId], probe.why, parameter && (await reasonIfCannotSendKeeping(entry, [parameter.name])));
+    skipIf(run, ctx, [entry.operationId], probe.why, parameter && (await reasonIfCannotSendKeeping(run, entry, [parameter.name])));
     const ref = { api: assumption.api, pointer: assumption.pointer, match: assumption.what };
     const observe = async (values: string[], what: string) => {
       const seen = await sendWith(probe, values);

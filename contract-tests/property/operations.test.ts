@@ -15,9 +15,9 @@ import type { DocumentedParameter } from '../model/operations.ts';
 import { forEachConcurrently } from '../send/transport.ts';
 import type { VariableValue } from '../model/valid-requests.ts';
 import { skipIf } from '../support/skips.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 const RUNS = integerVariable('LP_CONTRACT_RUNS', 5, 1);
@@ -44,7 +44,7 @@ async function holds<T>(arbitrary: fc.Arbitrary<T>, request: (input: T) => Promi
 async function pinnedValue(entry: ModelEntry, parameter: DocumentedParameter): Promise<string> {
   const variable = (entry.table.values?.[parameter.name] as Partial<VariableValue> | undefined)?.variable;
   if (variable && target.env[variable] === undefined) return 'CONTRACT-TEST-REJECTED';
-  return (await sampleValue(entry, parameter)) ?? 'CONTRACT-TEST-REJECTED';
+  return (await sampleValue(run, entry, parameter)) ?? 'CONTRACT-TEST-REJECTED';
 }
 
 // Of an endpoint with several body shapes, one whose valid request needs no authorization code: the body is generated.
@@ -61,12 +61,12 @@ describe(`property-based requests (${RUNS} runs each)`, () => {
       kind === 'valid' && entry.table.writes && !target.writesAllowed
         ? 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): valid inputs would be recorded'
         : undefined;
-    skipIf(ctx, [entry.operationId], await reasonIfCannotSendKeeping(entry, names, false), writes);
+    skipIf(run, ctx, [entry.operationId], await reasonIfCannotSendKeeping(run, entry, names, false), writes);
     const pinned: Record<string, string> = {};
     for (const parameter of fuzz.replaced)
       if (entry.table.protect?.[parameter.name]) pinned[parameter.name] = await pinnedValue(entry, parameter);
     // The replaced parameters' valid values are never built (no code, no list): the generated ones take their place.
     const values = Object.fromEntries(names.map((name) => [name, pinned[name] ?? '']));
-    await holds(fuzz.arbitrary(kind as FuzzKind), (input) => request(entry, fuzz.change(input, pinned), { values }));
+    await holds(fuzz.arbitrary(kind as FuzzKind), (input) => request(run, entry, fuzz.change(input, pinned), { values }));
   });
 });

@@ -14,8 +14,9 @@ import { specModel, type ModelEntry } from '../model/model-entries.ts';
 import type { DocumentedParameter } from '../model/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
 import { mapConcurrently } from '../send/transport.ts';
+import type { Redactor } from '../send/redact.ts';
+import type { Run } from '../send/run.ts';
 import { skipIf } from '../support/skips.ts';
-import { currentRun } from '../send/run.ts';
 
 /** The value a parameter holds in the parts (a credential without its header prefix), if any. */
 export function valueIn(parts: RequestParts, parameter: DocumentedParameter): string | undefined {
@@ -42,22 +43,22 @@ export function valueIn(parts: RequestParts, parameter: DocumentedParameter): st
 /** A valid request (`given`, else a new one) with the parameter holding a value: its own, or the table's sample put in
  * place. */
 type Base = { parts: RequestParts; value?: string };
-async function baseFor(entry: ModelEntry, parameter: DocumentedParameter | undefined, given?: RequestParts): Promise<Base> {
-  let parts = given ?? (await withCredentials(entry));
+async function baseFor(run: Run, entry: ModelEntry, parameter: DocumentedParameter | undefined, given?: RequestParts): Promise<Base> {
+  let parts = given ?? (await withCredentials(run, entry));
   if (!parameter) return { parts };
   let value = valueIn(parts, parameter);
   if (value === undefined) {
-    value = await sampleValue(entry, parameter);
+    value = await sampleValue(run, entry, parameter);
     if (value !== undefined) parts = place(parts, parameter, value);
   }
   return { parts, ...(value === undefined ? {} : { value }) };
 }
 
 /** Every parameter's value in one valid request (or a sample): one request's worth, so one fresh code at most. */
-export async function valuesOf(entry: ModelEntry, parts: RequestParts): Promise<Record<string, string>> {
+export async function valuesOf(run: Run, entry: ModelEntry, parts: RequestParts): Promise<Record<string, string>> {
   const values: Record<string, string> = {};
   for (const parameter of entry.parameters) {
-    const value = valueIn(parts, parameter) ?? (await sampleValue(entry, parameter));
+    const value = valueIn(parts, parameter) ?? (await sampleValue(run, entry, parameter));
     if (value !== undefined) values[parameter.name] = value;
   }
   return values;
@@ -67,25 +68,31 @@ export async function valuesOf(entry: ModelEntry, parts: RequestParts): Promise<
 const CREDENTIAL_OPERATORS = new Set(['credential-channels', 'basic-credentials']);
 
 /** Near copies of a secret are as sensitive as the secret, and a credential moved to another channel is the credential:
- * each is registered with the redactor before it is sent, wherever a server might echo it. (A value made from the
+ * each is registered with the run's redactor before it is sent, wherever a server might echo it. (A value made from the
  * secret is about its size, `value` the one it was made from; the Unicode values are not made from it.) */
-export function redactNearCopies(operatorId: string, parameter: DocumentedParameter | undefined, variant: Variant, value?: string): void {
+export function redactNearCopies(
+  redactor: Redactor,
+  operatorId: string,
+  parameter: DocumentedParameter | undefined,
+  variant: Variant,
+  value?: string,
+): void {
   const secret = parameter?.credential && CREDENTIALS[parameter.credential].secret;
   if (!secret && !CREDENTIAL_OPERATORS.has(operatorId)) return;
-  for (const v of variant.values) if (v.length <= 2 * (value?.length ?? 64) + 16) currentRun().redactor.add(v);
+  for (const v of variant.values) if (v.length <= 2 * (value?.length ?? 64) + 16) redactor.add(v);
 }
 
 /** Sends one variant. An entry whose valid request uses something up (a code) gets a fresh request per variant (or the
  * one given, whose code nothing spent yet), and the variant made again from its value. */
-async function sendVariant(entry: ModelEntry, application: Application, index: number, cached: Base | undefined) {
-  const fresh: Base = cached ?? (await baseFor(entry, application.parameter));
+async function sendVariant(run: Run, entry: ModelEntry, application: Application, index: number, cached: Base | undefined) {
+  const fresh: Base = cached ?? (await baseFor(run, entry, application.parameter));
   let variant = (application.made as Variant[])[index]!;
   if (entry.table.needsCode && application.parameter && application.operator.scope === 'parameter' && fresh.value !== undefined) {
     const again = application.operator.variants({ entry, parameter: application.parameter, value: fresh.value });
     if (Array.isArray(again) && again[index]) variant = again[index]!;
   }
-  redactNearCopies(application.operator.id, application.parameter, variant, fresh.value);
-  return send(entry, variant.change(fresh.parts), {
+  redactNearCopies(run.redactor, application.operator.id, application.parameter, variant, fresh.value);
+  return send(run, entry, variant.change(fresh.parts), {
     ...(variant.method ? { method: variant.method } : {}),
     dimension: 'operators',
     operator: { id: application.operator.id, ...(application.parameter ? { parameter: application.parameter.name } : {}) },
@@ -101,8 +108,9 @@ export interface Share {
   of: number;
 }
 
-/** Registers one test per operation of the API and operator (with a share: every `of`th of them, from the `part`th). */
-export function operatorChecks(api: ApiName, share: Share = { part: 1, of: 1 }): void {
+/** Registers one test per operation of the API and operator (with a share: every `of`th of them, from the `part`th),
+ * sending through the run. */
+export function operatorChecks(run: Run, api: ApiName, share: Share = { part: 1, of: 1 }): void {
   const entries = specModel().filter((entry) => entry.operation.api === api);
   // Against a live target its checks run side by side, as every file's do (contract-tests/vitest.config.ts).
   describe(`the operators of the negative space, on every ${api} operation`, () => {
@@ -110,23 +118,26 @@ export function operatorChecks(api: ApiName, share: Share = { part: 1, of: 1 }):
       OPERATORS.map((operator) => [`${entryLabel(entry)}: ${operator.title}`, entry, operator] as const),
     );
     it.for(all.filter((_, index) => index % share.of === share.part - 1))('%s', ([, entry, operator], ctx) =>
-      operatorCheck(entry, operator, ctx),
+      operatorCheck(run, entry, operator, ctx),
     );
   });
 }
 
 /** One operator on one operation: every variant of every parameter it applies to, sent side by side. */
-async function operatorCheck(entry: ModelEntry, operator: (typeof OPERATORS)[number], ctx: TestContext): Promise<void> {
+async function operatorCheck(run: Run, entry: ModelEntry, operator: (typeof OPERATORS)[number], ctx: TestContext): Promise<void> {
   skipIf(
+    run,
     ctx,
     [entry.operationId],
-    reasonIfCannot(currentRun().target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
-    await reasonIfCannotSend(entry),
+    reasonIfCannot(run.target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
+    await reasonIfCannotSend(run, entry),
   );
-  const parts = await withCredentials(entry);
-  const applications = applicationsOf(entry, { parts, values: await valuesOf(entry, parts), protect: entry.table.protect }, [operator]);
+  const parts = await withCredentials(run, entry);
+  const values = await valuesOf(run, entry, parts);
+  const applications = applicationsOf(entry, { parts, values, protect: entry.table.protect }, [operator]);
   const sendable = applications.filter((a) => !isInapplicable(a.made));
   skipIf(
+    run,
     ctx,
     [entry.operationId],
     sendable.length
@@ -136,15 +147,19 @@ async function operatorCheck(entry: ModelEntry, operator: (typeof OPERATORS)[num
   // The valid requests the variants change, made side by side (none kept where each variant needs a fresh code).
   const cache = new Map<string, Base>();
   if (!entry.table.needsCode)
-    await mapConcurrently(sendable, async (a) => cache.set(a.parameter?.name ?? '', await baseFor(entry, a.parameter)));
+    await mapConcurrently(sendable, async (a) => cache.set(a.parameter?.name ?? '', await baseFor(run, entry, a.parameter)));
   const jobs = sendable.flatMap((a) => (a.made as Variant[]).map((_, index) => [a, index] as const));
   // Where each variant needs a fresh code, the code of the request the variants were made from is spent by the first.
   let unspent = entry.table.needsCode ? parts : undefined;
   const sent = await mapConcurrently(jobs, async ([a, index]) => {
     const given = unspent;
     unspent = undefined;
-    const base = given ? await baseFor(entry, a.parameter, given) : entry.table.needsCode ? undefined : cache.get(a.parameter?.name ?? '');
-    return sendVariant(entry, a, index, base);
+    const base = given
+      ? await baseFor(run, entry, a.parameter, given)
+      : entry.table.needsCode
+        ? undefined
+        : cache.get(a.parameter?.name ?? '');
+    return sendVariant(run, entry, a, index, base);
   });
   ctx.expect(sent.length, 'variants sent').toBe(jobs.length);
 }

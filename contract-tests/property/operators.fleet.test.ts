@@ -2,7 +2,10 @@
 import { crossingChecks } from './crossings.ts';
 import { operatorChecks } from './operator-sweep.ts';
 import { questionChecks } from './questions.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-operatorChecks('fleet');
-questionChecks('fleet');
-crossingChecks('fleet');
+const run = workerRun();
+
+operatorChecks(run, 'fleet');
+questionChecks(run, 'fleet');
+crossingChecks(run, 'fleet');

@@ -2,5 +2,8 @@
 // token API's checks are dealt to. They are most of a run's requests (80 checks, about 1,200 requests): in one file,
 // one worker sent them all, within its share of the requests in flight, while the others idled.
 import { operatorChecks } from './operator-sweep.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-operatorChecks('token', { part: 1, of: 3 });
+const run = workerRun();
+
+operatorChecks(run, 'token', { part: 1, of: 3 });

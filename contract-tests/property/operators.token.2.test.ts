@@ -3,6 +3,9 @@
 // one worker sent them all, within its share of the requests in flight, while the others idled.
 import { crossingChecks } from './crossings.ts';
 import { operatorChecks } from './operator-sweep.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-operatorChecks('token', { part: 2, of: 3 });
-crossingChecks('token');
+const run = workerRun();
+
+operatorChecks(run, 'token', { part: 2, of: 3 });
+crossingChecks(run, 'token');

@@ -3,6 +3,9 @@
 // one worker sent them all, within its share of the requests in flight, while the others idled.
 import { operatorChecks } from './operator-sweep.ts';
 import { questionChecks } from './questions.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-operatorChecks('token', { part: 3, of: 3 });
-questionChecks('token');
+const run = workerRun();
+
+operatorChecks(run, 'token', { part: 3, of: 3 });
+questionChecks(run, 'token');

@@ -18,8 +18,8 @@ import type { RequestParts } from '../send/parts.ts';
 import { reasonIfUnset } from '../send/target.ts';
 import { mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
+import type { Run } from '../send/run.ts';
 import { redactNearCopies, valuesOf } from './operator-sweep.ts';
-import { currentRun } from '../send/run.ts';
 
 /** A redirect URI no client registered: the .invalid top-level domain never resolves (RFC 6761 6.4). */
 const UNREGISTERED_REDIRECT_URI = 'https://contract-unregistered.invalid/callback';
@@ -29,9 +29,9 @@ interface Question {
   title: string;
   applies(entry: ModelEntry): boolean;
   /** Why the run cannot ask it (a variable unset), if so. */
-  reasonIfCannot(): string | undefined;
-  /** The valid request turned into the question. */
-  ask(entry: ModelEntry, parts: RequestParts): RequestParts;
+  reasonIfCannot(run: Run): string | undefined;
+  /** The valid request turned into the question, for the run's target. */
+  ask(run: Run, entry: ModelEntry, parts: RequestParts): RequestParts;
   /** It addresses data that is not the partner's: only safe methods, unless the run may write. */
   guardsOthersData?: boolean;
 }
@@ -47,25 +47,25 @@ export const QUESTIONS: readonly Question[] = [
     id: 'foreign-object',
     title: "another lessee's vehicle",
     applies: (entry) => specRoles().getsOneVehicle.includes(entry.operationId),
-    reasonIfCannot: () => reasonIfUnset(currentRun().target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'),
+    reasonIfCannot: (run) => reasonIfUnset(run.target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'),
     guardsOthersData: true,
-    ask: (entry, parts) => place(parts, parameterNamed(entry, 'vehicleNumber')!, currentRun().target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!),
+    ask: (run, entry, parts) => place(parts, parameterNamed(entry, 'vehicleNumber')!, run.target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!),
   },
   {
     id: 'unregistered-redirect',
     title: 'an unregistered redirect URI',
     // Where asking needs no code: a code exchange spends one per request (its own checks send those).
     applies: (entry) => specRoles().authorization.includes(entry.operationId) && parameterNamed(entry, 'redirect_uri') !== undefined,
-    reasonIfCannot: () => reasonIfUnset(currentRun().target, 'LP_REDIRECT_URI'),
-    ask: (entry, parts) => place(parts, parameterNamed(entry, 'redirect_uri')!, UNREGISTERED_REDIRECT_URI),
+    reasonIfCannot: (run) => reasonIfUnset(run.target, 'LP_REDIRECT_URI'),
+    ask: (_run, entry, parts) => place(parts, parameterNamed(entry, 'redirect_uri')!, UNREGISTERED_REDIRECT_URI),
   },
 ];
 
 const NO_HANDLING =
   "the Prism mock answers from the spec's examples: it keeps no lessee apart and registers no redirect URI (the sandbox and a live target do)";
 
-/** One test per operation of the API and question that applies to it. */
-export function questionChecks(api: ApiName): void {
+/** One test per operation of the API and question that applies to it, sending through the run. */
+export function questionChecks(run: Run, api: ApiName): void {
   const pairs = specModel()
     .filter((entry) => entry.operation.api === api)
     .flatMap((entry) =>
@@ -75,32 +75,33 @@ export function questionChecks(api: ApiName): void {
     );
   if (!pairs.length) return;
   describe(`the security questions crossed with the operators, on the ${api} operations`, () => {
-    it.for(pairs)('%s', ([, entry, question], ctx) => questionCheck(entry, question, ctx));
+    it.for(pairs)('%s', ([, entry, question], ctx) => questionCheck(run, entry, question, ctx));
   });
 }
 
-async function questionCheck(entry: ModelEntry, question: Question, ctx: TestContext): Promise<void> {
+async function questionCheck(run: Run, entry: ModelEntry, question: Question, ctx: TestContext): Promise<void> {
   skipIf(
+    run,
     ctx,
     [entry.operationId],
-    reasonIfCannot(currentRun().target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
-    question.reasonIfCannot(),
-    await reasonIfCannotSend(entry),
+    reasonIfCannot(run.target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
+    question.reasonIfCannot(run),
+    await reasonIfCannotSend(run, entry),
   );
-  const parts = question.ask(entry, await withCredentials(entry));
-  const values = await valuesOf(entry, parts);
+  const parts = question.ask(run, entry, await withCredentials(run, entry));
+  const values = await valuesOf(run, entry, parts);
   const applications = applicationsOf(entry, { parts, values }, OPERATION_OPERATORS).filter((a) => !isInapplicable(a.made));
   const all = applications.flatMap((a) => (a.made as Variant[]).map((variant) => [a.operator.id, variant] as const));
   // Another lessee's object is never sent a method that could change it unless the run may write: a server that
   // obeyed would change data that is not the partner's to change.
-  const jobs = all.filter(([, variant]) => currentRun().target.writesAllowed || !question.guardsOthersData || isSafe(variant.method));
+  const jobs = all.filter(([, variant]) => run.target.writesAllowed || !question.guardsOthersData || isSafe(variant.method));
   if (jobs.length < all.length)
     console.log(
       `${entryLabel(entry)}, ${question.title}: ${all.length - jobs.length} variants with a method that could change it not sent (writes are not allowed: LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID)`,
     );
-  for (const [operator, variant] of jobs) redactNearCopies(operator, undefined, variant);
+  for (const [operator, variant] of jobs) redactNearCopies(run.redactor, operator, undefined, variant);
   const sent = await mapConcurrently(jobs, ([operator, variant]) =>
-    send(entry, variant.change(parts), {
+    send(run, entry, variant.change(parts), {
       ...(variant.method ? { method: variant.method } : {}),
       dimension: 'operators',
       operator: { id: `${question.id} × ${operator}` },

@@ -12,15 +12,15 @@ import { statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset } from '../send/target.ts';
 import { forEachConcurrently } from '../send/transport.ts';
+import type { Run } from '../send/run.ts';
 import { type CaseKind, matrixCases } from './auth-matrix.ts';
-import { currentRun } from '../send/run.ts';
 
-/** The values of every credential this target has (the other schemes' too: they are sent in the wrong places). */
-async function availableValues(): Promise<Partial<Record<CredentialId, string>>> {
+/** The values of every credential the run's target has (the other schemes' too: they are sent in the wrong places). */
+async function availableValues(run: Run): Promise<Partial<Record<CredentialId, string>>> {
   const values: Partial<Record<CredentialId, string>> = {};
   for (const credential of Object.values(CREDENTIALS)) {
-    if (reasonIfUnset(currentRun().target, ...credential.variables)) continue;
-    values[credential.id] = await credentialValue(credential.id);
+    if (reasonIfUnset(run.target, ...credential.variables)) continue;
+    values[credential.id] = await credentialValue(run, credential.id);
   }
   return values;
 }
@@ -32,7 +32,7 @@ const PRESENCE_ONLY: CaseKind[] = ['no credential'];
  * Registers the matrix of one API's operations (a test file per API, so contract:mutation runs the file of the
  * operation it broke instead of every operation's).
  */
-export function authMatrixChecks(api: ApiName): void {
+export function authMatrixChecks(run: Run, api: ApiName): void {
   const entries = specModel().filter((entry) => entry.credentials.length > 0 && operationOf(entry).api === api);
   describe(`authentication matrix (every ${api} operation, every grant type, every credential)`, () => {
     it.for(entries.map((entry) => [entryLabel(entry), entry] as const))(
@@ -45,19 +45,19 @@ export function authMatrixChecks(api: ApiName): void {
         ],
       },
       async ([label, entry], ctx) => {
-        skipIf(ctx, [entry.operationId], await reasonIfCannotSend(entry));
-        const values = await availableValues();
-        const verifies = capabilityOf(currentRun().target.name).verifiesCredentials;
+        skipIf(run, ctx, [entry.operationId], await reasonIfCannotSend(run, entry));
+        const values = await availableValues(run);
+        const verifies = capabilityOf(run.target.name).verifiesCredentials;
         const cases = matrixCases(entry, values).filter((c) => verifies || PRESENCE_ONLY.includes(c.kind));
         await forEachConcurrently(cases, async (c) => {
-          const seen = await send(entry, c.change(await withCredentials(entry)), { dimension: 'authentication' });
+          const seen = await send(run, entry, c.change(await withCredentials(run, entry)), { dimension: 'authentication' });
           const { status } = seen.response;
           const refused = statusClass(status) === 4;
           if (c.expect === 'refused')
             expect(refused, `${label}: ${c.label} answered ${status}, not a 4xx: the target accepted it`).toBe(true);
           else if (c.assumption)
             observeAssumption(
-              currentRun(),
+              run,
               c.assumption.ref,
               refused === c.assumption.refusalHolds,
               `${label}: ${c.label} answered ${status}`,

@@ -1,4 +1,7 @@
 // The authentication matrix of the fleet API's operations (security/auth-matrix-checks.ts).
 import { authMatrixChecks } from './auth-matrix-checks.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-authMatrixChecks('fleet');
+const run = workerRun();
+
+authMatrixChecks(run, 'fleet');

@@ -17,9 +17,9 @@ import {
   unattendedApproval,
 } from '../send/authorization.ts';
 import { redirectUriNearMisses, trickyStates } from '../operators/near-misses.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 const AUTHORIZE = ['requestAuthorization'];
@@ -29,18 +29,18 @@ const noData = () => reasonIfCannot(target.name, 'hasDataSemantics');
 
 let unattended: string | undefined = 'not probed';
 beforeAll(async () => {
-  unattended = noData() ?? (await unattendedApproval());
+  unattended = noData() ?? (await unattendedApproval(run));
 });
 
 describe('redirect_uri near misses', () => {
   it('authorize never redirects to a near miss of LP_REDIRECT_URI', {
     tags: ['RFC6749-3.1.2-no-fragment', 'RFC6749-3.1.2.3-simple-string-comparison', 'RFC6749-3.1.2.4-no-redirect-invalid-uri'],
   }, async (ctx) => {
-    skipIf(ctx, AUTHORIZE, needsAuthorize(), noData());
+    skipIf(run, ctx, AUTHORIZE, needsAuthorize(run.target), noData());
     const identityProvider = new URL(required(target, 'LP_AUTH_URL')).origin;
     const registered = required(target, 'LP_REDIRECT_URI');
     await forEachConcurrently(redirectUriNearMisses(registered), async ({ kind, value }) => {
-      const { response, location } = await authorize({ redirect_uri: value });
+      const { response, location } = await authorize(run, { redirect_uri: value });
       // Sent back to the client (the near miss's origin or the registered one), or anywhere with a code: that is
       // where a code or an error would leak. A redirect within the identity provider (its login or error page), or
       // to another page of its own elsewhere, keeps the browser away from the client.
@@ -56,9 +56,9 @@ describe('redirect_uri near misses', () => {
   it('the code exchange refuses a near miss of the redirect_uri the code was issued for', {
     tags: ['RFC6749-10.6-redirect-uri-identical'],
   }, async (ctx) => {
-    skipIf(ctx, BOTH, needsCodeExchange(), unattended);
+    skipIf(run, ctx, BOTH, needsCodeExchange(run.target), unattended);
     await forEachConcurrently(redirectUriNearMisses(required(target, 'LP_REDIRECT_URI')), async ({ kind, value }) => {
-      const { response } = await exchangeCode({ code: await freshCode(), redirect_uri: value });
+      const { response } = await exchangeCode(run, { code: await freshCode(run), redirect_uri: value });
       expect(statusClass(response.status), `a code exchanged with redirect_uri ${kind} answered ${response.status}, not a 4xx`).toBe(4);
     });
   });
@@ -68,10 +68,10 @@ describe('state is returned unchanged', () => {
   it('authorize returns each tricky state exactly once and exactly as sent', {
     tags: ['RFC6749-3.1-response-parameters-once', 'RFC6749-4.1.2-state-exact'],
   }, async (ctx) => {
-    skipIf(ctx, AUTHORIZE, unattended);
+    skipIf(run, ctx, AUTHORIZE, unattended);
     const registered = new URL(required(target, 'LP_REDIRECT_URI'));
     await forEachConcurrently(trickyStates(crypto.randomUUID().slice(0, 8)), async ({ kind, value }) => {
-      const { response, location } = await authorize({ state: value });
+      const { response, location } = await authorize(run, { state: value });
       expect(
         statusClass(response.status) === 3 && location !== undefined && sameEndpoint(location, registered),
         `a state with ${kind}: answered ${response.status}, not a redirect to LP_REDIRECT_URI`,

@@ -14,9 +14,9 @@ import { nearMisses, type NearMiss } from '../operators/near-misses.ts';
 import { request } from '../send/model.ts';
 import { FILTERS, type Vehicle } from '../model/fleet-fields.ts';
 import { type Change, withPath, withQuery, withRaw } from '../send/parts.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 const FOREIGN: Array<[string, LpVariable]> = [
@@ -30,7 +30,7 @@ let listFailure: string | undefined;
 
 beforeAll(async () => {
   if (needs()) return;
-  const { response, bodyText } = await request('listVehicles');
+  const { response, bodyText } = await request(run, 'listVehicles');
   const status = response.status;
   try {
     if (statusClass(status) !== 2) throw new Error(`answered ${status}`);
@@ -78,7 +78,7 @@ describe('lessee isolation against near misses', () => {
   it.for(FOREIGN)(
     'no filter of the list shows a foreign vehicle when given the foreign %s or a near miss of it',
     async ([what, variable], ctx) => {
-      skipIf(ctx, ['listVehicles'], needs(), reasonIfUnset(target, variable), listFailure);
+      skipIf(run, ctx, ['listVehicles'], needs(), reasonIfUnset(target, variable), listFailure);
       const foreign = target.env[variable]!;
       const variants = [{ kind: 'exactly', value: foreign }, ...nearMisses(foreign, 'query'), ...wildcards(foreign)];
       const probes: Array<[string, string, Change]> = [];
@@ -94,7 +94,7 @@ describe('lessee isolation against near misses', () => {
       }
       // Independent reads: sent concurrently, within the transport's bounds.
       await forEachConcurrently(probes, async ([param, kind, change]) => {
-        const { response, bodyText } = await request('listVehicles', change);
+        const { response, bodyText } = await request(run, 'listVehicles', change);
         const status = response.status;
         expect(status, `filter ${param} with the foreign ${what} ${kind} answered ${status}`).toBeLessThan(500);
         if (statusClass(status) === 2)
@@ -104,7 +104,7 @@ describe('lessee isolation against near misses', () => {
   );
 
   it('get-one answers the foreign vehicle number, exactly or percent-encoded, with a 4xx', async (ctx) => {
-    skipIf(ctx, ['getVehicle'], needs(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'), listFailure);
+    skipIf(run, ctx, ['getVehicle'], needs(), reasonIfUnset(target, 'LP_FLEET_FOREIGN_VEHICLE_NUMBER'), listFailure);
     const foreign = target.env.LP_FLEET_FOREIGN_VEHICLE_NUMBER!;
     // Both spell the same path segment: a server must decode before it looks the number up, then refuse it.
     const encodedBytes = [...new TextEncoder().encode(foreign)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
@@ -113,13 +113,13 @@ describe('lessee isolation against near misses', () => {
       ['with every character percent-encoded', withRaw({ path: { vehicleNumber: encodedBytes } })],
     ];
     await forEachConcurrently(segments, async ([kind, change]) => {
-      const { status } = (await request('getVehicle', change)).response;
+      const { status } = (await request(run, 'getVehicle', change)).response;
       expect(statusClass(status), `the foreign vehicle ${kind} answered ${status}, not a 4xx`).toBe(4);
     });
   });
 
   it.for(FOREIGN)('get-one never returns a foreign vehicle for a path built from the foreign %s', async ([what, variable], ctx) => {
-    skipIf(ctx, ['getVehicle'], needs(), reasonIfUnset(target, variable), listFailure);
+    skipIf(run, ctx, ['getVehicle'], needs(), reasonIfUnset(target, variable), listFailure);
     const foreign = target.env[variable]!;
     const ownNumber = own[0]?.vehicleNumber ?? 'V-CONTRACT-PROBE';
     const foreignPath = withPath({ vehicleNumber: foreign });
@@ -137,7 +137,7 @@ describe('lessee isolation against near misses', () => {
       ['with an own number in a query', (p) => withQuery({ vehicleNumber: ownNumber })(foreignPath(p))],
     ];
     await forEachConcurrently(paths, async ([kind, change]) => {
-      const { response, bodyText } = await request('getVehicle', change);
+      const { response, bodyText } = await request(run, 'getVehicle', change);
       const status = response.status;
       expect(status, `get-one with the foreign ${what} ${kind} answered ${status}`).toBeLessThan(500);
       if (statusClass(status) === 2)

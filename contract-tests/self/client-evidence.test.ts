@@ -12,9 +12,9 @@ import { testWaitMs } from '../../config/test-waits.ts';
 import { runSuite, type SuiteRun } from '../runner/run-suite.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
 import { skipIf } from '../support/skips.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 type Note = Extract<LedgerEntry, { kind: 'note' }>;
@@ -84,7 +84,7 @@ describe("the notes of the published client's re-sends", () => {
     'none for a call sent three times on purpose; exactly one, in words, for a replay after a 401',
     async (ctx) => {
       // It tests the suite, not the target: once per `npm test` (the mock run) is enough.
-      skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
+      skipIf(run, ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
       // Side by side: the runs wait on the flow's pauses more than they work.
       const [clean, replayed] = await Promise.all([
         carriersService(undefined).then(runFlow),

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { evidenceOf } from '../send/evidence.ts';
 import { skipIf } from '../support/skips.ts';
 import { reasonIfUnset } from '../send/target.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 const needs = () => reasonIfUnset(target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY', 'LP_BASE_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET');
@@ -14,7 +14,7 @@ const redact = (text: string) => text;
 
 describe('the evidence of a violation', () => {
   it('names each credential and base URL by its LP_* variable, in the request shown and in the curl', (ctx) => {
-    skipIf(ctx, [], needs());
+    skipIf(run, ctx, [], needs());
     const key = target.env.LP_FLEET_API_KEY!;
     const token = 'issued-token-0123456789';
     const evidence = evidenceOf(
@@ -45,7 +45,7 @@ describe('the evidence of a violation', () => {
   });
 
   it('takes form credentials from their variables too', (ctx) => {
-    skipIf(ctx, [], needs());
+    skipIf(run, ctx, [], needs());
     const secret = target.env.LP_CLIENT_SECRET!;
     const body = new URLSearchParams({
       grant_type: 'client_credentials',

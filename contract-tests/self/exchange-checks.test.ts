@@ -8,8 +8,11 @@ import { EXCHANGE_CHECKS, exchangeCheckProblems, REQUIRED_CHECKS } from '../judg
 import type { Exchange } from '../send/fetch.ts';
 import { specRegistry } from '../model/operations.ts';
 import { findOperation } from '../send/fetch.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 import type { Target } from '../send/target.ts';
+
+// The worker's run: no check here records or redacts through it (judgeExchange does, and is not called here).
+const run = workerRun();
 
 const env: Target['env'] = {
   LP_BASE_URL: 'http://svc.test',
@@ -58,8 +61,7 @@ function exchangeOf(made: Made): Exchange {
   const bodyText = made.answer === undefined ? '' : typeof made.answer === 'string' ? made.answer : JSON.stringify(made.answer);
   const answerHeaders = { 'content-type': 'application/json', ...made.answerHeaders };
   return {
-    // The worker's run: no check here records or redacts through it (judgeExchange does, and is not called here).
-    run: currentRun(),
+    run,
     request: { method, url: made.url, headers: new Headers(made.headers), body: made.body ?? '' },
     response: new Response(null, { status: made.status, headers: answerHeaders }),
     bodyText,

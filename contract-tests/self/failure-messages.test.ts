@@ -6,6 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFleetClient, createTokenProvider } from '../../src/index.ts';
 import { CheckFailure, explained } from '../send/clients.ts';
+import { workerRun } from '../support/worker-run.ts';
+
+const { redactor } = workerRun();
 
 let server: Server;
 let base = '';
@@ -37,13 +40,17 @@ describe('failure messages of refused positive checks', () => {
     [
       'the fleet list',
       'LP_FLEET_API_KEY',
-      () => explained(createFleetClient({ baseUrl: base, fleetApiKey: 'self-test-fleet-key', retry: { attempts: 1 } })).GET('/vehicles'),
+      () =>
+        explained(redactor, createFleetClient({ baseUrl: base, fleetApiKey: 'self-test-fleet-key', retry: { attempts: 1 } })).GET(
+          '/vehicles',
+        ),
     ],
     [
       'a service token',
       'LP_CLIENT_SECRET',
       () =>
         explained(
+          redactor,
           createTokenProvider({ baseUrl: base, clientId: 'self-test', clientSecret: 'self-test-secret', retry: { attempts: 1 } }),
         ).getToken(),
     ],
@@ -52,6 +59,7 @@ describe('failure messages of refused positive checks', () => {
       'LP_SUBSCRIPTION_KEY',
       () =>
         explained(
+          redactor,
           createTokenProvider({
             tokenEndpoint: 'identity-provider',
             authUrl: base,
@@ -75,7 +83,9 @@ describe('failure messages of refused positive checks', () => {
   it('a 403 says the credentials were accepted but not allowed', async () => {
     status = 403;
     const error = await failureOf(() =>
-      explained(createFleetClient({ baseUrl: base, fleetApiKey: 'self-test-fleet-key', retry: { attempts: 1 } })).GET('/vehicles'),
+      explained(redactor, createFleetClient({ baseUrl: base, fleetApiKey: 'self-test-fleet-key', retry: { attempts: 1 } })).GET(
+        '/vehicles',
+      ),
     );
     expect(error.message).toMatch(/approved/);
     expect(error.stack ?? '').not.toMatch(/\/src\//);

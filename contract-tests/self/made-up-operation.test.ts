@@ -19,7 +19,10 @@ import { validParts } from '../send/model.ts';
 import { modelEntryOf, modelProblems } from '../model/model-entries.ts';
 import { registryOf, registryProblems, rolesOf } from '../model/operations.ts';
 import { specBundles, listOperations } from '../model/spec.ts';
+import { workerRun } from '../support/worker-run.ts';
 import { standIns } from './stand-ins.ts';
+
+const run = workerRun();
 
 const MADE_UP = 'getVehicleByVin';
 
@@ -77,7 +80,7 @@ describe('an operation added to the specs, and nothing else', () => {
   });
 
   it('gets a valid request from the examples of its spec, with no entry in the table of valid requests', async () => {
-    expect((await validParts(model)).path).toEqual({ vin: '1ZE2UH9DLLZRK1GLX' });
+    expect((await validParts(run, model)).path).toEqual({ vin: '1ZE2UH9DLLZRK1GLX' });
   });
 
   it('meets every operator on each parameter and credential', () => {

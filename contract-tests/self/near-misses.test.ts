@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../send/redact.ts';
 import { nearMisses, redirectUriNearMisses, trickyStates, type Carrier } from '../operators/near-misses.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { redactor } = run;
 
 const SECRET = 'Self-Check-secret-0123';
@@ -37,7 +37,7 @@ describe('near-miss generators', () => {
 
   it("a secret's variants are redacted from printed text, in every encoding a form or a query gives them", () => {
     const secret = `contract-self-${crypto.randomUUID()}`;
-    const variants = nearMisses(secret, 'form', { secret: true });
+    const variants = nearMisses(secret, 'form', { redactor });
     for (const { kind, value } of variants) {
       for (const shown of [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)]) {
         expect(redactor.redact(`echoed: ${shown}`), kind).toBe(`echoed: ${REDACTED}`);

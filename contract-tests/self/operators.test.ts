@@ -97,7 +97,7 @@ describe("the files the operators' checks are dealt to", () => {
     const dir = join(repoRoot, 'contract-tests/property');
     const parts = new Map<string, string[]>();
     for (const file of readdirSync(dir).filter((f) => /^operators\..*\.test\.ts$/.test(f))) {
-      const call = /operatorChecks\('(\w+)'(?:, \{ part: (\d+), of: (\d+) \})?\)/.exec(readFileSync(join(dir, file), 'utf8'));
+      const call = /operatorChecks\(run, '(\w+)'(?:, \{ part: (\d+), of: (\d+) \})?\)/.exec(readFileSync(join(dir, file), 'utf8'));
       expect(call, `${file} calls operatorChecks`).not.toBeNull();
       const [, api, part = '1', of = '1'] = call!;
       parts.set(api!, [...(parts.get(api!) ?? []), `${part} of ${of}`]);

@@ -10,9 +10,9 @@ import { Redactor, REDACTED } from '../send/redact.ts';
 import { runSuite } from '../runner/run-suite.ts';
 import { skipIf } from '../support/skips.ts';
 import { testWaitMs } from '../../config/test-waits.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 const SECRET = 'contract-self-secret-Zx81/+&=';
@@ -105,7 +105,7 @@ describe('redaction of credentials', () => {
       'prints and writes no credential, though the run fails',
       async (ctx) => {
         // It tests the suite, not the target: once per `npm test` (the mock run) is enough.
-        skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
+        skipIf(run, ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
         // The token, fleet and carriers checks send every kind of credential.
         const result = await runSuite({
           target: 'live',

@@ -2,8 +2,10 @@
 // exchanges' problems: what one check finds never fails another, and a check's name is the one vitest gives it. The
 // setup file names each check around its test (aroundEach), so no check names itself.
 import { describe, expect, it } from 'vitest';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 import { currentTest, testNameOf } from '../send/test-scope.ts';
+
+const { ledger } = workerRun();
 
 describe('the test scope', () => {
   it("names a check as vitest's running test does", (ctx) => {
@@ -31,9 +33,9 @@ describe.concurrent('checks side by side', () => {
   ] as const)('%s keeps its own problems', async ([label, other], ctx) => {
     if (label === 'first') await reported.second.reached;
     ctx.expect(currentTest()).toBe(`checks side by side > ${label} keeps its own problems`);
-    currentRun().ledger.reportProblems([`found by ${label}`]);
+    ledger.reportProblems([`found by ${label}`]);
     reported[label].reach();
     await reported[other].reached;
-    ctx.expect(currentRun().ledger.takeProblems(testNameOf(ctx.task)).violations).toEqual([`found by ${label}`]);
+    ctx.expect(ledger.takeProblems(testNameOf(ctx.task)).violations).toEqual([`found by ${label}`]);
   });
 });

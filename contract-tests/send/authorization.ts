@@ -5,20 +5,12 @@ import { reasonIfCannot } from './capabilities.ts';
 import type { Exchange } from './fetch.ts';
 import { request } from './model.ts';
 import { type Change, unchanged, withForm, withQuery } from './parts.ts';
-import { reasonIfUnset, required } from './target.ts';
-import { currentRun } from './run.ts';
+import type { Run } from './run.ts';
+import { reasonIfUnset, required, type Target } from './target.ts';
 
-export const needsAuthorize = () => reasonIfUnset(currentRun().target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_SCOPE', 'LP_REDIRECT_URI');
-export const needsCodeExchange = () =>
-  reasonIfUnset(
-    currentRun().target,
-    'LP_AUTH_URL',
-    'LP_CLIENT_ID',
-    'LP_CLIENT_SECRET',
-    'LP_SCOPE',
-    'LP_REDIRECT_URI',
-    'LP_SUBSCRIPTION_KEY',
-  );
+export const needsAuthorize = (target: Target) => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_SCOPE', 'LP_REDIRECT_URI');
+export const needsCodeExchange = (target: Target) =>
+  reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_REDIRECT_URI', 'LP_SUBSCRIPTION_KEY');
 
 export interface Authorized {
   seen: Exchange;
@@ -32,8 +24,8 @@ export interface Authorized {
 }
 
 /** Sends a valid authorize request with `change` applied; follows no redirect. */
-export async function authorizeWith(change: Change = unchanged): Promise<Authorized> {
-  const seen = await request('requestAuthorization', change);
+export async function authorizeWith(run: Run, change: Change = unchanged): Promise<Authorized> {
+  const seen = await request(run, 'requestAuthorization', change);
   const url = new URL(seen.request.url);
   const header = seen.response.headers.get('location');
   return {
@@ -46,16 +38,16 @@ export async function authorizeWith(change: Change = unchanged): Promise<Authori
 }
 
 /** Sends the authorize request with `overrides` replacing its query parameters (an undefined value removes one). */
-export const authorize = (overrides: Record<string, string | undefined> = {}) => authorizeWith(withQuery(overrides));
+export const authorize = (run: Run, overrides: Record<string, string | undefined> = {}) => authorizeWith(run, withQuery(overrides));
 
 /** Same origin and path (the query carries code and state). */
 export const sameEndpoint = (a: URL, b: URL) => a.origin === b.origin && a.pathname === b.pathname;
 
-/** The answer is a redirect back to LP_REDIRECT_URI (with a code, or with an error). */
+/** The answer is a redirect back to LP_REDIRECT_URI of the target that answered (with a code, or with an error). */
 export const redirectedBack = (answer: Authorized) =>
   Math.floor(answer.response.status / 100) === 3 &&
   answer.location !== undefined &&
-  sameEndpoint(answer.location, new URL(required(currentRun().target, 'LP_REDIRECT_URI')));
+  sameEndpoint(answer.location, new URL(required(answer.seen.run.target, 'LP_REDIRECT_URI')));
 
 /** The parameters a redirect back carries: its query, and its fragment (RFC 6749 4.2.2.1 answers response_type=token
  * there, errors included). */
@@ -105,17 +97,17 @@ export async function pkcePair(): Promise<{ verifier: string; challenge: string 
   return { verifier, challenge: Buffer.from(digest).toString('base64url') };
 }
 
-async function probeApproval(): Promise<string | undefined> {
-  const absent = needsAuthorize() ?? reasonIfCannot(currentRun().target.name, 'hasDataSemantics');
+async function probeApproval(run: Run): Promise<string | undefined> {
+  const absent = needsAuthorize(run.target) ?? reasonIfCannot(run.target.name, 'hasDataSemantics');
   if (absent) return absent;
-  const plain = await authorize();
+  const plain = await authorize(run);
   const outcome = outcomeOf(plain);
   if (outcome === 'approved') return undefined;
   if (outcome !== 'refused') return described(plain, outcome);
   // A refusal of the plain request may be a server that requires PKCE (RFC 7636 4.4.1 answers invalid_request): asked
   // again with an S256 challenge, it shows whether a person has to sign in.
   const { challenge } = await pkcePair();
-  const withPkce = await authorize({ code_challenge: challenge, code_challenge_method: 'S256' });
+  const withPkce = await authorize(run, { code_challenge: challenge, code_challenge_method: 'S256' });
   const second = outcomeOf(withPkce);
   const refusal = `${described(plain, outcome)} without PKCE`;
   if (second === 'approved')
@@ -123,22 +115,27 @@ async function probeApproval(): Promise<string | undefined> {
   return `${refusal}; with an S256 code_challenge ${described(withPkce, second).replace(/^the authorize endpoint /, 'it ')}`;
 }
 
-let approval: Promise<string | undefined> | undefined;
+/** Each run's probe of unattended approval. */
+const approvals = new WeakMap<Run, Promise<string | undefined>>();
 /** Undefined when authorize redirects to LP_REDIRECT_URI with a code unattended, else why the code-grant checks cannot
- * run (settings, a person who has to sign in, a refusal). Probed once per worker: the answer does not change in a run. */
-export function unattendedApproval(): Promise<string | undefined> {
-  // A probe that got no answer to judge is asked again by the next check, not taken as the answer.
-  approval ??= probeApproval().catch((error: unknown) => {
-    approval = undefined;
-    throw error;
-  });
+ * run (settings, a person who has to sign in, a refusal). Probed once per run: the answer does not change in a run. */
+export function unattendedApproval(run: Run): Promise<string | undefined> {
+  let approval = approvals.get(run);
+  if (!approval) {
+    // A probe that got no answer to judge is asked again by the next check, not taken as the answer.
+    approval = probeApproval(run).catch((error: unknown) => {
+      approvals.delete(run);
+      throw error;
+    });
+    approvals.set(run, approval);
+  }
   return approval;
 }
 
 /** A fresh code for the registered redirect URI (the caller has checked unattendedApproval), from an authorize request
  * with `change` applied (e.g. a PKCE challenge). */
-export async function freshCode(change: Change = unchanged): Promise<string> {
-  const { location } = await authorizeWith(change);
+export async function freshCode(run: Run, change: Change = unchanged): Promise<string> {
+  const { location } = await authorizeWith(run, change);
   const code = location && redirectParameters(location).get('code');
   if (!code) throw new Error('the authorize endpoint redirected without a code');
   return code;
@@ -146,5 +143,5 @@ export async function freshCode(change: Change = unchanged): Promise<string> {
 
 /** A code exchange at the identity provider for `code`, with `fields` replacing the valid request's form fields
  * (an undefined value removes one). */
-export const exchangeCode = (fields: Record<string, string | undefined> & { code: string }) =>
-  request('requestIdentityProviderToken', withForm(fields), { variant: 'authorization_code', values: { code: fields.code } });
+export const exchangeCode = (run: Run, fields: Record<string, string | undefined> & { code: string }) =>
+  request(run, 'requestIdentityProviderToken', withForm(fields), { variant: 'authorization_code', values: { code: fields.code } });

@@ -18,8 +18,9 @@ import { CREDENTIALS } from '../model/credentials.ts';
 import { type Exchange, type ExchangeMeta, exchange } from './fetch.ts';
 import { specRegistry, registryEntry } from '../model/operations.ts';
 import { couldNotJudgeOf } from './transport.ts';
-import { required, type Target } from './target.ts';
-import { currentRun } from './run.ts';
+import type { Redactor } from './redact.ts';
+import type { Run } from './run.ts';
+import { required } from './target.ts';
 
 /** The re-send the client has just announced: it hands that request to its fetch at once, before anything else runs
  * (src/client-options.ts, onResend), so the next request clientFetch is given is that re-send. */
@@ -27,26 +28,29 @@ let announced: ResendEvent | undefined;
 /** The client's event of each re-sent exchange, by the exchange's meta (the one fetch hands its listeners that object). */
 const resends = new WeakMap<ExchangeMeta, ResendEvent>();
 
-/** The contract fetch, for the client: each exchange marked as the client's, and a re-send with its event. */
-async function clientFetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
-  const meta: ExchangeMeta = { client: true };
-  if (announced) resends.set(meta, announced);
-  announced = undefined;
-  return (await exchange(input, init, meta)).response;
-}
+/** The contract fetch of a run, for the client: each exchange marked as the client's, and a re-send with its event. */
+const clientFetch =
+  (run: Run) =>
+  async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+    const meta: ExchangeMeta = { client: true };
+    if (announced) resends.set(meta, announced);
+    announced = undefined;
+    return (await exchange(run, input, init, meta)).response;
+  };
 
 /** What the published client said of this exchange when it sent it again (undefined: sent once, or not by the client). */
 export const resendOf = (seen: Exchange): ResendEvent | undefined => resends.get(seen.meta);
 
-// The contract fetch's transport times out, retries and waits out throttling; the client's own timer only backs it up.
-const transport = {
-  fetch: clientFetch,
+/** The client's transport options for a run: its requests go through the run's contract fetch. The contract fetch's
+ * transport times out, retries and waits out throttling; the client's own timer only backs it up. */
+export const clientTransport = (run: Run) => ({
+  fetch: clientFetch(run),
   retry: { attempts: 1 },
   timeoutMs: 600_000,
   onResend: (event: ResendEvent) => {
     announced = event;
   },
-};
+});
 
 /** What to check when a call of an operation is refused as unauthenticated (`operation`: ApiError's `METHOD /path`):
  * the LP_* variables behind the credentials the registry says it carries, and its server's. */
@@ -69,8 +73,8 @@ export class CheckFailure extends Error {
   }
 }
 
-/** Turns the client's ApiError into a CheckFailure naming the next step; other errors pass unchanged. */
-function explain(error: unknown): unknown {
+/** Turns the client's ApiError into a CheckFailure naming the next step (redacted); other errors pass unchanged. */
+function explain(redactor: Redactor, error: unknown): unknown {
   // A request the transport could not get judged is "could not judge", never a refusal of the check.
   const unjudged = couldNotJudgeOf(error);
   if (unjudged) return unjudged;
@@ -81,20 +85,20 @@ function explain(error: unknown): unknown {
       : error.status === 403
         ? ': the credentials were accepted but not allowed this call; check that the application is approved for this API product'
         : '';
-  return new CheckFailure(currentRun().redactor.redact(`${error.message}${next}`));
+  return new CheckFailure(redactor.redact(`${error.message}${next}`));
 }
 
 /** Awaits a call of the published client, explaining a refusal (see `explain`). */
-export async function explaining<T>(call: Promise<T>): Promise<T> {
+export async function explaining<T>(redactor: Redactor, call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (error) {
-    throw explain(error);
+    throw explain(redactor, error);
   }
 }
 
 /** The same client (or token provider), with every call's refusal explained; nested clients too. */
-export function explained<T extends object>(client: T): T {
+export function explained<T extends object>(redactor: Redactor, client: T): T {
   return new Proxy(client, {
     get(object, property, receiver) {
       const value: unknown = Reflect.get(object, property, receiver);
@@ -102,22 +106,25 @@ export function explained<T extends object>(client: T): T {
         return (...args: unknown[]) => {
           try {
             const result: unknown = value.apply(object, args);
-            return result instanceof Promise ? explaining(result) : result;
+            return result instanceof Promise ? explaining(redactor, result) : result;
           } catch (error) {
-            throw explain(error);
+            throw explain(redactor, error);
           }
         };
       }
-      return value && typeof value === 'object' ? explained(value) : value;
+      return value && typeof value === 'object' ? explained(redactor, value) : value;
     },
   });
 }
 
-export function logisticsClient(target: Target): LogisticsClient {
+/** The published client of the run's target, sending through the run. */
+export function logisticsClient(run: Run): LogisticsClient {
+  const { target } = run;
   const env = target.env;
   return explained(
+    run.redactor,
     createLogisticsClient({
-      ...transport,
+      ...clientTransport(run),
       baseUrl: required(target, 'LP_BASE_URL'),
       authUrl: env.LP_AUTH_URL,
       fleetBaseUrl: env.LP_FLEET_BASE_URL,
@@ -131,18 +138,26 @@ export function logisticsClient(target: Target): LogisticsClient {
 }
 
 /** The fleet client alone: a partner may configure only the fleet settings. */
-export function fleetClient(target: Target): FleetClient {
+export function fleetClient(run: Run): FleetClient {
+  const { target } = run;
   return explained(
-    createFleetClient({ ...transport, baseUrl: required(target, 'LP_FLEET_BASE_URL'), fleetApiKey: required(target, 'LP_FLEET_API_KEY') }),
+    run.redactor,
+    createFleetClient({
+      ...clientTransport(run),
+      baseUrl: required(target, 'LP_FLEET_BASE_URL'),
+      fleetApiKey: required(target, 'LP_FLEET_API_KEY'),
+    }),
   );
 }
 
 /** A client-credentials token source for one endpoint; each call gives a provider with an empty cache (a fresh token). */
-export function tokenProvider(target: Target, endpoint: 'service' | 'identity-provider'): TokenProvider {
+export function tokenProvider(run: Run, endpoint: 'service' | 'identity-provider'): TokenProvider {
+  const { target } = run;
   const env = target.env;
   return explained(
+    run.redactor,
     createTokenProvider({
-      ...transport,
+      ...clientTransport(run),
       tokenEndpoint: endpoint,
       baseUrl: env.LP_BASE_URL,
       authUrl: env.LP_AUTH_URL,
@@ -153,8 +168,6 @@ export function tokenProvider(target: Target, endpoint: 'service' | 'identity-pr
     }),
   );
 }
-
-export { transport as clientTransport };
 
 type Caller = Record<string, (path: string, init?: unknown) => Promise<{ data?: unknown; response: Response }>>;
 

@@ -13,7 +13,7 @@ import type { Observed } from './ledger.ts';
 import { mediaTypeOf } from '../model/media-types.ts';
 import { redactionWindow } from '../../src/redact.ts';
 import { specOperations, type Operation } from '../model/spec.ts';
-import { currentRun, type Run } from './run.ts';
+import type { Run } from './run.ts';
 import type { Target } from './target.ts';
 import { CouldNotJudge, type TransportStats } from './transport.ts';
 
@@ -240,9 +240,9 @@ async function bodyBytesOf(request: Request, init: RequestInit | undefined): Pro
   return new Uint8Array(await request.clone().arrayBuffer());
 }
 
-/** Sends a request, hands the exchange to the listeners and records it; the returned response's body is still unread. */
-export async function exchange(input: Request | string | URL, init?: RequestInit, meta: ExchangeMeta = {}): Promise<Exchange> {
-  const run = currentRun();
+/** Sends a request through the run, hands the exchange to the listeners and records it; the returned response's body is
+ * still unread. */
+export async function exchange(run: Run, input: Request | string | URL, init?: RequestInit, meta: ExchangeMeta = {}): Promise<Exchange> {
   const request = new Request(input, init);
   const sentAt = Date.now();
   const requestBytes = await bodyBytesOf(request, init);

@@ -7,12 +7,12 @@ import { type Exchange, exchange, type ExchangeMeta } from './fetch.ts';
 import { type ModelEntry, modelEntry, parameterValue } from '../model/model-entries.ts';
 import { type DocumentedParameter, type RegistryEntry, specRoles } from '../model/operations.ts';
 import { bodyOf, type Change, copyParts, type RequestParts, unchanged, urlOf } from './parts.ts';
-import { type LpVariable, reasonIfUnset, required } from './target.ts';
+import { type LpVariable, reasonIfUnset, required, type Target } from './target.ts';
 import { type EarlierValue, type ValueSources, valueNeeds } from '../model/valid-requests.ts';
-import { currentRun } from './run.ts';
+import type { Run } from './run.ts';
 
-/** What the table's values need from above the model; the LP_* settings come from the run's target. */
-type SentSources = Omit<ValueSources, 'variable'>;
+/** What the table's values need from above the model, for a run; the LP_* settings come from the run's target. */
+export type SentSources = { [K in Exclude<keyof ValueSources, 'variable'>]: (run: Run) => ReturnType<ValueSources[K]> };
 let sources: SentSources | undefined;
 /** Wires what the table's values need from above the model (support/setup.ts does, once per worker). */
 export function provideValueSources(given: SentSources): void {
@@ -22,19 +22,19 @@ const valueSources = (): SentSources => {
   if (!sources) throw new Error('the model has no value sources: support/setup.ts wires them (provideValueSources)');
   return sources;
 };
-/** The sources, asked for only when a value uses one (most values are constants or LP_* variables). */
-const lazySources: ValueSources = {
-  variable: (name) => required(currentRun().target, name),
-  freshCode: () => valueSources().freshCode(),
-  ownVehicles: () => valueSources().ownVehicles(),
-  unattendedApproval: () => valueSources().unattendedApproval(),
-};
+/** The run's sources, asked for only when a value uses one (most values are constants or LP_* variables). */
+const sourcesOf = (run: Run): ValueSources => ({
+  variable: (name) => required(run.target, name),
+  freshCode: () => valueSources().freshCode(run),
+  ownVehicles: () => valueSources().ownVehicles(run),
+  unattendedApproval: () => valueSources().unattendedApproval(run),
+});
 
 export { CREDENTIALS, type Credential, type CredentialId } from '../model/credentials.ts';
 export { entryLabel } from '../model/operations.ts';
 
-/** Why a valid request of the entry cannot be sent to this target, or undefined. */
-export const reasonIfCannotSend = (entry: ModelEntry): Promise<string | undefined> => reasonIfCannotSendKeeping(entry, []);
+/** Why a valid request of the entry cannot be sent to the run's target, or undefined. */
+export const reasonIfCannotSend = (run: Run, entry: ModelEntry): Promise<string | undefined> => reasonIfCannotSendKeeping(run, entry, []);
 
 /**
  * Why the entry's request cannot be sent when a check gives the `replaced` parameters values of its own (a generated
@@ -43,6 +43,7 @@ export const reasonIfCannotSend = (entry: ModelEntry): Promise<string | undefine
  * check makes invalid records nothing).
  */
 export async function reasonIfCannotSendKeeping(
+  run: Run,
   entry: ModelEntry,
   replaced: readonly string[],
   gateWrites = true,
@@ -51,32 +52,37 @@ export async function reasonIfCannotSendKeeping(
   const variables = new Set<LpVariable>([entry.operation.baseVariable]);
   for (const id of entry.credentials) for (const name of CREDENTIALS[id].variables) variables.add(name);
   for (const value of kept) for (const name of valueNeeds(value)) variables.add(name);
-  const unset = reasonIfUnset(currentRun().target, ...variables);
+  const unset = reasonIfUnset(run.target, ...variables);
   if (unset) return unset;
-  if (gateWrites && entry.table.writes && !currentRun().target.writesAllowed)
+  if (gateWrites && entry.table.writes && !run.target.writesAllowed)
     return 'writes are not allowed (LP_ALLOW_WRITES=1 and LP_TEST_LOAD_ID): a server that accepted a wrong request would record it';
   if (kept.some((value) => specRoles().authorization.includes((value as Partial<EarlierValue>).from ?? ''))) {
-    const why = reasonIfCannot(currentRun().target.name, 'hasDataSemantics') ?? (await valueSources().unattendedApproval());
+    const why = reasonIfCannot(run.target.name, 'hasDataSemantics') ?? (await valueSources().unattendedApproval(run));
     if (why) return `needs an authorization code: ${why}`;
   }
   return undefined;
 }
 
-let bearerToken: Promise<string> | undefined;
-/** The value of a credential for this target (a bearer token is obtained once per worker, through the client). */
-export async function credentialValue(id: CredentialId): Promise<string> {
+/** The bearer token of each run, obtained once, through the client. */
+const bearerTokens = new WeakMap<Run, Promise<string>>();
+/** The value of a credential for the run's target (a bearer token is obtained once per run, through the client). */
+export async function credentialValue(run: Run, id: CredentialId): Promise<string> {
   if (id === 'bearer') {
     const { tokenProvider } = await import('./clients.ts');
-    bearerToken ??= tokenProvider(currentRun().target, 'service').getToken();
-    return bearerToken;
+    let token = bearerTokens.get(run);
+    if (!token) {
+      token = tokenProvider(run, 'service').getToken();
+      bearerTokens.set(run, token);
+    }
+    return token;
   }
-  return required(currentRun().target, CREDENTIALS[id].variables[0]!);
+  return required(run.target, CREDENTIALS[id].variables[0]!);
 }
 
 /** The value a parameter holds in a valid request, or else the table's sample (undefined when there is neither). */
-export async function sampleValue(entry: ModelEntry, parameter: DocumentedParameter): Promise<string | undefined> {
+export async function sampleValue(run: Run, entry: ModelEntry, parameter: DocumentedParameter): Promise<string | undefined> {
   const value = parameterValue(entry, parameter, true);
-  return value ? await value(lazySources) : undefined;
+  return value ? await value(sourcesOf(run)) : undefined;
 }
 
 /** The parts with one parameter holding `value` (a form or query parameter once; a header replaced in any case). */
@@ -104,7 +110,8 @@ export function place(parts: RequestParts, parameter: Pick<DocumentedParameter, 
 }
 
 /** A valid request of the entry, less its credentials; `values` replace the table's (a code the check already has). */
-export async function validParts(entry: ModelEntry, values: Record<string, string> = {}): Promise<RequestParts> {
+export async function validParts(run: Run, entry: ModelEntry, values: Record<string, string> = {}): Promise<RequestParts> {
+  const sources = sourcesOf(run);
   let parts: RequestParts = {
     path: {},
     query: [],
@@ -116,7 +123,7 @@ export async function validParts(entry: ModelEntry, values: Record<string, strin
     if (parameter.credential) continue;
     const given = values[parameter.name];
     const value = given !== undefined ? () => given : parameterValue(entry, parameter);
-    if (value) parts = place(parts, parameter, await value(lazySources));
+    if (value) parts = place(parts, parameter, await value(sources));
   }
   return parts;
 }
@@ -140,30 +147,32 @@ export function holding(parts: RequestParts, credential: Credential, value: stri
 }
 
 /** A valid request of the entry with every credential in its place. */
-export async function withCredentials(entry: ModelEntry, values: Record<string, string> = {}): Promise<RequestParts> {
-  let parts = await validParts(entry, values);
-  for (const id of entry.credentials) parts = holding(parts, CREDENTIALS[id], await credentialValue(id));
+export async function withCredentials(run: Run, entry: ModelEntry, values: Record<string, string> = {}): Promise<RequestParts> {
+  let parts = await validParts(run, entry, values);
+  for (const id of entry.credentials) parts = holding(parts, CREDENTIALS[id], await credentialValue(run, id));
   return parts;
 }
 
 /** The URL of the parts on the entry's server (its base URL, with any path prefix, then the path and query). */
-export const urlOfEntry = (entry: RegistryEntry, parts: RequestParts) =>
-  urlOf(required(currentRun().target, entry.operation.baseVariable), entry, parts);
+export const urlOfEntry = (target: Target, entry: RegistryEntry, parts: RequestParts) =>
+  urlOf(required(target, entry.operation.baseVariable), entry, parts);
 
 export interface SendOptions extends Omit<ExchangeMeta, 'operationId'> {
   /** Another method than the operation's (a body is left out for GET and HEAD, which fetch refuses one). */
   method?: string;
 }
 
-/** Sends the parts as the entry's method to its server; follows no redirect. Every answer is judged by the one fetch. */
-export function send(entry: RegistryEntry, parts: RequestParts, options: SendOptions = {}): Promise<Exchange> {
+/** Sends the parts as the entry's method to its server on the run's target; follows no redirect. Every answer is judged
+ * by the one fetch. */
+export function send(run: Run, entry: RegistryEntry, parts: RequestParts, options: SendOptions = {}): Promise<Exchange> {
   const { method = entry.operation.method, ...meta } = options;
   const text = ['GET', 'HEAD'].includes(method.toUpperCase()) ? undefined : bodyOf(parts);
   // A body without a Content-Type goes as bytes: fetch would label a string text/plain.
   const labelled = Object.keys(parts.headers).some((name) => name.toLowerCase() === 'content-type');
   const body = text !== undefined && !labelled ? new TextEncoder().encode(text) : text;
   return exchange(
-    urlOfEntry(entry, parts),
+    run,
+    urlOfEntry(run.target, entry, parts),
     { method, headers: parts.headers, body, redirect: 'manual' },
     { ...meta, operationId: entry.operationId },
   );
@@ -180,20 +189,25 @@ export interface RequestOptions extends SendOptions {
 }
 
 /** Sends a valid request of the operation, with `change` applied to its parts first. */
-export async function request(which: string | ModelEntry, change: Change = unchanged, options: RequestOptions = {}): Promise<Exchange> {
+export async function request(
+  run: Run,
+  which: string | ModelEntry,
+  change: Change = unchanged,
+  options: RequestOptions = {},
+): Promise<Exchange> {
   const { variant, values, ...sendOptions } = options;
   const entry = entryOf(which, variant);
-  return send(entry, change(await withCredentials(entry, values)), sendOptions);
+  return send(run, entry, change(await withCredentials(run, entry, values)), sendOptions);
 }
 
 /** A valid milestone event for the test load (the seed's three fields, seconds precision). */
-export async function validMilestone(overrides: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const parts = await validParts(modelEntry('recordLoadMilestoneEvent'));
+export async function validMilestone(run: Run, overrides: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const parts = await validParts(run, modelEntry('recordLoadMilestoneEvent'));
   return { ...(parts.json as Record<string, unknown>), ...overrides };
 }
 
 /** A vehicle number the fleet key can see (from its unfiltered list), or a made-up one when there is none. */
-export async function ownVehicleNumber(): Promise<string> {
-  const parts = await validParts(modelEntry('getVehicle'));
+export async function ownVehicleNumber(run: Run): Promise<string> {
+  const parts = await validParts(run, modelEntry('getVehicle'));
   return Object.values(parts.path)[0] ?? 'V-CONTRACT-PROBE';
 }

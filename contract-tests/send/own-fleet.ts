@@ -4,7 +4,7 @@
 import { reasonIfCannot } from './capabilities.ts';
 import { reasonIfUnset } from './target.ts';
 import { parseJsonLoosely, vehicleListOf } from '../model/vehicle-list.ts';
-import { currentRun } from './run.ts';
+import type { Run } from './run.ts';
 
 export type ListedVehicle = Record<string, unknown>;
 
@@ -14,23 +14,27 @@ export interface OwnFleet {
   complete: boolean;
 }
 
-let own: Promise<OwnFleet> | undefined;
+/** Each run's fleet, asked once. */
+const owned = new WeakMap<Run, Promise<OwnFleet>>();
 
-/** The key's own fleet (empty where the target has no data, or the fleet API is not configured). */
-export function ownFleet(): Promise<OwnFleet> {
-  own ??= (async () => {
-    if (
-      reasonIfUnset(currentRun().target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') ||
-      reasonIfCannot(currentRun().target.name, 'hasDataSemantics')
-    )
-      return { vehicles: [], complete: false };
-    const { request } = await import('./model.ts');
-    const seen = await request('listVehicles');
-    if (!seen.response.ok) return { vehicles: [], complete: false };
-    const { vehicles, shape } = vehicleListOf<ListedVehicle>(parseJsonLoosely(seen.bodyText));
-    return { vehicles: vehicles ?? [], complete: shape.kind === 'array' };
-  })();
+/** The key's own fleet on the run's target (empty where the target has no data, or the fleet API is not configured). */
+export function ownFleet(run: Run): Promise<OwnFleet> {
+  let own = owned.get(run);
+  if (!own) {
+    own = askOwnFleet(run);
+    owned.set(run, own);
+  }
   return own;
 }
 
-export const ownVehicles = async () => (await ownFleet()).vehicles;
+async function askOwnFleet(run: Run): Promise<OwnFleet> {
+  if (reasonIfUnset(run.target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') || reasonIfCannot(run.target.name, 'hasDataSemantics'))
+    return { vehicles: [], complete: false };
+  const { request } = await import('./model.ts');
+  const seen = await request(run, 'listVehicles');
+  if (!seen.response.ok) return { vehicles: [], complete: false };
+  const { vehicles, shape } = vehicleListOf<ListedVehicle>(parseJsonLoosely(seen.bodyText));
+  return { vehicles: vehicles ?? [], complete: shape.kind === 'array' };
+}
+
+export const ownVehicles = async (run: Run) => (await ownFleet(run)).vehicles;

@@ -13,13 +13,13 @@ import { forgetExchanges, onExchange, takeExample } from '../send/fetch.ts';
 import { provideValueSources } from '../send/model.ts';
 import { ownVehicles } from '../send/own-fleet.ts';
 import type { Problems } from '../send/ledger.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from './worker-run.ts';
 import type { LpVariable } from '../send/target.ts';
 import { inTest, OUTSIDE_A_TEST, testNameOf } from '../send/test-scope.ts';
 
 // This worker's run (send/run.ts): its target, transport, redactor and ledger, made here from the LP_* settings the
 // runner gave the worker, before any check file is loaded.
-const run = currentRun();
+const run = workerRun();
 const { ledger, strictAssumptions, target } = run;
 
 // Every exchange of every check is judged against every promise (judge/exchange-checks.ts).
@@ -27,7 +27,7 @@ onExchange(judgeExchange);
 // Each check runs as itself: what it sends and finds stays its own when a live run's checks run side by side.
 aroundEach((runTest, context) => inTest(testNameOf(context.task), runTest));
 // What the model's valid requests need from above it: a fresh code, the key's own fleet.
-provideValueSources({ freshCode: () => freshCode(), ownVehicles, unattendedApproval });
+provideValueSources({ freshCode: (forRun) => freshCode(forRun), ownVehicles, unattendedApproval });
 
 /** Another lessee's vehicle and customer: an accepted answer showing one is what breaks lessee isolation. */
 const FOREIGN: LpVariable[] = ['LP_FLEET_FOREIGN_VEHICLE_NUMBER', 'LP_FLEET_FOREIGN_CUSTOMER_NUMBER'];

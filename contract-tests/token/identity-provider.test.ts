@@ -9,9 +9,9 @@ import { jsonOf, statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
 import { reasonIfUnset, required } from '../send/target.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 const IDP_TOKEN = 'requestIdentityProviderToken';
@@ -19,40 +19,40 @@ const OP = [IDP_TOKEN];
 const needs = () => reasonIfUnset(target, 'LP_AUTH_URL', 'LP_CLIENT_ID', 'LP_CLIENT_SECRET', 'LP_SCOPE', 'LP_SUBSCRIPTION_KEY');
 
 /** A client credentials request to the identity provider, with `change` applied. */
-const clientCredentials = (change: Change) => request(IDP_TOKEN, change, { variant: 'client_credentials' });
+const clientCredentials = (change: Change) => request(run, IDP_TOKEN, change, { variant: 'client_credentials' });
 const subscriptionKey = (value: string | undefined) => withHeaders({ 'Ocp-Apim-Subscription-Key': value });
 
 describe('identity provider token endpoint, client credentials (POST {auth_url}/oauth2/default/v1/token)', () => {
   it('issues an access token for client credentials with scope and the subscription key', {
     tags: ['RFC6749-5.1-idp-access-token'],
   }, async (ctx) => {
-    skipIf(ctx, OP, needs());
+    skipIf(run, ctx, OP, needs());
     // Seed 4.2 promises an access token; its field names, type and lifetime are the specs' guess, which the contract
     // fetch judges on the response itself (IdentityProviderTokenResponse covers them).
-    const info = await tokenProvider(target, 'identity-provider').getTokenInfo();
+    const info = await tokenProvider(run, 'identity-provider').getTokenInfo();
     expect(info.accessToken.length > 0, 'access_token is a non-empty string').toBe(true);
   });
 
   it('rejects a request without the subscription key with a 4xx', async (ctx) => {
-    skipIf(ctx, OP, needs());
+    skipIf(run, ctx, OP, needs());
     const { response } = await clientCredentials(subscriptionKey(undefined));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
   it('rejects a request with a wrong subscription key with a 4xx', async (ctx) => {
-    skipIf(ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
+    skipIf(run, ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
     const key = required(target, 'LP_SUBSCRIPTION_KEY');
-    for (const wrong of wrongValues(key)) {
+    for (const wrong of wrongValues(key, run.redactor)) {
       const { response } = await clientCredentials(subscriptionKey(wrong));
       expect(statusClass(response.status), `a wrong subscription key (${describeWrong(key, wrong)}) answered ${response.status}`).toBe(4);
     }
   });
 
   it('rejects a wrong client secret with a 4xx', { tags: ['RFC6749-4.4.2-idp-authenticates-client'] }, async (ctx) => {
-    skipIf(ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
+    skipIf(run, ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
     const secret = required(target, 'LP_CLIENT_SECRET');
     let last: Awaited<ReturnType<typeof request>> | undefined;
-    for (const wrong of wrongValues(secret)) {
+    for (const wrong of wrongValues(secret, run.redactor)) {
       last = await clientCredentials(withForm({ client_secret: wrong }));
       expect(
         statusClass(last.response.status),
@@ -73,7 +73,7 @@ describe('identity provider token endpoint, client credentials (POST {auth_url}/
   it('rejects client credentials without scope with a 4xx (published documentation 4.2 shows scope as required; RFC 6749 alone would allow a default scope, 3.3)', {
     tags: ['RFC6749-3.3-scope-default-or-fail'],
   }, async (ctx) => {
-    skipIf(ctx, OP, needs());
+    skipIf(run, ctx, OP, needs());
     const { response } = await clientCredentials(withForm({ scope: undefined }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });

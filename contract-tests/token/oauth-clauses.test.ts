@@ -26,24 +26,24 @@ import {
   unknownChallenge,
   whyNoApproval,
 } from './oauth-requests.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 let approval: string | undefined = 'not probed';
 beforeAll(async () => {
-  approval = await whyNoApproval();
+  approval = await whyNoApproval(run);
 });
 /** Why the checks that exchange a code cannot run. */
-const codeExchange = () => needsCodeExchange() ?? approval;
+const codeExchange = () => needsCodeExchange(run.target) ?? approval;
 
 describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.2, 4.1.2.1, 10.14)', () => {
   it('RFC 6749 3.1: authorize treats an empty code_challenge and code_challenge_method as omitted', {
     tags: ['RFC6749-3.1-empty-as-omitted'],
   }, async (ctx) => {
-    skipIf(ctx, CODE_GRANT, codeExchange());
-    const answer = await authorizeWith({ code_challenge: '', code_challenge_method: '' });
+    skipIf(run, ctx, CODE_GRANT, codeExchange());
+    const answer = await authorizeWith(run, { code_challenge: '', code_challenge_method: '' });
     const code = answer.location?.searchParams.get('code');
     expect(
       redirectedBack(answer) && !answer.location?.searchParams.has('error') && Boolean(code),
@@ -51,7 +51,7 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
     ).toBe(true);
     expect(answer.location!.searchParams.get('state'), 'RFC 6749 3.1: the state came back unchanged').toBe(answer.state);
     // Omitted means no challenge is bound to the code: it is exchanged without a code_verifier.
-    const { response } = await exchangeCode({ code: code! });
+    const { response } = await exchangeCode(run, { code: code! });
     expect(
       statusClass(response.status),
       `RFC 6749 3.1: the code issued for an empty code_challenge, exchanged without code_verifier, answered ${response.status}`,
@@ -61,8 +61,8 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
   it('RFC 6749 3.1: authorize ignores a parameter it does not recognise', {
     tags: ['RFC6749-3.1-ignore-unknown-parameters'],
   }, async (ctx) => {
-    skipIf(ctx, AUTHORIZE, approval);
-    const answer = await authorizeWith({ contract_probe: '1' });
+    skipIf(run, ctx, AUTHORIZE, approval);
+    const answer = await authorizeWith(run, { contract_probe: '1' });
     expect(
       redirectedBack(answer) && Boolean(answer.location?.searchParams.get('code')),
       `RFC 6749 3.1: authorize with unknown parameters answered ${answered(answer)}${answer.location?.searchParams.has('error') ? ` and error=${answer.location.searchParams.get('error')}` : ''}, not the approving redirect with a code`,
@@ -75,7 +75,7 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
   it('RFC 6749 3.1.1, 4.1.2.1: a missing or unsupported response_type is redirected back with an error and the state, never a code', {
     tags: ['RFC6749-3.1.1-response-type-error', 'RFC6749-4.1.2.1-error-required', 'RFC6749-4.1.2.1-error-state'],
   }, async (ctx) => {
-    skipIf(ctx, AUTHORIZE, approval);
+    skipIf(run, ctx, AUTHORIZE, approval);
     const state = `contract state &code=x&error=y #%+/<"${randomToken(6)}`;
     const cases = [
       {
@@ -90,7 +90,7 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
       },
     ];
     await forEachConcurrently(cases, async ({ label, overrides, errors }) => {
-      const answer = await authorizeWith(overrides);
+      const answer = await authorizeWith(run, overrides);
       // The query, and the fragment: a server answers response_type=token there (RFC 6749 4.2.2.1), errors included.
       const query = answer.location && redirectParameters(answer.location);
       expect(
@@ -136,6 +136,7 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
     const registered =
       target.env.LP_REDIRECT_URI && URL.canParse(target.env.LP_REDIRECT_URI) ? new URL(target.env.LP_REDIRECT_URI) : undefined;
     skipIf(
+      run,
       ctx,
       AUTHORIZE,
       approval,
@@ -143,7 +144,7 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
         ? 'LP_REDIRECT_URI has no query component: there is nothing the redirect could drop'
         : undefined,
     );
-    const answer = await authorizeWith();
+    const answer = await authorizeWith(run);
     expect(redirectedBack(answer), `RFC 6749 3.1.2: authorize answered ${answered(answer)}`).toBe(true);
     for (const name of new Set(registered!.searchParams.keys()))
       expect(
@@ -156,14 +157,17 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
   it('RFC 6749 4.1.2.1: authorize never redirects to the redirect URI for an unknown or missing client_id', {
     tags: ['RFC6749-4.1.2.1-no-redirect-invalid-client'],
   }, async (ctx) => {
-    skipIf(ctx, AUTHORIZE, needsAuthorize(), reasonIfCannot(target.name, 'verifiesCredentials'));
+    skipIf(run, ctx, AUTHORIZE, needsAuthorize(run.target), reasonIfCannot(target.name, 'verifiesCredentials'));
     const clientId = required(target, 'LP_CLIENT_ID');
     const cases = [
-      { label: 'an unknown client_id (the configured one with a suffix)', overrides: { client_id: wrongValues(clientId)[0] } },
+      {
+        label: 'an unknown client_id (the configured one with a suffix)',
+        overrides: { client_id: wrongValues(clientId, run.redactor)[0] },
+      },
       { label: 'no client_id', overrides: { client_id: undefined } },
     ];
     await forEachConcurrently(cases, async ({ label, overrides }) => {
-      const answer = await authorizeWith(overrides);
+      const answer = await authorizeWith(run, overrides);
       expect(
         redirectedBack(answer),
         `RFC 6749 4.1.2.1: authorize with ${label} answered ${answered(answer)}: the user agent must not be sent to the redirect URI`,
@@ -174,7 +178,7 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
   it('RFC 6749 10.14: authorize echoes no markup unescaped, in its pages or in its redirects', {
     tags: ['RFC6749-10.14-sanitize'],
   }, async (ctx) => {
-    skipIf(ctx, AUTHORIZE, needsAuthorize(), reasonIfCannot(target.name, 'hasDataSemantics'));
+    skipIf(run, ctx, AUTHORIZE, needsAuthorize(run.target), reasonIfCannot(target.name, 'hasDataSemantics'));
     const marker = `contract${randomToken(6).replace(/[-_]/g, 'x')}`;
     const markup = `"'><script>${marker}</script><img src=x onerror=${marker}>`;
     const cases = [
@@ -186,7 +190,7 @@ describe('OAuth clauses of the authorization endpoint (RFC 6749 3.1, 3.1.1, 3.1.
       { label: 'a state with markup (all else registered)', overrides: { state: markup } },
     ];
     await forEachConcurrently(cases, async ({ label, overrides }) => {
-      const answer = await authorizeWith(overrides);
+      const answer = await authorizeWith(run, overrides);
       const raw = [`<script>${marker}`, `<img src=x onerror=${marker}>`];
       const page = answer.seen.bodyText;
       expect(
@@ -215,8 +219,8 @@ describe('OAuth clauses of PKCE (RFC 7636 4.2, 4.4, 4.4.1, 4.6)', () => {
   it('RFC 7636 4.2, 4.4, 4.6: authorize takes an S256 code_challenge, its code does not carry the challenge, and the matching code_verifier gets a token', {
     tags: ['RFC7636-4.2-server-s256', 'RFC7636-4.4-challenge-not-extractable', 'RFC7636-4.6-match-continues'],
   }, async (ctx) => {
-    skipIf(ctx, CODE_GRANT, codeExchange());
-    const answer = await authorizeWith({}, { pkce: true });
+    skipIf(run, ctx, CODE_GRANT, codeExchange());
+    const answer = await authorizeWith(run, {}, { pkce: true });
     const code = answer.location?.searchParams.get('code');
     expect(
       redirectedBack(answer) && Boolean(code),
@@ -231,7 +235,7 @@ describe('OAuth clauses of PKCE (RFC 7636 4.2, 4.4, 4.4.1, 4.6)', () => {
         decoded.some((bytes) => bytes.includes(challengeBytes) || bytes.toString('latin1').includes(challenge)),
       'RFC 7636 4.4: the redirect or its code carries the code_challenge in a form others can extract',
     ).toBe(false);
-    const { response } = await exchangeCode({ code: code!, code_verifier: answer.request.codeVerifier });
+    const { response } = await exchangeCode(run, { code: code!, code_verifier: answer.request.codeVerifier });
     expect(
       statusClass(response.status),
       `RFC 7636 4.6: the code exchanged with its matching code_verifier answered ${response.status}`,
@@ -241,8 +245,8 @@ describe('OAuth clauses of PKCE (RFC 7636 4.2, 4.4, 4.4.1, 4.6)', () => {
   it('RFC 7636 4.6, 4.4.1: a server that refuses a wrong code_verifier refuses a missing one too with invalid_grant, and an unsupported code_challenge_method with invalid_request', {
     tags: ['RFC7636-4.4.1-unsupported-method', 'RFC7636-4.6-mismatch-invalid-grant'],
   }, async (ctx) => {
-    skipIf(ctx, CODE_GRANT, codeExchange());
-    const [first, second] = await mapConcurrently([0, 1], () => authorizeWith({}, { pkce: true }));
+    skipIf(run, ctx, CODE_GRANT, codeExchange());
+    const [first, second] = await mapConcurrently([0, 1], () => authorizeWith(run, {}, { pkce: true }));
     const codes = [first!, second!].map((answer) => answer.location?.searchParams.get('code'));
     expect(codes.every(Boolean), 'RFC 7636 4.2: authorize with an S256 code_challenge redirects with a code').toBe(true);
     const [wrong, none] = await mapConcurrently(
@@ -250,12 +254,13 @@ describe('OAuth clauses of PKCE (RFC 7636 4.2, 4.4, 4.4.1, 4.6)', () => {
         { code: codes[0]!, code_verifier: randomToken(32) },
         { code: codes[1]!, code_verifier: undefined },
       ],
-      (fields) => exchangeCode(fields),
+      (fields) => exchangeCode(run, fields),
     );
     const refused = [wrong!, none!].map((seen) => statusClass(seen.response.status) === 4);
     if (!refused.some(Boolean)) {
       // A server without PKCE ignores code_verifier (RFC 6749 3.2) and conforms: nothing of RFC 7636 binds it.
       noteNotJudged(
+        run.ledger,
         'requestIdentityProviderToken',
         `RFC 7636 4.6, 4.4.1: a PKCE-bound code was exchanged with a wrong code_verifier (${wrong!.response.status}) and with none (${none!.response.status}): the target does not support PKCE, so neither clause binds it (authorization-code.test.ts records the spec's guess pkceExchange)`,
       );
@@ -280,7 +285,7 @@ describe('OAuth clauses of PKCE (RFC 7636 4.2, 4.4, 4.4.1, 4.6)', () => {
       );
     }
     const state = `contract-${randomToken(8)}`;
-    const unsupported = await authorizeWith({ code_challenge: unknownChallenge(), code_challenge_method: 'S512', state });
+    const unsupported = await authorizeWith(run, { code_challenge: unknownChallenge(), code_challenge_method: 'S512', state });
     const query = unsupported.location?.searchParams;
     expect(
       query?.has('code'),

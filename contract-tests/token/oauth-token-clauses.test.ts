@@ -36,9 +36,9 @@ import {
   tokenEndpoints,
   whyNoApproval,
 } from './oauth-requests.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 
 const MILESTONES = ['recordLoadMilestoneEvent'];
@@ -48,18 +48,18 @@ const WRITES_REFUSED = target.writesAllowed
 
 let approval: string | undefined = 'not probed';
 beforeAll(async () => {
-  approval = await whyNoApproval();
+  approval = await whyNoApproval(run);
 });
 /** Why the checks that exchange a code cannot run. */
-const codeExchange = () => needsCodeExchange() ?? approval;
+const codeExchange = () => needsCodeExchange(run.target) ?? approval;
 
 describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)', () => {
   it('RFC 6749 3.2: the code exchange treats an empty code_verifier as omitted', {
     tags: ['RFC6749-3.2-empty-as-omitted'],
   }, async (ctx) => {
-    skipIf(ctx, CODE_GRANT, codeExchange());
-    const code = await freshCode();
-    const { response } = await exchangeCode({ code, code_verifier: '' });
+    skipIf(run, ctx, CODE_GRANT, codeExchange());
+    const code = await freshCode(run);
+    const { response } = await exchangeCode(run, { code, code_verifier: '' });
     expect(
       statusClass(response.status),
       `RFC 6749 3.2: a code issued without PKCE, exchanged with an empty code_verifier, answered ${response.status}`,
@@ -69,10 +69,10 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
   it('RFC 6749 3.2: both token endpoints ignore a form field they do not recognise', {
     tags: ['RFC6749-3.2-ignore-unknown-parameters'],
   }, async (ctx) => {
-    const endpoints = tokenEndpoints();
-    skipIf(ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT);
+    const endpoints = tokenEndpoints(run.target);
+    skipIf(run, ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT);
     await forEachConcurrently(endpoints, async (endpoint) => {
-      const { response } = await endpoint.post({ contract_probe: '1' });
+      const { response } = await endpoint.post(run, { contract_probe: '1' });
       expect(
         statusClass(response.status),
         `RFC 6749 3.2: client credentials with unknown form fields at ${endpoint.label} answered ${response.status}`,
@@ -83,11 +83,11 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
   it('RFC 6749 3.2: token responses and OAuth errors of both endpoints name each member once', {
     tags: ['RFC6749-3.2-response-parameters-once'],
   }, async (ctx) => {
-    const endpoints = tokenEndpoints();
-    skipIf(ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT, reasonIfCannot(target.name, 'hasDataSemantics'));
+    const endpoints = tokenEndpoints(run.target);
+    skipIf(run, ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT, reasonIfCannot(target.name, 'hasDataSemantics'));
     const requests = endpoints.flatMap((endpoint) => [
-      { label: `a token of ${endpoint.label}`, send: () => endpoint.post() },
-      { label: `the refusal of grant_type=password at ${endpoint.label}`, send: () => endpoint.post({ grant_type: 'password' }) },
+      { label: `a token of ${endpoint.label}`, send: () => endpoint.post(run) },
+      { label: `the refusal of grant_type=password at ${endpoint.label}`, send: () => endpoint.post(run, { grant_type: 'password' }) },
     ]);
     await forEachConcurrently(requests, async ({ label, send: post }) => {
       const { bodyText, response } = await post();
@@ -98,8 +98,8 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
   });
 
   it('RFC 6749 4.1.3: the code exchange refuses a code the target never issued', { tags: ['RFC6749-4.1.3-code-valid'] }, async (ctx) => {
-    skipIf(ctx, ['requestIdentityProviderToken'], needsCodeExchange(), reasonIfCannot(target.name, 'hasDataSemantics'));
-    const seen = await exchangeCode({ code: randomToken(32) });
+    skipIf(run, ctx, ['requestIdentityProviderToken'], needsCodeExchange(run.target), reasonIfCannot(target.name, 'hasDataSemantics'));
+    const seen = await exchangeCode(run, { code: randomToken(32) });
     const body = jsonOf(seen.bodyText);
     expect(statusClass(seen.response.status), `RFC 6749 4.1.3: a code that was never issued answered ${seen.response.status}`).toBe(4);
     expect(body?.access_token, 'RFC 6749 4.1.3: the refusal carries no access token').toBeUndefined();
@@ -115,9 +115,9 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
   it('RFC 6749 4.1.3: the code exchange refuses a code exchanged without redirect_uri', {
     tags: ['RFC6749-4.1.3-redirect-uri-present'],
   }, async (ctx) => {
-    skipIf(ctx, CODE_GRANT, codeExchange());
-    const code = await freshCode();
-    const { response, bodyText } = await exchangeCode({ code, redirect_uri: undefined });
+    skipIf(run, ctx, CODE_GRANT, codeExchange());
+    const code = await freshCode(run);
+    const { response, bodyText } = await exchangeCode(run, { code, redirect_uri: undefined });
     expect(
       statusClass(response.status),
       `RFC 6749 4.1.3: a code exchanged without the redirect_uri of its authorize request answered ${response.status}`,
@@ -130,16 +130,22 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
   it('RFC 6749 5.1: token responses of both endpoints say Cache-Control no-store (Pragma no-cache is noted), and the identity provider names token_type Bearer', {
     tags: ['RFC6749-5.1-idp-token-type', 'RFC6749-5.1-cache-control-no-store', 'RFC6749-5.1-pragma-no-cache'],
   }, async (ctx) => {
-    const endpoints = tokenEndpoints();
-    skipIf(ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT, reasonIfCannot(target.name, 'hasDataSemantics'));
+    const endpoints = tokenEndpoints(run.target);
+    skipIf(run, ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT, reasonIfCannot(target.name, 'hasDataSemantics'));
     const requests: Array<{ label: string; idp: boolean; send: () => Promise<Exchange> }> = endpoints.map((endpoint) => ({
       label: `client credentials at ${endpoint.label}`,
       idp: endpoint === IDENTITY_PROVIDER,
-      send: () => endpoint.post(),
+      send: () => endpoint.post(run),
     }));
     const noExchange = codeExchange();
-    if (!noExchange) requests.push({ label: 'the code exchange', idp: true, send: async () => exchangeCode({ code: await freshCode() }) });
-    else noteNotJudged('requestIdentityProviderToken', `RFC 6749 5.1: the code exchange's token response was not checked: ${noExchange}`);
+    if (!noExchange)
+      requests.push({ label: 'the code exchange', idp: true, send: async () => exchangeCode(run, { code: await freshCode(run) }) });
+    else
+      noteNotJudged(
+        run.ledger,
+        'requestIdentityProviderToken',
+        `RFC 6749 5.1: the code exchange's token response was not checked: ${noExchange}`,
+      );
     await forEachConcurrently(requests, async ({ label, idp, send: post }) => {
       const seen = await post();
       const { response } = seen;
@@ -166,11 +172,16 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
   it('RFC 6749 5.2: each refusal of the token endpoints names its error, in the allowed characters', {
     tags: ['RFC6749-5.2-error-required', 'RFC6749-5.2-error-characters'],
   }, async (ctx) => {
-    const endpoints = tokenEndpoints();
-    skipIf(ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT, reasonIfCannot(target.name, 'verifiesCredentials'));
+    const endpoints = tokenEndpoints(run.target);
+    skipIf(run, ctx, TOKEN_ENDPOINTS, endpoints.length ? undefined : NO_TOKEN_ENDPOINT, reasonIfCannot(target.name, 'verifiesCredentials'));
     const secret = required(target, 'LP_CLIENT_SECRET');
     const cases = endpoints.flatMap((endpoint) => [
-      { endpoint, label: 'a wrong client_secret', fields: { client_secret: wrongValues(secret)[0] }, errors: ['invalid_client'] },
+      {
+        endpoint,
+        label: 'a wrong client_secret',
+        fields: { client_secret: wrongValues(secret, run.redactor)[0] },
+        errors: ['invalid_client'],
+      },
       { endpoint, label: 'no client_secret', fields: { client_secret: undefined }, errors: ['invalid_client', 'invalid_request'] },
       { endpoint, label: 'no grant_type', fields: { grant_type: undefined }, errors: ['invalid_request', 'unsupported_grant_type'] },
       {
@@ -194,7 +205,7 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
         : []),
     ]);
     await forEachConcurrently(cases, async ({ endpoint, label, fields, errors, ...rest }) => {
-      const seen = await endpoint.post(fields);
+      const seen = await endpoint.post(run, fields);
       const { status } = seen.response;
       if ('seedOnly' in rest && statusClass(status) === 2) return;
       expect(statusClass(status), `RFC 6749 5.2: ${label} at ${endpoint.label} answered ${status}`).toBe(4);
@@ -222,8 +233,9 @@ describe('OAuth clauses of the token endpoints (RFC 6749 3.2, 4.1.3, 5.1, 5.2)',
 
 describe('OAuth clauses of what the server issues (RFC 6749 10.10)', () => {
   it('RFC 6749 10.10: issued tokens and codes can carry 128 bits and do not repeat', { tags: ['RFC6749-10.10-guessing'] }, async (ctx) => {
-    const endpoints = tokenEndpoints();
+    const endpoints = tokenEndpoints(run.target);
     skipIf(
+      run,
       ctx,
       [...TOKEN_ENDPOINTS, 'requestAuthorization'],
       endpoints.length ? undefined : NO_TOKEN_ENDPOINT,
@@ -233,15 +245,15 @@ describe('OAuth clauses of what the server issues (RFC 6749 10.10)', () => {
     const CODES = 16;
     const tokenRequests = endpoints.flatMap((endpoint) => Array.from({ length: TOKENS_PER_ENDPOINT }, () => endpoint));
     const tokens = await mapConcurrently(tokenRequests, async (endpoint) => {
-      const { response, bodyText } = await endpoint.post();
+      const { response, bodyText } = await endpoint.post(run);
       expect(statusClass(response.status), `RFC 6749 10.10: client credentials at ${endpoint.label} answered ${response.status}`).toBe(2);
       return { label: `an access token of ${endpoint.label}`, value: String(jsonOf(bodyText)?.access_token ?? '') };
     });
-    if (approval) noteNotJudged('requestAuthorization', `RFC 6749 10.10: authorization codes were not checked: ${approval}`);
+    if (approval) noteNotJudged(run.ledger, 'requestAuthorization', `RFC 6749 10.10: authorization codes were not checked: ${approval}`);
     const codes = approval
       ? []
       : await mapConcurrently(Array.from({ length: CODES }), async () => {
-          const answer = await authorizeWith();
+          const answer = await authorizeWith(run);
           expect(redirectedBack(answer), `RFC 6749 10.10: authorize answered ${answered(answer)}`).toBe(true);
           return { label: 'an authorization code', value: answer.location!.searchParams.get('code') ?? '' };
         });
@@ -267,6 +279,7 @@ describe('OAuth clauses of the bearer challenge (RFC 6750 3)', () => {
     tags: ['RFC6750-3-www-authenticate', 'RFC6750-3-bearer-scheme', 'RFC6750-3-attributes'],
   }, async (ctx) => {
     skipIf(
+      run,
       ctx,
       MILESTONES,
       reasonIfUnset(target, 'LP_BASE_URL', 'LP_TEST_LOAD_ID'),
@@ -284,6 +297,7 @@ describe('OAuth clauses of the bearer challenge (RFC 6750 3)', () => {
     ];
     await forEachConcurrently(cases, async ({ label, authorization }) => {
       const { response } = await request(
+        run,
         'recordLoadMilestoneEvent',
         chain(withHeaders(key), withHeaders({ Authorization: authorization })),
       );

@@ -9,9 +9,9 @@ import { jsonOf, statusClass } from '../judge/answers.ts';
 import { skipIf } from '../support/skips.ts';
 import { describeWrong, wrongValues } from '../operators/wrong-credentials.ts';
 import { reasonIfUnset, required } from '../send/target.ts';
-import { currentRun } from '../send/run.ts';
+import { workerRun } from '../support/worker-run.ts';
 
-const run = currentRun();
+const run = workerRun();
 const { target } = run;
 const { redactor } = run;
 
@@ -23,8 +23,8 @@ describe('service token endpoint (POST {base_url}/token)', () => {
   it('issues a Bearer token with an integer expired_in of 1..3600 for form-encoded client credentials', {
     tags: ['RFC6749-5.1-service-access-token', 'RFC6749-5.1-service-token-type'],
   }, async (ctx) => {
-    skipIf(ctx, OP, needs());
-    const { data, response } = await callOperation<{ access_token?: string }>(logisticsClient(target).token, SERVICE_TOKEN, {
+    skipIf(run, ctx, OP, needs());
+    const { data, response } = await callOperation<{ access_token?: string }>(logisticsClient(run).token, SERVICE_TOKEN, {
       body: {
         grant_type: 'client_credentials',
         client_id: required(target, 'LP_CLIENT_ID'),
@@ -45,8 +45,8 @@ describe('service token endpoint (POST {base_url}/token)', () => {
 
   // The seed's request (4.1) carries no key, so it must succeed; whether a key sent along is accepted is the guess.
   it('answers a token request that also carries the subscription key, and records whether it is treated alike', async (ctx) => {
-    skipIf(ctx, OP, needs(), reasonIfUnset(target, 'LP_SUBSCRIPTION_KEY'));
-    const seen = await request(SERVICE_TOKEN, withHeaders({ 'Ocp-Apim-Subscription-Key': required(target, 'LP_SUBSCRIPTION_KEY') }));
+    skipIf(run, ctx, OP, needs(), reasonIfUnset(target, 'LP_SUBSCRIPTION_KEY'));
+    const seen = await request(run, SERVICE_TOKEN, withHeaders({ 'Ocp-Apim-Subscription-Key': required(target, 'LP_SUBSCRIPTION_KEY') }));
     const status = seen.response.status;
     expect([2, 4], `status ${status}`).toContain(statusClass(status));
     observeAssumption(
@@ -59,11 +59,11 @@ describe('service token endpoint (POST {base_url}/token)', () => {
   });
 
   it('rejects a wrong client secret with a 4xx', { tags: ['RFC6749-4.4.2-service-authenticates-client'] }, async (ctx) => {
-    skipIf(ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
+    skipIf(run, ctx, OP, needs(), reasonIfCannot(target.name, 'verifiesCredentials'));
     const secret = required(target, 'LP_CLIENT_SECRET');
     let last: Awaited<ReturnType<typeof request>> | undefined;
-    for (const wrong of wrongValues(secret)) {
-      last = await request(SERVICE_TOKEN, withForm({ client_secret: wrong }));
+    for (const wrong of wrongValues(secret, run.redactor)) {
+      last = await request(run, SERVICE_TOKEN, withForm({ client_secret: wrong }));
       expect(
         statusClass(last.response.status),
         `a wrong client_secret (${describeWrong(secret, wrong)}) answered ${last.response.status}`,
@@ -81,14 +81,14 @@ describe('service token endpoint (POST {base_url}/token)', () => {
   });
 
   it('rejects an unsupported grant_type with a 4xx', async (ctx) => {
-    skipIf(ctx, OP, needs());
-    const { response } = await request(SERVICE_TOKEN, withForm({ grant_type: 'password' }));
+    skipIf(run, ctx, OP, needs());
+    const { response } = await request(run, SERVICE_TOKEN, withForm({ grant_type: 'password' }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 
   it('rejects a request without client_secret with a 4xx', { tags: ['RFC6749-4.4.2-service-requires-credentials'] }, async (ctx) => {
-    skipIf(ctx, OP, reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID'));
-    const { response } = await request(SERVICE_TOKEN, withForm({ client_secret: undefined }));
+    skipIf(run, ctx, OP, reasonIfUnset(target, 'LP_BASE_URL', 'LP_CLIENT_ID'));
+    const { response } = await request(run, SERVICE_TOKEN, withForm({ client_secret: undefined }));
     expect(statusClass(response.status), `status ${response.status}`).toBe(4);
   });
 });

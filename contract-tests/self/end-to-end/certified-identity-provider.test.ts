@@ -17,10 +17,10 @@ import { EXIT_CODES } from '../../report/verdict-line.ts';
 import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
 import { skipIf } from '../../support/skips.ts';
 import { contractLive, type LiveRun, verdictLine, WHOLE_RUN_TIMEOUT_MS } from '../live-runs.ts';
-import { currentRun } from '../../send/run.ts';
+import { workerRun } from '../../support/worker-run.ts';
 
-const run = currentRun();
-const { target } = run;
+const worker = workerRun();
+const { target } = worker;
 
 const CONFIGURATIONS = ['optional', 'required'] as const;
 type Pkce = (typeof CONFIGURATIONS)[number];
@@ -58,7 +58,7 @@ afterAll(async () => {
 
 describe.for(CONFIGURATIONS)('a certified authorization server as the identity provider, PKCE %s', (pkce) => {
   it('redirects errors with RFC 9207 iss, and sends a user who must sign in to its own page with a relative Location', async (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { env } = runs.get(pkce)!.provider;
     const authorize = (query: Record<string, string>) =>
       fetch(`${env.LP_AUTH_URL}/oauth2/default/v1/authorize?${new URLSearchParams(query)}`, { redirect: 'manual' });
@@ -73,7 +73,7 @@ describe.for(CONFIGURATIONS)('a certified authorization server as the identity p
   });
 
   it('no violation but the one the published documentation asks beyond the RFC, labelled as its own', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { run, report } = runs.get(pkce)!;
     expect(report.counts.unjudged, run.output.slice(-3000)).toBe(0);
     expect(report.violations.length, run.output.slice(-3000)).toBeGreaterThan(0);
@@ -89,14 +89,14 @@ describe.for(CONFIGURATIONS)('a certified authorization server as the identity p
   });
 
   it('what keeps the documentation is no violation: a relative Location, no Pragma, a login page, a NUL-padded secret noted', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { run } = runs.get(pkce)!;
     expect(run.output).not.toMatch(/must match format "uri"|required header Pragma is missing/);
     expect(run.output).toMatch(/no Pragma: no-cache: RFC 6749 5\.1 writes it as a MUST, but RFC 9111 5\.4 deprecates Pragma/);
   });
 
   it('every check that needs an approved code skips, saying a person has to sign in; so does the code-grant workflow', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { run, report } = runs.get(pkce)!;
     const skips = readLedger(join(out, pkce, '.ledger')).flatMap((e) => (e.kind === 'skip' ? [e] : []));
     const codeChecks = skips.filter((e) =>

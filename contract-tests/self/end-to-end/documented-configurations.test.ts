@@ -11,10 +11,10 @@ import { EXIT_CODES } from '../../report/verdict-line.ts';
 import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
 import { skipIf } from '../../support/skips.ts';
 import { contractLive, type LiveRun, verdictLine, WHOLE_RUN_TIMEOUT_MS } from '../live-runs.ts';
-import { currentRun } from '../../send/run.ts';
+import { workerRun } from '../../support/worker-run.ts';
 
-const run = currentRun();
-const { target } = run;
+const worker = workerRun();
+const { target } = worker;
 
 /** Each documented configuration: the settings it leaves out, and what the skip of a check that needs them says. */
 const CONFIGURATIONS = {
@@ -66,7 +66,7 @@ afterAll(async () => {
 
 describe.for(NAMES)('the documented configuration "%s"', (name) => {
   it('passes: the suite and the workflows, nothing left unjudged', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const run = runs.get(name)!;
     expect(run.exitCode, run.output.slice(-4000)).toBe(EXIT_CODES.pass);
     expect(verdictLine(run)).toMatch(/^contract verdict: PASS: 0 violations, 0 contradicted assumptions, 0 checks could not be judged/);
@@ -74,7 +74,7 @@ describe.for(NAMES)('the documented configuration "%s"', (name) => {
   });
 
   it('every check that needs what is left out skips, and says which setting', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { skip, operation } = CONFIGURATIONS[name];
     const skips = readLedger(join(dirOf(name), '.ledger')).flatMap((e) => (e.kind === 'skip' ? [e] : []));
     const because = skips.filter((e) => skip.test(e.reason));

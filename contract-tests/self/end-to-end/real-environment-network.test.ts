@@ -19,10 +19,10 @@ import { freePort } from '../../../tools/free-port.ts';
 import { EXIT_CODES } from '../../report/verdict-line.ts';
 import { skipIf } from '../../support/skips.ts';
 import { contractLive, type LiveRun, verdictLine, WHOLE_RUN_TIMEOUT_MS } from '../live-runs.ts';
-import { currentRun } from '../../send/run.ts';
+import { workerRun } from '../../support/worker-run.ts';
 
-const run = currentRun();
-const { target } = run;
+const worker = workerRun();
+const { target } = worker;
 
 const FLEET_FILES = ['contract-tests/fleet/vehicles.test.ts', 'contract-tests/security/lessee-ownership.test.ts'];
 const HOST = 'staging.partner.invalid';
@@ -121,7 +121,7 @@ afterAll(async () => {
 
 describe('real networks: idle-closing gateways, proxies, private CAs', () => {
   it('behind a gateway that closes idle connections without a word, the run passes: a closed connection is not a verdict', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { idleClosing } = runs!;
     expect(idleClosing.exitCode, idleClosing.output.slice(-4000)).toBe(EXIT_CODES.pass);
     expect(verdictLine(idleClosing)).toMatch(
@@ -130,7 +130,7 @@ describe('real networks: idle-closing gateways, proxies, private CAs', () => {
   });
 
   it('through a proxy that is the only route to the host, over http and over https, the whole run passes, suite and workflows; the proxy reads no request', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     for (const { run, forward: proxy, tunnelsBeforeWorkflows } of Object.values(proxied!)) {
       expect(run.exitCode, run.output.slice(-4000)).toBe(EXIT_CODES.pass);
       expect(run.output).toMatch(
@@ -152,7 +152,7 @@ describe('real networks: idle-closing gateways, proxies, private CAs', () => {
   });
 
   it('a CA Node does not know: could not judge after one try per API, NODE_EXTRA_CA_CERTS named, no check run', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { unknownCa } = runs!;
     expect(unknownCa.exitCode, unknownCa.output.slice(-4000)).toBe(EXIT_CODES.couldNotJudge);
     const lines = unknownCa.output.split('\n').filter((line) => line.startsWith('contract: preflight: '));

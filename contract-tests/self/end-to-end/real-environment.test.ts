@@ -19,10 +19,10 @@ import { skipIf } from '../../support/skips.ts';
 import { contractLive, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from '../live-runs.ts';
 import { browserMissingReason, checkReportInBrowser } from '../report-browser.ts';
 import { testWaitMs } from '../../../config/test-waits.ts';
-import { currentRun } from '../../send/run.ts';
+import { workerRun } from '../../support/worker-run.ts';
 
-const run = currentRun();
-const { target } = run;
+const worker = workerRun();
+const { target } = worker;
 
 // The fleet's checks and its lessee-isolation checks: what builds on the list.
 const FLEET_FILES = ['contract-tests/fleet/vehicles.test.ts', 'contract-tests/security/lessee-ownership.test.ts'];
@@ -85,7 +85,7 @@ afterAll(async () => {
 
 describe('a contradicted assumption never cascades', () => {
   it('a wrapped list under another content type passes, each contradiction reported, every fleet check run', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { shapes } = runs!;
     expect(verdictLine(shapes), shapes.output.slice(-6000)).toMatch(
       /^contract verdict: PASS: 0 violations, [1-9]\d* contradicted assumptions, 0 checks could not be judged/,
@@ -109,7 +109,7 @@ describe('a contradicted assumption never cascades', () => {
   });
 
   it("the same server leaking another lessee's vehicle fails, with the leak as the violation", (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { leak } = runs!;
     expect(leak.exitCode, leak.output.slice(-6000)).toBe(EXIT_CODES.fail);
     expect(verdictLine(leak)).toMatch(/^contract verdict: FAIL: [1-9]\d* violations/);
@@ -122,7 +122,7 @@ describe('a violation in every report, with what a partner needs to act on it', 
   const read = (file: string) => readFileSync(join(out, file), 'utf8');
 
   it('the console names the promise, expected against got, the request, the answer and a curl; no vitest diff', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { output } = runs!.leak;
     // A GitHub Actions run (as this one is) folds each section into a ::group:: block under its title.
     const section = output.slice(output.indexOf('\n::group::Violations ('));
@@ -138,7 +138,7 @@ describe('a violation in every report, with what a partner needs to act on it', 
   });
 
   it('violations.json, the JUnit failure, report.json and summary.md carry it, with the drift from the baseline run', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const violations = JSON.parse(read('leak/violations.json')) as { violations: ViolationGroup[]; baseline: string };
     const lessee = violations.violations.find((g) => g.promise.startsWith(LESSEE));
     expect(lessee?.examples[0]?.curl).toContain('${LP_FLEET_API_KEY}');
@@ -162,7 +162,7 @@ describe('a violation in every report, with what a partner needs to act on it', 
   });
 
   it('in GitHub Actions: an ::error per violation, a ::warning at the spec line of each contradicted assumption, the job summary', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { output } = runs!.leak;
     expect(output).toMatch(new RegExp(`\\n::error title=Contract violation[^:]*::${LESSEE}`));
     expect(output).toMatch(/\n::warning file=openapi\/fleet\/[^,]+\.yaml,line=\d+,title=Contradicted assumption \(seed 4\.[56]\)::/);
@@ -172,7 +172,7 @@ describe('a violation in every report, with what a partner needs to act on it', 
   it(
     'report.html, in Chromium at 1280×900: the verdict first, the violation with its curl, the grid, offline',
     async (ctx) => {
-      skipIf(ctx, [], onlyWithMock(), browserMissingReason);
+      skipIf(worker, ctx, [], onlyWithMock(), browserMissingReason);
       const report = JSON.parse(read('leak/report.json')) as RunReport;
       const screenshot = await checkReportInBrowser(join(out, 'leak', 'report.html'), {
         secrets,
@@ -186,7 +186,7 @@ describe('a violation in every report, with what a partner needs to act on it', 
   );
 
   it('no report, annotation or summary shows a credential, in any encoding', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     expect(secrets.length).toBeGreaterThan(0);
     // Every file of the report directory, the run's ledger (.ledger/) included.
     const files = readdirSync(join(out, 'leak'), { recursive: true, encoding: 'utf8' }).filter((f) =>
@@ -207,7 +207,7 @@ describe('a violation in every report, with what a partner needs to act on it', 
 
 describe("what is nobody's verdict ends as 'could not judge' (exit 2)", () => {
   it('credentials the target refuses: named in one line, no check run, never green', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { wrongKey } = runs!;
     expect(wrongKey.exitCode, wrongKey.output.slice(-3000)).toBe(EXIT_CODES.couldNotJudge);
     expect(wrongKey.output).toMatch(/preflight: fleet API .* refused the configured credentials \(401\): check LP_FLEET_API_KEY/);
@@ -216,7 +216,7 @@ describe("what is nobody's verdict ends as 'could not judge' (exit 2)", () => {
   });
 
   it('an unreachable target: one line, no stack trace, no violation', (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { unreachable } = runs!;
     expect(unreachable.exitCode, unreachable.output.slice(-3000)).toBe(EXIT_CODES.couldNotJudge);
     expect(unreachable.output).toMatch(/preflight: fleet API .* could not be reached: GET \/fleet\/vehicles: the connection failed/);
@@ -224,7 +224,7 @@ describe("what is nobody's verdict ends as 'could not judge' (exit 2)", () => {
   });
 
   it("the suite's own failure is neither a violation nor a pass", (ctx) => {
-    skipIf(ctx, [], onlyWithMock());
+    skipIf(worker, ctx, [], onlyWithMock());
     const { crash } = runs!;
     expect(crash.exitCode, crash.output.slice(-3000)).toBe(EXIT_CODES.couldNotJudge);
     expect(verdictLine(crash)).toMatch(/^contract verdict: COULD NOT JUDGE: 0 violations/);

@@ -13,9 +13,10 @@ import type { RetriedCheck, RunReport } from '../../report/report-model.ts';
 import { startSandbox, type TargetServer } from '../../runner/target-server.ts';
 import { skipIf } from '../../support/skips.ts';
 import { contractLive, contradictedNames, LIVE_RUN_TIMEOUT_MS, type LiveRun, verdictLine } from '../live-runs.ts';
-import { currentRun } from '../../send/run.ts';
+import { workerRun } from '../../support/worker-run.ts';
 
-const { target } = currentRun();
+const worker = workerRun();
+const { target } = worker;
 
 // The checks of the three APIs and the probes of the size limits; the property-based, security and self checks add
 // time, not assumptions.
@@ -70,7 +71,7 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
   });
 
   it('the default run passes, with no violation, and reports each contradiction apart with its evidence', (ctx) => {
-    skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
+    skipIf(worker, ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
     const { lenient } = runs!;
     expect(lenient.transport?.retried, 'the direct run met nothing to retry').toBe(0);
     expect(verdictLine(lenient), lenient.output.slice(-6000)).toMatch(
@@ -92,7 +93,7 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
   });
 
   it('the strict run, behind the gateway, fails on the same contradictions, still with no violation', (ctx) => {
-    skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
+    skipIf(worker, ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
     const { lenient, strict } = runs!;
     expect(strict.exitCode).toBe(1);
     expect(verdictLine(strict)).toMatch(
@@ -107,7 +108,7 @@ describe('verdicts against a server that keeps the seed and contradicts the assu
   });
 
   it('behind a throttling, flaky gateway nothing is left unjudged, and the run reports what it met', (ctx) => {
-    skipIf(ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
+    skipIf(worker, ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
     const { lenient, strict: behind } = runs!;
     expect(verdictLine(behind), behind.output.slice(-6000)).toMatch(
       /^contract verdict: FAIL: 0 violations, \d+ contradicted assumptions \(\d+ checks failed on them: strict run\), 0 checks could not be judged/,
