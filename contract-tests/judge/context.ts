@@ -7,7 +7,7 @@ import { vehicleListOf } from '../model/vehicle-list.ts';
 import { type Capability, capabilityOf } from '../send/capabilities.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { type OwnFleet, ownFleet } from '../send/own-fleet.ts';
-import type { Run } from '../send/run.ts';
+import { perRun } from '../send/per-run.ts';
 import { SECRET_VARIABLES, type Target } from '../send/target.ts';
 import { clockAdvanceSeconds } from '../send/target-clock.ts';
 import { answerJson, answerObject, formOf, locationOf, operationIdOf, queryOf, statusClassOf, valuesOf } from './exchange-facts.ts';
@@ -111,13 +111,7 @@ export class RunContext {
   }
 }
 
-const contexts = new WeakMap<Run, RunContext>();
 /** The context of a run (one per worker). */
-export const runContext = (run: Run): RunContext => {
-  let context = contexts.get(run);
-  if (!context) {
-    context = new RunContext({ capability: capabilityOf(run.target.name), env: run.target.env, ownFleet: () => ownFleet(run) });
-    contexts.set(run, context);
-  }
-  return context;
-};
+export const runContext = perRun(
+  (run) => new RunContext({ capability: capabilityOf(run.target.name), env: run.target.env, ownFleet: () => ownFleet(run) }),
+);

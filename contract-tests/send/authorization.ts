@@ -5,6 +5,7 @@ import { reasonIfCannot } from './capabilities.ts';
 import type { Exchange } from './fetch.ts';
 import { request } from './model.ts';
 import { type Change, unchanged, withForm, withQuery } from './parts.ts';
+import { perRun } from './per-run.ts';
 import type { Run } from './run.ts';
 import { reasonIfUnset, required, type Target } from './target.ts';
 
@@ -115,22 +116,16 @@ async function probeApproval(run: Run): Promise<string | undefined> {
   return `${refusal}; with an S256 code_challenge ${described(withPkce, second).replace(/^the authorize endpoint /, 'it ')}`;
 }
 
-/** Each run's probe of unattended approval. */
-const approvals = new WeakMap<Run, Promise<string | undefined>>();
 /** Undefined when authorize redirects to LP_REDIRECT_URI with a code unattended, else why the code-grant checks cannot
  * run (settings, a person who has to sign in, a refusal). Probed once per run: the answer does not change in a run. */
-export function unattendedApproval(run: Run): Promise<string | undefined> {
-  let approval = approvals.get(run);
-  if (!approval) {
+export const unattendedApproval = perRun(
+  (run): Promise<string | undefined> =>
     // A probe that got no answer to judge is asked again by the next check, not taken as the answer.
-    approval = probeApproval(run).catch((error: unknown) => {
-      approvals.delete(run);
+    probeApproval(run).catch((error: unknown) => {
+      unattendedApproval.forget(run);
       throw error;
-    });
-    approvals.set(run, approval);
-  }
-  return approval;
-}
+    }),
+);
 
 /** A fresh code for the registered redirect URI (the caller has checked unattendedApproval), from an authorize request
  * with `change` applied (e.g. a PKCE challenge). */

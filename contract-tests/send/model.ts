@@ -9,10 +9,11 @@ import { type DocumentedParameter, type RegistryEntry, specRoles } from '../mode
 import { bodyOf, type Change, copyParts, type RequestParts, unchanged, urlOf } from './parts.ts';
 import { type LpVariable, reasonIfUnset, required, type Target } from './target.ts';
 import { type EarlierValue, type ValueSources, valueNeeds } from '../model/valid-requests.ts';
+import { perRun } from './per-run.ts';
 import type { Run } from './run.ts';
 
 /** What the table's values need from above the model, for a run; the LP_* settings come from the run's target. */
-export type SentSources = { [K in Exclude<keyof ValueSources, 'variable'>]: (run: Run) => ReturnType<ValueSources[K]> };
+type SentSources = { [K in Exclude<keyof ValueSources, 'variable'>]: (run: Run) => ReturnType<ValueSources[K]> };
 let sources: SentSources | undefined;
 /** Wires what the table's values need from above the model (support/setup.ts does, once per worker). */
 export function provideValueSources(given: SentSources): void {
@@ -64,18 +65,13 @@ export async function reasonIfCannotSendKeeping(
 }
 
 /** The bearer token of each run, obtained once, through the client. */
-const bearerTokens = new WeakMap<Run, Promise<string>>();
+const bearerToken = perRun(async (run) => {
+  const { tokenProvider } = await import('./clients.ts');
+  return tokenProvider(run, 'service').getToken();
+});
 /** The value of a credential for the run's target (a bearer token is obtained once per run, through the client). */
 export async function credentialValue(run: Run, id: CredentialId): Promise<string> {
-  if (id === 'bearer') {
-    const { tokenProvider } = await import('./clients.ts');
-    let token = bearerTokens.get(run);
-    if (!token) {
-      token = tokenProvider(run, 'service').getToken();
-      bearerTokens.set(run, token);
-    }
-    return token;
-  }
+  if (id === 'bearer') return bearerToken(run);
   return required(run.target, CREDENTIALS[id].variables[0]!);
 }
 

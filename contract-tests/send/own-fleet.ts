@@ -1,9 +1,10 @@
-// The vehicles the configured fleet key sees: its unfiltered list, asked once per worker through the one fetch (so its
+// The vehicles the configured fleet key sees: its unfiltered list, asked once per run through the one fetch (so its
 // answer is judged like any other). The model takes sample filter values and a vehicle to fetch from it; the exchange
 // checks take the customers it holds as the key's own, so any other customer's vehicle in any answer is a leak.
 import { reasonIfCannot } from './capabilities.ts';
 import { reasonIfUnset } from './target.ts';
 import { parseJsonLoosely, vehicleListOf } from '../model/vehicle-list.ts';
+import { perRun } from './per-run.ts';
 import type { Run } from './run.ts';
 
 export type ListedVehicle = Record<string, unknown>;
@@ -14,18 +15,9 @@ export interface OwnFleet {
   complete: boolean;
 }
 
-/** Each run's fleet, asked once. */
-const owned = new WeakMap<Run, Promise<OwnFleet>>();
-
-/** The key's own fleet on the run's target (empty where the target has no data, or the fleet API is not configured). */
-export function ownFleet(run: Run): Promise<OwnFleet> {
-  let own = owned.get(run);
-  if (!own) {
-    own = askOwnFleet(run);
-    owned.set(run, own);
-  }
-  return own;
-}
+/** The key's own fleet on the run's target, asked once (empty where the target has no data, or the fleet API is not
+ * configured). */
+export const ownFleet = perRun(askOwnFleet);
 
 async function askOwnFleet(run: Run): Promise<OwnFleet> {
   if (reasonIfUnset(run.target, 'LP_FLEET_BASE_URL', 'LP_FLEET_API_KEY') || reasonIfCannot(run.target.name, 'hasDataSemantics'))
