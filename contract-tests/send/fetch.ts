@@ -13,6 +13,7 @@ import type { Observed } from './ledger.ts';
 import { mediaTypeOf } from '../model/media-types.ts';
 import { redactionWindow } from '../../src/redact.ts';
 import { specOperations, type Operation } from '../model/spec.ts';
+import { perRun } from './per-run.ts';
 import type { Run } from './run.ts';
 import type { Target } from './target.ts';
 import { CouldNotJudge, type TransportStats } from './transport.ts';
@@ -46,20 +47,21 @@ export function schemesOf(headers: Headers): string {
   return used.length ? used.join('+') : 'none';
 }
 
-/** Tokens the run obtained: redacted everywhere, and `$LP_ACCESS_TOKEN` in a reproduction. */
-const learnedTokens = new Set<string>();
+/** Tokens each run obtained: redacted everywhere, and `$LP_ACCESS_TOKEN` in a reproduction. */
+const learnedTokens = perRun(() => new Set<string>());
 
 /** A body that may name a token field: one spelled out, or behind a JSON escape. The others are not parsed here. */
 const MAY_NAME_A_TOKEN = /_token|\\u/;
 
-function learnCredentials({ redactor }: Run, bodyText: string, location: string | null): void {
+function learnCredentials(run: Run, bodyText: string, location: string | null): void {
+  const { redactor } = run;
   if (MAY_NAME_A_TOKEN.test(bodyText))
     try {
       const body = JSON.parse(bodyText) as Record<string, unknown>;
       for (const field of ['access_token', 'refresh_token', 'id_token']) {
         if (typeof body[field] === 'string') {
           redactor.add(body[field]);
-          learnedTokens.add(body[field]);
+          learnedTokens(run).add(body[field]);
         }
       }
     } catch {
@@ -177,8 +179,8 @@ type RawExchange = Pick<Exchange, 'request'> & {
 const recentExchanges = new Map<string, RawExchange[]>();
 const RECENT = 30;
 
-const evidenceOfRaw = ({ target, redactor }: Run, raw: RawExchange): Evidence =>
-  evidenceOf(target, raw.request, raw.answer, learnedTokens, (text) => redactor.redact(text));
+const evidenceOfRaw = (run: Run, raw: RawExchange): Evidence =>
+  evidenceOf(run.target, raw.request, raw.answer, learnedTokens(run), (text) => run.redactor.redact(text));
 
 /** The evidence of one exchange: its request and answer, every credential named by its LP_* variable. */
 export const evidenceOfExchange = (seen: Exchange): Evidence => evidenceOfRaw(seen.run, rawOf(seen));
