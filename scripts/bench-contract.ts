@@ -84,11 +84,18 @@ function processCpuSeconds(pid: number): number | undefined {
   return times && (times[0]! + times[1]!) / TICKS;
 }
 
-/** The CPU a body's child processes cost, read from /proc around it. */
-async function measuringCpu<T>(body: () => Promise<T>): Promise<T & { cpuSeconds: number | undefined }> {
-  const before = endedChildrenCpuSeconds();
+/** CPU-seconds of this process (the suite run in it, runner/run-suite.ts) and of its children that have ended. */
+function ownAndEndedChildrenCpuSeconds(): number | undefined {
+  const times = statTimes('self');
+  return times && (times[0]! + times[1]! + times[2]! + times[3]!) / TICKS;
+}
+
+/** The CPU a body's child processes cost (with `own`, this process's too: a suite run here), read from /proc around it. */
+async function measuringCpu<T>(body: () => Promise<T>, own = false): Promise<T & { cpuSeconds: number | undefined }> {
+  const cpu = own ? ownAndEndedChildrenCpuSeconds : endedChildrenCpuSeconds;
+  const before = cpu();
   const result = await body();
-  const after = endedChildrenCpuSeconds();
+  const after = cpu();
   return { ...result, cpuSeconds: before === undefined || after === undefined ? undefined : after - before };
 }
 
@@ -112,20 +119,27 @@ async function withServer<T>(start: () => Promise<TargetServer>, body: (server: 
  * in a fresh clone), which --help need not wait for.
  */
 const runners = async () => {
-  const [{ dreddAgainst }, { runSuite }, { readLedger }] = await Promise.all([
+  const [{ dreddAgainst }, { runSuite }, { readLedger }, { runSettingsOf }] = await Promise.all([
     import('../contract-tests/dredd/run-dredd.ts'),
     import('../contract-tests/runner/run-suite.ts'),
     import('../contract-tests/report/run-files.ts'),
+    import('../contract-tests/send/run-settings.ts'),
   ]);
-  return { dreddAgainst, runSuite, readLedger };
+  return { dreddAgainst, runSuite, readLedger, runSettingsOf };
 };
 
 async function suite(target: TargetName, server: TargetServer): Promise<Row> {
-  const { runSuite, readLedger } = await runners();
+  const { runSuite, readLedger, runSettingsOf } = await runners();
   const outputDir = join(repoRoot, 'dist/contract/bench', target);
   rmSync(outputDir, { recursive: true, force: true });
-  const run: SuiteRun & { cpuSeconds: number | undefined } = await measuringCpu(() =>
-    runSuite({ target, env: server.env, outputDir, vitestArgs: ['--exclude', 'contract-tests/self/**'] }),
+  const run: SuiteRun & { cpuSeconds: number | undefined } = await measuringCpu(
+    () =>
+      runSuite({
+        // The mock and the sandbox are strict targets (config/environment.ts strictByDefault).
+        settings: { ...runSettingsOf({ ...server.env, LP_CONTRACT_TARGET: target, LP_CONTRACT_OUT: outputDir }), strictAssumptions: true },
+        vitestArgs: ['--exclude', 'contract-tests/self/**'],
+      }),
+    true,
   );
   const responses = readLedger(join(outputDir, '.ledger')).filter((e) => e.kind === 'exchange').length;
   return {

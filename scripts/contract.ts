@@ -5,10 +5,9 @@
 // out). Ends with one verdict line (two with the workflows).
 import { resolve } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
-import { strictByDefault } from '../config/environment.ts';
-import { readTransportSettings, type TransportSettings } from '../contract-tests/send/transport.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
-import { flagVariable, loadDotenv, parseTargetName, readVariable, type TargetName } from '../config/environment.ts';
+import { flagVariable, loadDotenv, parseTargetName, readVariable, strictByDefault, type TargetName } from '../config/environment.ts';
+import { type RunSettings, runSettingsOf } from '../contract-tests/send/run-settings.ts';
 import { TARGET_CLI_OPTIONS } from '../tools/targets.ts';
 
 const CLI = {
@@ -88,10 +87,11 @@ const CLI = {
   ],
 } as const;
 
-/** The transport options as the LP_CONTRACT_* variables the suite's workers read (an option wins over the variable). */
+/** The transport options as the LP_CONTRACT_* variables they stand for (an option wins over the variable), and the
+ * option each variable comes from, for an error's message. */
 function transportOptions(values: Record<string, string | boolean | undefined>): {
   env: Record<string, string>;
-  settings: TransportSettings;
+  optionOf: Map<string, string>;
 } {
   const env: Record<string, string> = {};
   const optionOf = new Map<string, string>();
@@ -107,14 +107,52 @@ function transportOptions(values: Record<string, string | boolean | undefined>):
   set('timeout', 'LP_CONTRACT_TIMEOUT_MS');
   set('tries', 'LP_CONTRACT_TRIES');
   set('max-wait', 'LP_CONTRACT_MAX_WAIT_S');
+  return { env, optionOf };
+}
+
+type Values = ReturnType<typeof parseCommandLine<(typeof CLI)['options']>>['values'];
+
+/**
+ * The run's settings from the options and the environment (LP_* variables; for live, .env fills in what the environment
+ * lacks): the one place the runner reads its environment. Everything after takes the settings as a value, down to
+ * vitest's workers (send/run-settings.ts).
+ */
+function settingsOf(values: Values, target: TargetName) {
+  // Real environments are configured by LP_* variables; a .env file fills in what the environment lacks (the CI
+  // settings LP_STRICT_ASSUMPTIONS, LP_FAIL_ON_SKIP and LP_MIN_COVERAGE included, so it is read before them).
+  if (target === 'live') loadDotenv();
+  const env = process.env;
+  const transport = transportOptions(values);
+  let settings: RunSettings;
   try {
-    return { env, settings: readTransportSettings({ ...process.env, ...env }) };
+    settings = runSettingsOf({ ...env, ...transport.env, LP_CONTRACT_TARGET: target });
   } catch (error) {
+    const { optionOf } = transport;
     usageError(
       CLI,
       (error as Error).message.replace(/^LP_CONTRACT_\w+/, (name) => (optionOf.has(name) ? `--${optionOf.get(name)} (or ${name})` : name)),
     );
   }
+  const runs = values.runs === undefined ? settings.runs : integerOption(CLI, 'runs', values.runs, 1, 10_000);
+  const rawCoverage = values['min-coverage'] ?? readVariable('LP_MIN_COVERAGE', env);
+  const minCoverage = rawCoverage === undefined ? undefined : Number(rawCoverage);
+  if (minCoverage !== undefined && !(rawCoverage!.trim() !== '' && minCoverage >= 0 && minCoverage <= 1)) {
+    usageError(CLI, `--min-coverage (or LP_MIN_COVERAGE) must be a ratio from 0 to 1, got "${rawCoverage}"`);
+  }
+  const baselineDir = values.baseline ?? readVariable('LP_CONTRACT_BASELINE', env);
+  return {
+    settings: {
+      ...settings,
+      outputDir: values.out === undefined ? settings.outputDir : resolve(repoRoot, values.out),
+      strictAssumptions: values['strict-assumptions'] === true || strictByDefault(target, env),
+      runs,
+      verbose: values.verbose === true || settings.verbose,
+    },
+    workersNamed: transport.env.LP_CONTRACT_WORKERS !== undefined || readVariable('LP_CONTRACT_WORKERS', env) !== undefined,
+    baselineDir: baselineDir === undefined || baselineDir === '' ? undefined : resolve(process.cwd(), baselineDir),
+    failOnSkip: values['fail-on-skip'] === true || flagVariable('LP_FAIL_ON_SKIP', env),
+    minCoverage,
+  };
 }
 
 function options() {
@@ -125,29 +163,11 @@ function options() {
   } catch (error) {
     usageError(CLI, (error as Error).message);
   }
-  const runs = values.runs === undefined ? undefined : integerOption(CLI, 'runs', values.runs, 1, 10_000);
   if (values.mutation && target !== 'sandbox') usageError(CLI, '--mutation needs --target sandbox');
-  // Real environments are configured by LP_* variables; a .env file fills in what the environment lacks (the CI
-  // settings LP_STRICT_ASSUMPTIONS, LP_FAIL_ON_SKIP and LP_MIN_COVERAGE included, so it is read before them).
-  if (target === 'live') loadDotenv();
-  const rawCoverage = values['min-coverage'] ?? readVariable('LP_MIN_COVERAGE');
-  const minCoverage = rawCoverage === undefined ? undefined : Number(rawCoverage);
-  if (minCoverage !== undefined && !(rawCoverage!.trim() !== '' && minCoverage >= 0 && minCoverage <= 1)) {
-    usageError(CLI, `--min-coverage (or LP_MIN_COVERAGE) must be a ratio from 0 to 1, got "${rawCoverage}"`);
-  }
-  const baselineDir = values.baseline ?? readVariable('LP_CONTRACT_BASELINE');
   return {
-    baselineDir: baselineDir === undefined || baselineDir === '' ? undefined : resolve(process.cwd(), baselineDir),
-    verbose: values.verbose === true || flagVariable('LP_CONTRACT_VERBOSE'),
-    transport: transportOptions(values),
-    target,
-    runs,
-    out: resolve(repoRoot, values.out ?? readVariable('LP_CONTRACT_OUT') ?? 'dist/contract'),
+    ...settingsOf(values, target),
     mutation: values.mutation,
     vitestArgs: positionals,
-    strict: values['strict-assumptions'] === true || strictByDefault(target),
-    failOnSkip: values['fail-on-skip'] === true || flagVariable('LP_FAIL_ON_SKIP'),
-    minCoverage,
     workflows: target === 'live' && values['no-workflows'] !== true,
   };
 }

@@ -57,6 +57,11 @@ export interface TargetOptions {
   mockArgs?: string[];
   /** Mock only: reuse a mock already answering at LP_BASE_URL instead of starting one (npm run contract). */
   reuseRunningMock?: boolean;
+  /**
+   * The settings live reads its LP_* variables from, and a running mock is looked for at (their LP_BASE_URL), when the
+   * caller has read them already (npm run contract). Default: the environment, and `.env` for live.
+   */
+  settings?: TargetEnv;
   readyTimeoutMs?: number;
 }
 
@@ -128,8 +133,8 @@ async function answers(url: string | undefined): Promise<boolean> {
 export async function resolveTarget(name: TargetName, options: TargetOptions = {}): Promise<ResolvedTarget> {
   if (options.mutation !== undefined && name !== 'sandbox') throw new Error('a mutation needs the sandbox target');
   if (name === 'live') {
-    const fromFile = loadDotenv();
-    const env = readTargetVariables();
+    const fromFile = options.settings ? false : loadDotenv();
+    const env = options.settings ?? readTargetVariables();
     if (!env.LP_BASE_URL && !env.LP_AUTH_URL && !env.LP_FLEET_BASE_URL) {
       throw new Error(
         'target live needs at least one of LP_BASE_URL, LP_AUTH_URL, LP_FLEET_BASE_URL (in the environment or .env; see .env.example)',
@@ -137,7 +142,7 @@ export async function resolveTarget(name: TargetName, options: TargetOptions = {
     }
     return { name, env, source: fromFile ? 'LP_* from the environment and .env' : 'LP_* from the environment', stop: async () => {} };
   }
-  const running = readVariable('LP_BASE_URL');
+  const running = options.settings ? options.settings.LP_BASE_URL : readVariable('LP_BASE_URL');
   if (name === 'mock' && options.reuseRunningMock && (await answers(running))) {
     const env = { ...MOCK_PLACEHOLDERS, LP_BASE_URL: running, LP_AUTH_URL: running, LP_FLEET_BASE_URL: running };
     return { name, env, source: `the mock already running at ${running}`, stop: async () => {} };

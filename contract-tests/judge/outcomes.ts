@@ -5,9 +5,7 @@
 // violation and never a pass. Read from vitest's serialized errors, so it works in a reporter and in a session alike.
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestCase, TestModule } from 'vitest/node';
-import type { Reporter } from 'vitest/node';
-import { currentOutputPaths } from '../send/run.ts';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 
 export type FailureOutcome = 'violation' | 'unjudged';
 
@@ -87,9 +85,11 @@ export function failedCheckOf(name: string, file: string, errors: readonly Error
 
 /** The vitest reporter `runSuite` adds: each failed check's outcome into `failed-checks.jsonl` (the verdict reads it). */
 export default class OutcomeReporter implements Reporter {
-  private readonly file = outcomesFile(currentOutputPaths().dir);
+  private file = '';
 
-  onInit(): void {
+  onInit(vitest: Vitest): void {
+    // Below the run's output directory, as the runner provided it (send/run-settings.ts).
+    this.file = outcomesFile(vitest.getProvidedContext().run.outputDir);
     mkdirSync(join(this.file, '..'), { recursive: true });
     writeFileSync(this.file, '');
   }

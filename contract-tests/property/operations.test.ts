@@ -6,7 +6,6 @@
 // parameter (the test load) keeps its value in every input, so nothing is ever recorded for another load.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { integerVariable } from '../../config/environment.ts';
 import { type FuzzKind, fuzzTargets } from '../operators/fuzz-inputs.ts';
 import type { Exchange } from '../send/fetch.ts';
 import { reasonIfCannotSendKeeping, request, sampleValue } from '../send/model.ts';
@@ -20,9 +19,9 @@ import { workerRun } from '../support/worker-run.ts';
 const run = workerRun();
 const { target } = run;
 
-const RUNS = integerVariable('LP_CONTRACT_RUNS', 5, 1);
-// A fixed random seed by default keeps a red run reproducible; LP_CONTRACT_RANDOM_SEED explores other inputs.
-const SEED = integerVariable('LP_CONTRACT_RANDOM_SEED', 20261122, Number.MIN_SAFE_INTEGER);
+// The run's settings (send/run-settings.ts): --runs (LP_CONTRACT_RUNS) and LP_CONTRACT_RANDOM_SEED.
+const RUNS = run.runs;
+const SEED = run.randomSeed;
 
 /**
  * Runs the property: each generated request's answer is below 500 and conforms (the contract fetch checks that). The

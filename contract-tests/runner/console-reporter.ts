@@ -2,8 +2,7 @@
 // the failed checks are listed one line each with their outcome (a violation and what it states, or could not judge and
 // why), and the Violations section the run prints after them gives each broken promise with its request, answer and
 // curl; vitest's assertion diffs and code frames, which say nothing to a partner, are printed only with --verbose.
-import { DefaultReporter } from 'vitest/node';
-import { flagVariable } from '../../config/environment.ts';
+import { DefaultReporter, type Vitest } from 'vitest/node';
 import { outcomeOfErrors, unjudgedReason } from '../judge/outcomes.ts';
 
 interface TaskLike {
@@ -34,9 +33,10 @@ function fullName(task: TaskLike): string {
 type PrintErrorsSummary = (files: unknown, errors: readonly unknown[]) => void;
 
 export default class ContractConsoleReporter extends DefaultReporter {
-  constructor(...args: ConstructorParameters<typeof DefaultReporter>) {
-    super(...args);
-    if (flagVariable('LP_CONTRACT_VERBOSE')) return;
+  override onInit(vitest: Vitest): void {
+    super.onInit(vitest);
+    // --verbose, as the run's settings say (send/run-settings.ts).
+    if (vitest.getProvidedContext().run.verbose) return;
     // Vitest declares printErrorsSummary as a field, so it is replaced on the instance rather than overridden.
     (this as unknown as { printErrorsSummary: PrintErrorsSummary }).printErrorsSummary = (files, errors) =>
       this.printCompact(files, errors);

@@ -4,7 +4,6 @@
 // (scripts/contract.ts) parses the options and calls it.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TargetName } from '../../config/environment.ts';
 import { type ResolvedTarget, withTarget } from '../../tools/targets.ts';
 import { buildRunReport, readBaseline } from '../report/build.ts';
 import type { RunReport } from '../report/report-model.ts';
@@ -14,7 +13,8 @@ import { rewriteJunit } from '../report/views/junit.ts';
 import { contradictionsText, driftText, notesText, retriesText, skipsText, violationsText } from '../report/views/text.ts';
 import { writeRunReport } from '../report/write.ts';
 import { redactorFromEnvironment } from '../send/redact.ts';
-import { Transport, type TransportSettings } from '../send/transport.ts';
+import type { RunSettings } from '../send/run-settings.ts';
+import { Transport } from '../send/transport.ts';
 import { workflowLine, workflowsText } from '../workflows/report-text.ts';
 import { summarize, type WorkflowsRun } from '../workflows/workflow-verdict.ts';
 import { preflight } from './preflight.ts';
@@ -23,17 +23,17 @@ import { foldable, outputTail, suiteLine } from './console-summary.ts';
 import { runSuite, SUITE_OUTPUT } from './run-suite.ts';
 
 export interface ContractRunOptions {
-  target: TargetName;
+  /**
+   * The run's settings, read once (scripts/contract.ts): the target, its LP_* settings (live's; a started mock or
+   * sandbox brings its own), the output directory, strictness, runs, the transport, verbosity.
+   */
+  settings: RunSettings;
+  /** The partner named the workers (--workers, LP_CONTRACT_WORKERS); otherwise a live run's preflight chooses them. */
+  workersNamed: boolean;
   mutation: string | undefined;
   /** A previous run's report directory, to report the drift since. */
   baselineDir: string | undefined;
-  verbose: boolean;
-  /** The transport options as LP_CONTRACT_* variables for the workers, and as settings for the preflight. */
-  transport: { env: Record<string, string>; settings: TransportSettings };
-  runs: number | undefined;
-  out: string;
   vitestArgs: string[];
-  strict: boolean;
   failOnSkip: boolean;
   minCoverage: number | undefined;
   /** Run the documented flows as Arazzo workflows after the suite (contract:live does unless --no-workflows). */
@@ -47,22 +47,23 @@ export function combinedExitCode(...codes: number[]): number {
 }
 
 /** The documented flows as Arazzo workflows, by Redocly Respect, against the same target; outputs in <out>/workflows. */
-async function runDocumentedFlows(opts: ContractRunOptions, env: ResolvedTarget['env']): Promise<WorkflowsRun> {
+async function runDocumentedFlows(settings: RunSettings): Promise<WorkflowsRun> {
   console.log('\ncontract: the documented flows as Arazzo workflows (Redocly Respect)');
   try {
     // Loaded only when the flows run: Respect's runner and what it brings cost a fifth of a CPU-second to load.
     const { runWorkflows } = await import('../workflows/run-workflows.ts');
     return await runWorkflows({
-      target: opts.target,
-      env,
-      outputDir: join(opts.out, 'workflows'),
-      strict: opts.strict,
+      target: settings.target,
+      env: settings.targetEnv,
+      outputDir: join(settings.outputDir, 'workflows'),
+      strict: settings.strictAssumptions,
+      requestTimeoutMs: settings.transport.timeoutMs,
       onWorkflow: (result) => console.log(workflowLine(result)),
     });
   } catch (error) {
     // Respect itself failed to run: nobody's verdict on the target, and never a pass.
     const line = `workflows verdict: COULD NOT JUDGE: the workflows could not run: ${(error as Error).message}`;
-    return { ...summarize(opts.target, [], 0, opts.strict), exitCode: EXIT_CODES.couldNotJudge, line };
+    return { ...summarize(settings.target, [], 0, settings.strictAssumptions), exitCode: EXIT_CODES.couldNotJudge, line };
   }
 }
 
@@ -80,12 +81,14 @@ export async function runContract(opts: ContractRunOptions): Promise<number> {
       return EXIT_CODES.couldNotJudge;
     }
   }
+  const { target } = opts.settings;
   return withTarget(
-    opts.target,
-    { mutation: opts.mutation, reuseRunningMock: true },
-    (server) => runAgainst(opts, server, baseline),
+    target,
+    { mutation: opts.mutation, reuseRunningMock: true, settings: opts.settings.targetEnv },
+    // The target's own settings: a started mock's or sandbox's, or live's as read.
+    (server) => runAgainst({ ...opts, settings: { ...opts.settings, targetEnv: server.env } }, server, baseline),
     (error) => {
-      if (opts.target !== 'live') throw error;
+      if (target !== 'live') throw error;
       // Live settings are the user's to fix: one line, exit 2 (could not judge).
       console.error(`contract: could not judge: ${error.message}`);
       return EXIT_CODES.couldNotJudge;
@@ -94,64 +97,62 @@ export async function runContract(opts: ContractRunOptions): Promise<number> {
 }
 
 /** Does each configured API of a live target answer, and accept the partner's own credentials? If not, no check can
- * judge it: the run stops here. */
-async function preflightPasses(opts: ContractRunOptions, server: ResolvedTarget): Promise<boolean> {
-  const results = await preflight(
-    server.env,
-    new Transport({ ...opts.transport.settings, workers: 1 }, fetch, Math.random, { env: server.env }),
-    opts.transport.env,
+ * judge it: the run stops here (undefined). If so, the settings to run with: the workers chosen from the round trip
+ * when the partner named none. */
+async function afterPreflight(opts: ContractRunOptions): Promise<RunSettings | undefined> {
+  const { settings } = opts;
+  const env = settings.targetEnv;
+  const { results, workers } = await preflight(
+    env,
+    new Transport({ ...settings.transport, workers: 1 }, fetch, Math.random, { env }),
+    opts.workersNamed,
   );
   for (const result of results) console.log(`contract: preflight: ${result.line}`);
-  if (results.every((r) => r.ok)) return true;
+  if (results.every((r) => r.ok)) return workers === undefined ? settings : { ...settings, transport: { ...settings.transport, workers } };
   console.log(
     'contract verdict: COULD NOT JUDGE: the target refused the configured credentials or could not be reached (above); no check ran',
   );
-  return false;
+  return undefined;
 }
 
 /** The suite's phase: its line on start, the progress while it runs, its counts at the end. */
-async function suitePhase(opts: ContractRunOptions, env: Record<string, string | undefined>) {
-  if (!opts.verbose) console.log(`contract: suite: running (its own output: ${join(opts.out, SUITE_OUTPUT)}; --verbose prints it)`);
+async function suitePhase(settings: RunSettings, vitestArgs: string[]) {
+  const out = settings.outputDir;
+  if (!settings.verbose) console.log(`contract: suite: running (its own output: ${join(out, SUITE_OUTPUT)}; --verbose prints it)`);
   // The ledger of a run before this one would count as progress: the suite's global setup clears it too.
-  rmSync(join(opts.out, '.ledger'), { recursive: true, force: true });
-  const stopProgress = opts.verbose ? () => {} : showProgress({ ledgerDir: join(opts.out, '.ledger'), stream: process.stderr });
-  const run = await runSuite({
-    target: opts.target,
-    env: { ...env, ...opts.transport.env, ...(opts.verbose ? { LP_CONTRACT_VERBOSE: '1' } : {}) },
-    outputDir: opts.out,
-    runs: opts.runs,
-    echo: opts.verbose,
-    vitestArgs: opts.vitestArgs,
-    strict: opts.strict,
-  }).finally(stopProgress);
+  rmSync(join(out, '.ledger'), { recursive: true, force: true });
+  const stopProgress = settings.verbose ? () => {} : showProgress({ ledgerDir: join(out, '.ledger'), stream: process.stderr });
+  const run = await runSuite({ settings, echo: settings.verbose, vitestArgs }).finally(stopProgress);
   console.log(suiteLine(run));
   return run;
 }
 
 async function runAgainst(opts: ContractRunOptions, server: ResolvedTarget, baseline: Baseline | undefined): Promise<number> {
-  if (opts.target === 'live' && !(await preflightPasses(opts, server))) return EXIT_CODES.couldNotJudge;
-  if (opts.target === 'mock') console.log(`contract: ${server.source}`);
+  const settings = opts.settings.target === 'live' ? await afterPreflight(opts) : opts.settings;
+  if (!settings) return EXIT_CODES.couldNotJudge;
+  const { target, outputDir: out, strictAssumptions: strict } = settings;
+  if (target === 'mock') console.log(`contract: ${server.source}`);
   console.log(
-    `contract: target ${opts.target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${opts.strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`,
+    `contract: target ${target}${opts.mutation ? ` (mutation ${opts.mutation})` : ''}, ${strict ? 'strict: contradicted assumptions fail the run' : 'contradicted assumptions are reported, not failed (--strict-assumptions to fail them)'}`,
   );
-  const run = await suitePhase(opts, opts.target === 'live' ? {} : server.env);
-  const verdict = verdictOfRun(run, opts.out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
+  const run = await suitePhase(settings, opts.vitestArgs);
+  const verdict = verdictOfRun(run, out, { failOnSkip: opts.failOnSkip, minCoverage: opts.minCoverage });
   const crashed = run.exitCode !== 0 && verdict.failedChecks.length === 0;
-  if (crashed && !opts.verbose) console.log(`\n${outputTail(run.output)}`);
-  const workflows = opts.workflows ? await runDocumentedFlows(opts, server.env) : undefined;
+  if (crashed && !settings.verbose) console.log(`\n${outputTail(run.output)}`);
+  const workflows = opts.workflows ? await runDocumentedFlows(settings) : undefined;
   const report = buildRunReport(verdict, {
-    target: opts.target,
-    strict: opts.strict,
+    target,
+    strict,
     ...(baseline ? { baseline } : {}),
     ...(workflows ? { workflows } : {}),
   });
-  const secrets = redactorFromEnvironment(opts.target === 'live' ? process.env : server.env);
+  const secrets = redactorFromEnvironment(settings.targetEnv);
   const redact = (text: string) => secrets.redact(text);
   printSections(report, verdict, workflows, redact);
-  writeRunReport(opts.out, report, redact);
-  rewriteJunit(join(opts.out, 'junit.xml'), report, verdict.violationsByCheck);
+  writeRunReport(out, report, redact);
+  rewriteJunit(join(out, 'junit.xml'), report, verdict.violationsByCheck);
   console.log(
-    `contract: target ${opts.target} took ${run.seconds.toFixed(1)} s wall time; reports in ${opts.out} (report.html, summary.md, violations.json, assumptions.md, coverage.md, junit.xml, ${SUITE_OUTPUT})`,
+    `contract: target ${target} took ${run.seconds.toFixed(1)} s wall time; reports in ${out} (report.html, summary.md, violations.json, assumptions.md, coverage.md, junit.xml, ${SUITE_OUTPUT})`,
   );
   console.log(verdict.line);
   if (workflows) console.log(workflows.line);

@@ -4,7 +4,6 @@
 // skips or a red one full of refusals. Calls go through the published client (what partners use) over the suite's
 // transport (timeouts, retries, throttling, the proxy HTTPS_PROXY names), outside vitest. Their round trip decides how
 // many test files the run takes on at once, unless the partner said (LP_CONTRACT_WORKERS, --workers).
-import { readVariable } from '../../config/environment.ts';
 import { leastRequestRoundTrip } from '../../src/connections.ts';
 import { ApiError, createFleetClient, createTokenProvider } from '../../src/index.ts';
 import type { TargetEnv } from '../../tools/targets.ts';
@@ -131,11 +130,17 @@ function onThisMachine(env: TargetEnv, transport: Transport): boolean {
   return bases.length > 0 && bases.every((base) => URL.canParse(base) && LOOPBACK.test(new URL(base).hostname) && !transport.proxyOf(base));
 }
 
+/** What the preflight found: a line per API, and the test files to run side by side when the partner named none. */
+export interface Preflight {
+  results: PreflightResult[];
+  workers: number | undefined;
+}
+
 /**
- * Probes each API the LP_* settings configure; APIs without a base URL are left out (their checks skip). `runEnv`: the
- * LP_CONTRACT_* settings the suite will run with; unless it names the workers, they are set from the round trip met.
+ * Probes each API the LP_* settings configure; APIs without a base URL are left out (their checks skip). Unless the
+ * partner named the workers (`workersNamed`: --workers or LP_CONTRACT_WORKERS), they are chosen from the round trip met.
  */
-export async function preflight(env: TargetEnv, transport: Transport, runEnv?: Record<string, string>): Promise<PreflightResult[]> {
+export async function preflight(env: TargetEnv, transport: Transport, workersNamed = true): Promise<Preflight> {
   const redactor = redactorFromEnvironment(env);
   const fetch = (async (input: Request | string | URL, init?: RequestInit) =>
     (await transport.send(new Request(input, init))).response) as typeof globalThis.fetch;
@@ -144,11 +149,10 @@ export async function preflight(env: TargetEnv, transport: Transport, runEnv?: R
   const results = probed.filter((result): result is PreflightResult => result !== undefined);
   // The round trip of a request on an open connection: a new connection's TCP, TLS or tunnel would count two or three.
   const least = leastRequestRoundTrip();
-  if (runEnv && !runEnv.LP_CONTRACT_WORKERS && readVariable('LP_CONTRACT_WORKERS') === undefined && Number.isFinite(least)) {
-    const here = onThisMachine(env, transport);
-    runEnv.LP_CONTRACT_WORKERS = String(workersFor(least, undefined, here));
-    const line = `round trip ${Math.round(least)} ms at least${here ? ', the target on this machine' : ''}: ${runEnv.LP_CONTRACT_WORKERS} test files run side by side (--workers, LP_CONTRACT_WORKERS)`;
-    results.push({ api: 'round trip', ok: true, line });
-  }
-  return results;
+  if (workersNamed || !Number.isFinite(least)) return { results, workers: undefined };
+  const here = onThisMachine(env, transport);
+  const workers = workersFor(least, undefined, here);
+  const line = `round trip ${Math.round(least)} ms at least${here ? ', the target on this machine' : ''}: ${workers} test files run side by side (--workers, LP_CONTRACT_WORKERS)`;
+  results.push({ api: 'round trip', ok: true, line });
+  return { results, workers };
 }

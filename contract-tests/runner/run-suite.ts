@@ -1,23 +1,26 @@
-// Runs the contract vitest project against one target's LP_* settings, with every line of its output and every
-// report file passed through the redactor of those settings' credentials.
-import { spawn } from 'node:child_process';
+// Runs the contract vitest project in this process (vitest's Node API) with one run's settings as a value: vitest
+// hands them to the global setup, the reporters and every worker (`provide`, send/run-settings.ts). Every line of its
+// output and every report file passes through the redactor of the target's credentials.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { createVitest, parseCLI, type Reporter, type TestRunEndReason, type Vitest } from 'vitest/node';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
-import { cpuProfileOptions, strictByDefault } from '../../config/environment.ts';
-import type { TargetName } from '../send/target.ts';
-
-/** vitest's command, run with this Node and its V8 options. */
-const VITEST = join(repoRoot, 'node_modules/vitest/vitest.mjs');
+import type { RunSettings } from '../send/run-settings.ts';
+import { runOptions } from '../support/project-options.ts';
+import { profilingCpu } from './cpu-profile.ts';
 
 /**
  * V8's interrupt budget for vitest and its worker threads: how much bytecode a function runs before V8 optimizes it, here
  * 8 times Node 20's default. A run lasts seconds, and each of its workers (an isolate of its own) optimized the same
  * functions over again in V8's background threads: 3.3 of a live run's 15 CPU-seconds. With it, 1.1, while the workers'
- * own time grew by less than that saved (bench:contract measures the run's CPU).
+ * own time grew by less than that saved (bench:contract measures the run's CPU). V8's flags are the process's: set
+ * before vitest starts its worker threads, every isolate made after has it.
  */
-const V8_OPTIONS = ['--interrupt-budget=540672'];
+const V8_OPTIONS = '--interrupt-budget=540672';
 
 /** The suite's own output (vitest's, redacted), beside the reports: what --verbose prints. */
 export const SUITE_OUTPUT = 'suite-output.log';
@@ -32,35 +35,35 @@ export interface SuiteRun {
 }
 
 export interface SuiteOptions {
-  target: TargetName;
-  env: Record<string, string | undefined>;
-  outputDir: string;
-  /** Property-based runs per operation and kind. */
-  runs?: number;
+  /** The run's settings: the target and its LP_* settings, the output directory, strictness, runs, the transport. */
+  settings: RunSettings;
   /** Echo the (redacted) output while it runs (--verbose); it is kept in `<outputDir>/suite-output.log` either way. */
   echo?: boolean;
-  /** Vitest test name filter and other arguments. */
+  /** Vitest test name filter and other arguments, as on vitest's command line. */
   vitestArgs?: string[];
-  /**
-   * Contradicted assumptions fail the run as well. Default: LP_STRICT_ASSUMPTIONS=1 in the environment, or a local
-   * target (the mock and the sandbox implement the specs' assumptions, so a contradiction there is a bug).
-   */
-  strict?: boolean;
 }
 
-export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
-  const redactor = redactorFromEnvironment(options.env);
-  const env = {
-    ...process.env,
-    ...options.env,
-    LP_CONTRACT_TARGET: options.target,
-    LP_CONTRACT_OUT: options.outputDir,
-    ...(options.runs ? { LP_CONTRACT_RUNS: String(options.runs) } : {}),
-    LP_STRICT_ASSUMPTIONS: (options.strict ?? strictByDefault(options.target, { ...process.env, ...options.env })) ? '1' : '',
-    FORCE_COLOR: '0',
-    NO_COLOR: '1',
-  };
-  const args = [
+/** How the run ended, as vitest tells its reporters: the state and the unhandled errors. */
+class RunEnd implements Reporter {
+  state: TestRunEndReason | undefined;
+  errors = 0;
+
+  onTestRunEnd(_modules: unknown, errors: readonly unknown[], state: TestRunEndReason): void {
+    this.state = state;
+    this.errors = errors.length;
+  }
+
+  get exitCode(): number {
+    return this.state === 'passed' && this.errors === 0 ? 0 : 1;
+  }
+}
+
+/** The vitest options of a run: the contract project's config and reporters, the settings' options over the config's,
+ * then the caller's own arguments over both, as on a command line. */
+function vitestOptions(options: SuiteOptions, end: RunEnd) {
+  const { outputDir } = options.settings;
+  const { filter, options: cli } = parseCLI([
+    'vitest',
     'run',
     // The contract project's own config as the root: the repository's root config would load every project's config
     // first, only to pick this one (about a quarter of a CPU-second per run).
@@ -71,37 +74,94 @@ export function runSuite(options: SuiteOptions): Promise<SuiteRun> {
     '--reporter=junit',
     // Each failed check's outcome (a violation, or could not judge) for the verdict.
     `--reporter=${join(repoRoot, 'contract-tests/judge/outcomes.ts')}`,
-    `--outputFile.junit=${join(options.outputDir, 'junit.xml')}`,
+    `--outputFile.junit=${join(outputDir, 'junit.xml')}`,
     ...(options.vitestArgs ?? []),
-  ];
-  const started = performance.now();
-  // LP_CONTRACT_CPU_PROF: vitest's own profile (its worker threads write theirs, contract-tests/vitest.config.ts).
-  const node = [...V8_OPTIONS, ...cpuProfileOptions(env)];
-  const child = spawn(process.execPath, [...node, VITEST, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const relay = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
-    const text = redactor.redact(chunk.toString());
-    output += text;
-    if (options.echo) stream.write(text);
+  ]);
+  // As vitest's command line does: --exclude adds to the project's exclusions.
+  const { exclude, provide: _provided, ...fromSettings } = runOptions(options.settings);
+  const { exclude: cliExclude, reporter, reporters, ...rest } = cli as typeof cli & { reporter?: string | string[] };
+  return {
+    filter,
+    options: {
+      ...fromSettings,
+      exclude,
+      ...rest,
+      root: repoRoot,
+      watch: false,
+      color: false,
+      // The run's end, for the exit code, beside the reporters named above.
+      reporters: [...[reporters ?? reporter ?? []].flat(), end],
+      ...(cliExclude ? { cliExclude: [cliExclude].flat() } : {}),
+      ...(filter.some((f) => f.includes(':')) ? { includeTaskLocation: true } : {}),
+    },
   };
-  child.stdout!.on('data', relay(process.stdout));
-  child.stderr!.on('data', relay(process.stderr));
-  return new Promise((resolve) => {
-    child.once('exit', (code, signal) => {
-      mkdirSync(options.outputDir, { recursive: true });
-      writeFileSync(join(options.outputDir, SUITE_OUTPUT), output);
-      redactFiles(options.outputDir, redactor);
-      const count = (word: string) => Number(new RegExp(`Tests\\s+.*?(\\d+) ${word}`).exec(output)?.[1] ?? 0);
-      resolve({
-        exitCode: code ?? (signal ? 1 : 0),
-        output,
-        seconds: (performance.now() - started) / 1000,
-        passed: count('passed'),
-        failed: count('failed'),
-        skipped: count('skipped'),
-      });
+}
+
+export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
+  const { settings } = options;
+  const redactor = redactorFromEnvironment(settings.targetEnv);
+  setFlagsFromString(V8_OPTIONS);
+  let output = '';
+  // vitest writes here what the child's stdout and stderr carried: redacted, kept, echoed with --verbose.
+  const relay = (stream: NodeJS.WriteStream) =>
+    new Relay((chunk) => {
+      const text = redactor.redact(stripVTControlCharacters(chunk));
+      output += text;
+      if (options.echo) stream.write(text);
     });
-  });
+  const end = new RunEnd();
+  const { filter, options: vitestOptionsOf } = vitestOptions(options, end);
+  const started = performance.now();
+  // The exit code vitest sets is the run's, not this process's: it is restored when the run ends.
+  const exitCode = process.exitCode;
+  let vitest: Vitest | undefined;
+  // LP_CONTRACT_CPU_PROF: this process's profile while vitest runs (its worker threads write theirs, project-options.ts).
+  const stopProfile = await profilingCpu(settings.cpuProfileDir);
+  try {
+    vitest = await createVitest('test', vitestOptionsOf, {}, { stdout: relay(process.stdout), stderr: relay(process.stderr) });
+    vitest.provide('run', settings);
+    await vitest.start(filter);
+  } catch (error) {
+    end.state = undefined;
+    output += redactor.redact(`\nThe suite could not run: ${(error as Error).stack ?? String(error)}\n`);
+    if (options.echo) process.stderr.write(redactor.redact(`The suite could not run: ${(error as Error).message}\n`));
+  } finally {
+    await vitest?.close();
+    await stopProfile();
+    process.exitCode = exitCode;
+  }
+  mkdirSync(settings.outputDir, { recursive: true });
+  writeFileSync(join(settings.outputDir, SUITE_OUTPUT), output);
+  redactFiles(settings.outputDir, redactor);
+  const count = (word: string) => Number(new RegExp(`Tests\\s+.*?(\\d+) ${word}`).exec(output)?.[1] ?? 0);
+  return {
+    exitCode: end.exitCode,
+    output,
+    seconds: (performance.now() - started) / 1000,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+  };
+}
+
+/**
+ * Where vitest writes its output, as it would to process.stdout or stderr. It pipes each worker thread's own stdout
+ * and stderr into it too, and so ends it when a worker ends; process.stdout ignores that, and so does this, since the
+ * global teardown still writes after the workers end.
+ */
+class Relay extends Writable {
+  constructor(take: (text: string) => void) {
+    super({
+      write(chunk: Buffer, _encoding, done) {
+        take(chunk.toString());
+        done();
+      },
+    });
+  }
+
+  override end(): this {
+    return this;
+  }
 }
 
 /** Last line of defence: no report file keeps a configured credential. */

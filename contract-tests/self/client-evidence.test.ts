@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testWaitMs } from '../../config/test-waits.ts';
+import { runSettingsOf } from '../send/run-settings.ts';
 import { runSuite, type SuiteRun } from '../runner/run-suite.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
 import { skipIf } from '../support/skips.ts';
@@ -54,9 +55,9 @@ async function runFlow(server: Server): Promise<{ run: SuiteRun; notes: Note[] }
   cleanUp.push(() => rmSync(out, { recursive: true, force: true }));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const run = await runSuite({
-    target: 'live',
-    outputDir: out,
-    env: {
+    settings: runSettingsOf({
+      LP_CONTRACT_TARGET: 'live',
+      LP_CONTRACT_OUT: out,
       LP_BASE_URL: baseUrl,
       LP_AUTH_URL: baseUrl,
       LP_FLEET_BASE_URL: baseUrl,
@@ -70,7 +71,7 @@ async function runFlow(server: Server): Promise<{ run: SuiteRun; notes: Note[] }
       LP_ALLOW_WRITES: '1',
       LP_TEST_LOAD_ID: 'LD-CONTRACT-SELF-TEST',
       LP_CONTRACT_WORKERS: '1',
-    },
+    }),
     vitestArgs: [FLOW],
   });
   const coverage = JSON.parse(readFileSync(join(out, 'coverage.json'), 'utf8')) as { notes: Note[] };

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redactor, REDACTED } from '../send/redact.ts';
+import { runSettingsOf } from '../send/run-settings.ts';
 import { runSuite } from '../runner/run-suite.ts';
 import { skipIf } from '../support/skips.ts';
 import { testWaitMs } from '../../config/test-waits.ts';
@@ -108,9 +109,9 @@ describe('redaction of credentials', () => {
         skipIf(run, ctx, [], target.name === 'mock' ? undefined : 'a self-test of the suite; it runs with the mock target');
         // The token, fleet and carriers checks send every kind of credential.
         const result = await runSuite({
-          target: 'live',
-          outputDir: out,
-          env: {
+          settings: runSettingsOf({
+            LP_CONTRACT_TARGET: 'live',
+            LP_CONTRACT_OUT: out,
             LP_BASE_URL: baseUrl,
             LP_AUTH_URL: baseUrl,
             LP_FLEET_BASE_URL: baseUrl,
@@ -120,7 +121,7 @@ describe('redaction of credentials', () => {
             LP_SCOPE: 'carriers.milestones',
             LP_FLEET_API_KEY: FLEET_KEY,
             LP_REDIRECT_URI: 'http://127.0.0.1:9/cb',
-          },
+          }),
           vitestArgs: [
             'contract-tests/token/service-token.test.ts',
             'contract-tests/security/auth-matrix.fleet.test.ts',

@@ -30,7 +30,7 @@ export function findOperation(
     if (upper !== undefined && op.method !== upper) return false;
     const base = forTarget.env[op.baseVariable];
     if (!base) return false;
-    // A base URL that does not parse is the settings' error (readTarget refuses one).
+    // A base URL that does not parse is the settings' error (targetOf refuses one).
     const parsedBase = baseUrlOf(base);
     if (!parsedBase) throw new TypeError(`${op.baseVariable} is not an absolute URL: "${base}"`);
     if (parsedBase.origin !== origin || !pathname.startsWith(parsedBase.prefix)) return false;

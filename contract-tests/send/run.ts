@@ -1,14 +1,15 @@
 // The run as a value: the target under test (its LP_* settings and what it can do), the transport that sends to it, the
-// redactor, the ledger and the output paths. `makeRun` builds one from the settings it is given; `currentRun` makes
-// this worker's from its environment when first asked for: the one place of the suite's modules that reads the LP_*
-// variables. Nothing is made when a module is imported.
+// redactor, the ledger and the output paths. `makeRun` builds one from a run's settings (send/run-settings.ts);
+// `currentRun` makes this worker's when first asked for, from the settings the runner handed vitest (`provide`) and
+// vitest hands each worker (`inject`): no module of the suite reads an LP_* variable. Nothing is made when a module is
+// imported.
 import { join } from 'node:path';
-import { flagVariable, parseTargetName, readVariable, type TargetName } from '../../config/environment.ts';
-import { repoRoot } from '../../spec-core/apis.ts';
+import { inject } from 'vitest';
 import { Ledger } from './ledger.ts';
 import { type RememberingRedactor, rememberingRedactorFor } from './redact.ts';
-import { readTarget, type Target } from './target.ts';
-import { readTransportSettings, Transport, type TransportSettings } from './transport.ts';
+import type { RunSettings } from './run-settings.ts';
+import { type Target, targetOf } from './target.ts';
+import { Transport } from './transport.ts';
 
 /** Where a run writes: its reports, and the ledger's files under them. */
 export interface OutputPaths {
@@ -26,26 +27,31 @@ export interface Run {
   output: OutputPaths;
   /** With --strict-assumptions (LP_STRICT_ASSUMPTIONS=1) a contradicted assumption fails its check like a violation. */
   strictAssumptions: boolean;
+  /** Property-based runs per operation and kind (--runs, LP_CONTRACT_RUNS), and their random seed. */
+  runs: number;
+  randomSeed: number;
 }
 
-/** The output paths the settings name (LP_CONTRACT_OUT, default dist/contract). */
-export function outputPathsOf(env: NodeJS.ProcessEnv): OutputPaths {
-  const dir = readVariable('LP_CONTRACT_OUT', env) ?? join(repoRoot, 'dist/contract');
-  return { dir, ledgerDir: join(dir, '.ledger') };
+/** The output paths of a run's settings. */
+export function outputPathsOf(settings: Pick<RunSettings, 'outputDir'>): OutputPaths {
+  return { dir: settings.outputDir, ledgerDir: join(settings.outputDir, '.ledger') };
 }
 
 /** A run of the target the settings name. */
-export function makeRun(env: NodeJS.ProcessEnv): Run {
-  const target = readTarget(env);
-  const output = outputPathsOf(env);
+export function makeRun(settings: RunSettings): Run {
+  const target = targetOf(settings);
+  const output = outputPathsOf(settings);
   const ledger = new Ledger(output.ledgerDir);
-  const settings = readTransportSettings(env);
+  const transportSettings = settings.transport;
   // Every attempt has a deadline, throttling and transient faults are waited out or end as "could not judge", and the
   // requests in flight are bounded (config/environment.ts: LP_CONTRACT_*). Only a live run has several workers
   // (contract-tests/vitest.config.ts); each takes its share of the bounds.
-  const transport = new Transport({ ...settings, workers: target.name === 'live' ? settings.workers : 1 }, fetch, Math.random, {
-    env,
-  });
+  const transport = new Transport(
+    { ...transportSettings, workers: target.name === 'live' ? transportSettings.workers : 1 },
+    fetch,
+    Math.random,
+    { env: target.env },
+  );
   // A wait of a second or more goes to the ledger, where the runner's progress line shows it (runner/progress.ts).
   transport.waitListener = (until, why) => ledger.record({ kind: 'wait', until, why });
   return {
@@ -54,33 +60,16 @@ export function makeRun(env: NodeJS.ProcessEnv): Run {
     transport,
     ledger,
     output,
-    strictAssumptions: flagVariable('LP_STRICT_ASSUMPTIONS', env),
+    strictAssumptions: settings.strictAssumptions,
+    runs: settings.runs,
+    randomSeed: settings.randomSeed,
   };
 }
 
 let current: Run | undefined;
 
-/** This worker's run, made from its environment when first asked for. */
+/** This worker's run, made from the settings the runner provided (vitest's `inject`) when first asked for. */
 export function currentRun(): Run {
-  current ??= makeRun(process.env);
+  current ??= makeRun(inject('run'));
   return current;
 }
-
-/** The output paths of this process's run, for the global setup and the reporters, which run outside the workers and
- * send nothing. */
-export const currentOutputPaths = (): OutputPaths => outputPathsOf(process.env);
-
-/** The target of this process's run, for the global teardown (outside the workers). */
-export const currentTarget = (): Target => readTarget(process.env);
-
-/** The transport settings of this process's run, for the global teardown's report of the run's pace. */
-export const currentTransportSettings = (): TransportSettings => readTransportSettings(process.env);
-
-/** The target named by LP_CONTRACT_TARGET, if any (the vitest config runs the self-tests when none is named). */
-export const configuredTargetName = (): TargetName | undefined => {
-  const named = readVariable('LP_CONTRACT_TARGET', process.env);
-  return named === undefined ? undefined : parseTargetName(named, 'LP_CONTRACT_TARGET');
-};
-
-/** Whether this run is the end-to-end rehearsal (npm run contract:end-to-end), for the vitest config. */
-export const endToEndRun = (): boolean => process.env.LP_CONTRACT_END_TO_END === '1';

@@ -1,7 +1,8 @@
-// The target under test, read from the LP_* settings the run is given (send/run.ts): base URLs, credentials and the
+// The target under test, from the LP_* settings the run is given (send/run-settings.ts): base URLs, credentials and the
 // write gate. A missing variable never fails the run; it skips exactly the checks that need it, naming the variable.
 // The variables themselves, and what each means, are listed in config/environment.ts.
-import { type LpVariable, parseTargetName, readTargetVariables, readVariable, type TargetName } from '../../config/environment.ts';
+import type { LpVariable, TargetName } from '../../config/environment.ts';
+import type { RunSettings } from './run-settings.ts';
 
 export { LP_VARIABLES, SECRET_VARIABLES, TARGET_NAMES, type LpVariable, type TargetName } from '../../config/environment.ts';
 
@@ -12,15 +13,15 @@ export interface Target {
   writesAllowed: boolean;
 }
 
-export function readTarget(source: NodeJS.ProcessEnv): Target {
-  const name = parseTargetName(readVariable('LP_CONTRACT_TARGET', source) ?? 'live', 'LP_CONTRACT_TARGET');
-  const env = readTargetVariables(source);
+/** The target of a run's settings (send/run-settings.ts); a base URL that is not absolute is refused, naming its variable. */
+export function targetOf(settings: Pick<RunSettings, 'target' | 'targetEnv'>): Target {
+  const env = settings.targetEnv;
   for (const variable of ['LP_BASE_URL', 'LP_AUTH_URL', 'LP_FLEET_BASE_URL', 'LP_REDIRECT_URI'] as const) {
     const value = env[variable];
     if (value && !URL.canParse(value)) throw new Error(`${variable} is not an absolute URL: "${value}"`);
   }
   const writesAllowed = env.LP_ALLOW_WRITES === '1' && Boolean(env.LP_TEST_LOAD_ID);
-  return { name, env, writesAllowed };
+  return { name: settings.target, env, writesAllowed };
 }
 
 /** The reason a check cannot run because variables are missing, or undefined when all are set. */
