@@ -18,6 +18,7 @@ import { startSandbox, type TargetServer } from '../../tools/targets.ts';
 import { throughProxy } from '../fixtures/contradicting-proxy.ts';
 import { type RealEnvironmentOptions, type RealEnvironmentProxy, startRealEnvironmentProxy } from '../fixtures/real-environment-proxy.ts';
 import { readLedger } from '../report/run-files.ts';
+import { runSettingsOf } from '../send/run-settings.ts';
 import type { SessionRun, SuiteSession } from './suite-session.ts';
 
 /** The suite's own self-checks do not talk to the target. */
@@ -82,13 +83,8 @@ export class Lane {
       // Target "sandbox": the live suite plus the one capability a real environment lacks (moving the clock for expiry checks).
       // Loaded here, not with the script: vitest's node API costs more to load than the rest of it, and --help needs none.
       const { SuiteSession: Session } = await import('./suite-session.ts');
-      const session = await Session.open({
-        target: 'sandbox',
-        env: env as Record<string, string>,
-        outputDir,
-        exclude: EXCLUDE,
-        strict: true,
-      });
+      const settings = runSettingsOf({ ...env, LP_CONTRACT_TARGET: 'sandbox', LP_CONTRACT_OUT: outputDir });
+      const session = await Session.open({ settings: { ...settings, strictAssumptions: true }, exclude: EXCLUDE });
       return new Lane(server, session, outputDir, proxy);
     } catch (error) {
       await proxy?.close();

@@ -10,19 +10,15 @@ import type { TestModule, TestSequencer, TestSpecification } from 'vitest/node';
 import { createVitest, type Vitest } from 'vitest/node';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
-import type { TargetName } from '../send/target.ts';
+import type { RunSettings } from '../send/run-settings.ts';
 import { type FailureOutcome, outcomeOfErrors } from '../judge/outcomes.ts';
 
 export interface SessionOptions {
-  target: TargetName;
-  /** The target's LP_* settings. */
-  env: Record<string, string>;
-  /** LP_CONTRACT_OUT of every run (the ledger goes below it). */
-  outputDir: string;
+  /** The settings of every run: the target and its LP_* settings, the output directory (the ledger goes below it),
+   * strictness (the mock and the sandbox implement every assumption, so contradicted assumptions fail there too). */
+  settings: RunSettings;
   /** Suite files (relative to the repository root) left out of every run, e.g. the self-checks. */
   exclude?: string[];
-  /** Contradicted assumptions fail too (the mock and the sandbox implement every assumption). */
-  strict: boolean;
 }
 
 export interface SessionFailure {
@@ -67,7 +63,7 @@ export class SuiteSession {
   ) {}
 
   static async open(options: SessionOptions): Promise<SuiteSession> {
-    const redactor = redactorFromEnvironment(options.env);
+    const redactor = redactorFromEnvironment(options.settings.targetEnv);
     // Whatever vitest itself prints (an unhandled error, say) passes the redactor, as `npm run contract`'s output does.
     const redacted = (stream: NodeJS.WriteStream) =>
       new Writable({
@@ -87,14 +83,6 @@ export class SuiteSession {
         // process instead (dist/contract, which `npm run contract` owns).
         globalSetup: [],
         exclude: [...configDefaults.exclude, ...(options.exclude ?? [])],
-        env: {
-          ...options.env,
-          LP_CONTRACT_TARGET: options.target,
-          LP_CONTRACT_OUT: options.outputDir,
-          LP_STRICT_ASSUMPTIONS: options.strict ? '1' : '',
-          FORCE_COLOR: '0',
-          NO_COLOR: '1',
-        },
         // Results come back from each run; nothing is printed while it runs.
         reporters: [{}],
         // The same files in the same order on every run: the default order puts the last run's failures first, and
@@ -104,6 +92,8 @@ export class SuiteSession {
       {},
       { stdout: redacted(process.stdout), stderr: redacted(process.stderr) },
     );
+    // The run as a value: every worker makes its run from these settings (send/run.ts), as in a run of runSuite.
+    vitest.provide('run', options.settings);
     const specifications = await vitest.globTestSpecifications();
     const files = [...new Set(specifications.map((s) => relative(repoRoot, s.moduleId)))].sort();
     return new SuiteSession(vitest, redactor, files);
