@@ -28,7 +28,8 @@ export const LP_VARIABLES = Object.keys(TARGET_VARIABLES) as LpVariable[];
 
 /** How a run of the contract suite (and the scripts around it) behaves. */
 export const RUN_VARIABLES = {
-  LP_CONTRACT_TARGET: 'the target the suite runs against: mock, sandbox or live (set by npm run contract*)',
+  LP_CONTRACT_TARGET:
+    'the target of a vitest started directly on the contract project: mock, sandbox or live (npm run contract* hands vitest its settings as a value: --target)',
   LP_CONTRACT_OUT: 'directory of the suite reports (default dist/contract)',
   LP_DREDD_OPERATIONS:
     "the operations file dredd's hooks read (set by npm run dredd*: the registry's facts, written beside dredd's documents)",

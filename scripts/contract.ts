@@ -17,7 +17,7 @@ const CLI = {
   options: {
     target: TARGET_CLI_OPTIONS.target,
     runs: { type: 'string', value: 'N', description: 'Property-based runs per operation and kind (default 5).' },
-    out: { type: 'string', value: 'DIR', default: 'dist/contract', description: 'Where the reports go (or LP_CONTRACT_OUT).' },
+    out: { type: 'string', value: 'DIR', description: 'Where the reports go (or LP_CONTRACT_OUT; default dist/contract).' },
     mutation: TARGET_CLI_OPTIONS.mutation,
     'strict-assumptions': { type: 'boolean', description: 'Contradicted assumptions fail the run too (or LP_STRICT_ASSUMPTIONS=1).' },
     'fail-on-skip': { type: 'boolean', description: 'Fail when any check was skipped (or LP_FAIL_ON_SKIP=1).' },
