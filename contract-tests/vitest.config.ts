@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { defineProject } from 'vitest/config';
 import { clauseTags } from './judge/oauth-clauses.ts';
 import { runSettingsOf } from './send/run-settings.ts';
-import { runOptions } from './support/project-options.ts';
+import { RUNNER_MODE, runOptions } from './support/project-options.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const lockFile = join(root, 'package-lock.json');
@@ -18,13 +18,17 @@ const moduleCachePath = join(
 
 // A vitest started directly (npx vitest run --config contract-tests/vitest.config.ts, or the root config's projects)
 // takes the run's settings from its LP_* variables: with none, the self-tests against the mock. The runner
-// (runner/run-suite.ts) starts vitest with settings of its own, passed over these options (support/project-options.ts).
-const direct = runOptions(runSettingsOf(process.env));
-
+// (runner/run-suite.ts) starts vitest in its own mode with the options of its own settings (support/project-options.ts),
+// and no variable is read here.
 export default defineProject({
+  plugins: [
+    {
+      name: 'contract-run-settings',
+      config: (_config, { mode }) => (mode === RUNNER_MODE ? undefined : { test: runOptions(runSettingsOf(process.env)) }),
+    },
+  ],
   test: {
     name: 'contract',
-    ...direct,
     root,
     setupFiles: ['contract-tests/support/setup.ts'],
     globalSetup: ['contract-tests/support/global-setup.ts'],

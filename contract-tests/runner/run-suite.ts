@@ -10,7 +10,7 @@ import { createVitest, parseCLI, type Reporter, type TestRunEndReason, type Vite
 import { repoRoot } from '../../spec-core/apis.ts';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
 import type { RunSettings } from '../send/run-settings.ts';
-import { runOptions } from '../support/project-options.ts';
+import { RUNNER_MODE, runOptions } from '../support/project-options.ts';
 import { profilingCpu } from './cpu-profile.ts';
 
 /**
@@ -87,6 +87,8 @@ function vitestOptions(options: SuiteOptions, end: RunEnd) {
       exclude,
       ...rest,
       root: repoRoot,
+      // The config then takes the run's options from here, not from this process's variables (contract-tests/vitest.config.ts).
+      mode: RUNNER_MODE,
       watch: false,
       color: false,
       // The run's end, for the exit code, beside the reporters named above.

@@ -11,6 +11,7 @@ import { createVitest, type Vitest } from 'vitest/node';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
 import type { RunSettings } from '../send/run-settings.ts';
+import { RUNNER_MODE, runOptions } from '../support/project-options.ts';
 import { type FailureOutcome, outcomeOfErrors } from '../judge/outcomes.ts';
 
 export interface SessionOptions {
@@ -71,16 +72,22 @@ export class SuiteSession {
           stream.write(redactor.redact(chunk.toString()), () => done());
         },
       });
+    // The project's options of the run's settings (files, workers, timeouts), as runSuite passes them; the settings
+    // themselves are provided below.
+    const { provide: _provided, ...fromSettings } = runOptions(options.settings);
     const vitest = await createVitest(
       'test',
       {
+        ...fromSettings,
         config: join(repoRoot, 'contract-tests/vitest.config.ts'),
         root: repoRoot,
+        // The config takes the run's options from here, not from this process's variables.
+        mode: RUNNER_MODE,
         watch: false,
         // One failing test is the whole verdict of a run; the rest of it would only cost time.
         bail: 1,
-        // The session's own caller reads the ledger; the global setup would clear and report LP_CONTRACT_OUT of this
-        // process instead (dist/contract, which `npm run contract` owns).
+        // The session's own caller reads the ledger and the failures of each run; the global setup's reports of the
+        // whole suite are not wanted after every run.
         globalSetup: [],
         exclude: [...configDefaults.exclude, ...(options.exclude ?? [])],
         // Results come back from each run; nothing is printed while it runs.

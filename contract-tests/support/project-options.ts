@@ -7,6 +7,9 @@ import { PROJECT_TIMEOUTS } from '../../config/test-waits.ts';
 import { cpuProfileArgs, type RunSettings } from '../send/run-settings.ts';
 import { HeaviestFirst } from './heaviest-first.ts';
 
+/** The mode the runner starts vitest in: it passes the run's options itself, so the config reads no variable. */
+export const RUNNER_MODE = 'contract-run';
+
 export type RunOptions = Pick<
   InlineConfig,
   | 'include'
