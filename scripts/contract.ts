@@ -9,6 +9,7 @@ import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
 import { flagVariable, loadDotenv, parseTargetName, readVariable, strictByDefault, type TargetName } from '../config/environment.ts';
 import { type RunSettings, runSettingsOf } from '../contract-tests/send/run-settings.ts';
 import { TARGET_CLI_OPTIONS } from '../tools/targets.ts';
+import { unknownVitestOptions } from '../contract-tests/runner/vitest-options.ts';
 
 const CLI = {
   command: 'npm run contract --',
@@ -164,6 +165,8 @@ function options() {
     usageError(CLI, (error as Error).message);
   }
   if (values.mutation && target !== 'sandbox') usageError(CLI, '--mutation needs --target sandbox');
+  const unknown = unknownVitestOptions(positionals);
+  if (unknown.length) usageError(CLI, `vitest does not know the option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (given after --)`);
   return {
     ...settingsOf(values, target),
     mutation: values.mutation,
