@@ -12,8 +12,8 @@
 // Retry-After) and, interleaved in the same session, without it. Goals: the limited run passes, takes at most 1.3x the
 // bound (its identity-provider requests at 20 a second, plus the unlimited run's time), and fewer than 5% of its
 // identity-provider requests are answered 429.
-import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../spec-core/apis.ts';
@@ -22,6 +22,7 @@ import { startMock, startSandbox, type TargetServer } from '../tools/targets.ts'
 import type { TargetName } from '../contract-tests/send/target.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
 import { cpuProfileOptions } from '../config/environment.ts';
+import { measuringCpu, processCpuSeconds } from '../tools/process-cpu.ts';
 import { throughProxy } from '../contract-tests/fixtures/contradicting-proxy.ts';
 import { startRealEnvironmentProxy } from '../contract-tests/fixtures/real-environment-proxy.ts';
 import { readJsonFile } from '../contract-tests/report/run-files.ts';
@@ -50,53 +51,6 @@ interface Row {
   checks: number;
   responses?: number;
   failed: number;
-}
-
-/** Clock ticks a second of /proc's CPU times. */
-const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
-
-/** Fields 14 on of /proc/<pid>/stat (utime, stime, cutime, cstime, ...), after the command name in parentheses. */
-function statTimes(pid: number | 'self'): number[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .slice(11, 15)
-      .map(Number);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * CPU-seconds of this process's children that have ended and been waited for, with theirs (cutime and cstime): a run's
- * processes once it ended, its worker threads included (threads count to their process). Undefined off Linux.
- */
-function endedChildrenCpuSeconds(): number | undefined {
-  const times = statTimes('self');
-  return times && (times[2]! + times[3]!) / TICKS;
-}
-
-/** CPU-seconds a running process has used (utime and stime), e.g. the sandbox's; undefined when /proc cannot tell. */
-function processCpuSeconds(pid: number): number | undefined {
-  const times = statTimes(pid);
-  return times && (times[0]! + times[1]!) / TICKS;
-}
-
-/** CPU-seconds of this process (the suite run in it, runner/run-suite.ts) and of its children that have ended. */
-function ownAndEndedChildrenCpuSeconds(): number | undefined {
-  const times = statTimes('self');
-  return times && (times[0]! + times[1]! + times[2]! + times[3]!) / TICKS;
-}
-
-/** The CPU a body's child processes cost (with `own`, this process's too: a suite run here), read from /proc around it. */
-async function measuringCpu<T>(body: () => Promise<T>, own = false): Promise<T & { cpuSeconds: number | undefined }> {
-  const cpu = own ? ownAndEndedChildrenCpuSeconds : endedChildrenCpuSeconds;
-  const before = cpu();
-  const result = await body();
-  const after = cpu();
-  return { ...result, cpuSeconds: before === undefined || after === undefined ? undefined : after - before };
 }
 
 /** CPU ms per exchange (= CPU-seconds per 1,000 exchanges), or "?". */

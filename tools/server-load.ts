@@ -2,6 +2,7 @@
 // autocannon, and read its RSS and CPU time from /proc.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { processCpuSeconds } from './process-cpu.ts';
 import { type RunningServer, startServer, stopAllServers } from './processes.ts';
 
 export type AutocannonResult = {
@@ -42,8 +43,5 @@ export function rssMiB(pid: number): number {
   return Math.round(Number(line?.match(/\d+/)?.[0] ?? 0) / 1024);
 }
 
-/** CPU seconds (user + system) a process has used so far. */
-export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-}
+/** CPU seconds (user + system) a process has used so far (0 where /proc cannot tell). */
+export const cpuSeconds = (pid: number): number => processCpuSeconds(pid) ?? 0;
