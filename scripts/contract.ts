@@ -166,7 +166,8 @@ function options() {
   }
   if (values.mutation && target !== 'sandbox') usageError(CLI, '--mutation needs --target sandbox');
   const unknown = unknownVitestOptions(positionals);
-  if (unknown.length) usageError(CLI, `vitest does not know the option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (given after --)`);
+  if (unknown.length)
+    usageError(CLI, `vitest does not know the option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (given after --)`);
   return {
     ...settingsOf(values, target),
     mutation: values.mutation,
