@@ -43,7 +43,10 @@ export async function startLoopbackServer(handler: Handler): Promise<LoopbackSer
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A thousand calls at once open a thousand connections (carriers-client.test.ts). Node's default backlog of 511 let
+  // the accept queue overflow while the machine was busy (npm test's steps side by side, two busy loops beside them),
+  // and Linux then reset one connection: a POST that failed ECONNRESET, which the client rightly does not send again.
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 2048 }, resolve));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
