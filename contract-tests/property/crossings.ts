@@ -12,15 +12,14 @@ import { isInapplicable, type Variant } from '../operators/operator.ts';
 import { type Application, applicationsOf, OPERATORS } from '../operators/operators.ts';
 import { coveringArray } from '../operators/pairwise.ts';
 import { wrongValues } from '../operators/wrong-credentials.ts';
-import { reasonIfCannot } from '../send/capabilities.ts';
 import { type ModelEntry, specModel } from '../model/model-entries.ts';
-import { CREDENTIALS, entryLabel, holding, reasonIfCannotSend, send, without, withCredentials } from '../send/model.ts';
+import { CREDENTIALS, entryLabel, holding, send, without, withCredentials } from '../send/model.ts';
 import { crossingName } from '../send/ledger.ts';
 import type { RequestParts } from '../send/parts.ts';
 import type { Run } from '../send/run.ts';
 import { mapConcurrently } from '../send/transport.ts';
 import { skipIf } from '../support/skips.ts';
-import { redactNearCopies, valueIn, valuesOf } from './operator-sweep.ts';
+import { redactNearCopies, skipUnjudgedSweep, valueIn, valuesOf } from './operator-sweep.ts';
 import { isSafe, QUESTIONS } from './questions.ts';
 
 /** A question a row asks of the valid request; `none` asks nothing. */
@@ -119,13 +118,7 @@ const NO_HANDLING =
   "the Prism mock answers from the spec's examples: it keeps no lessee apart and checks no value (the sandbox and a live target do)";
 
 async function crossingCheck(run: Run, entry: ModelEntry, ctx: TestContext): Promise<void> {
-  skipIf(
-    run,
-    ctx,
-    [entry.operationId],
-    reasonIfCannot(run.target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
-    await reasonIfCannotSend(run, entry),
-  );
+  await skipUnjudgedSweep(run, ctx, entry, NO_HANDLING);
   skipIf(
     run,
     ctx,

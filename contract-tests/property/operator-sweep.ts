@@ -123,15 +123,25 @@ export function operatorChecks(run: Run, api: ApiName, share: Share = { part: 1,
   });
 }
 
+/**
+ * Skips a sweep's check of `entry` where its answers could not be judged: on a target without data semantics (the
+ * mock: `mockWhy`, in the sweep's own words), for the first of `more` reasons given, or where the operation's request
+ * cannot be sent. The operator sweep, the security questions and their pairwise crossings all open so.
+ */
+export async function skipUnjudgedSweep(
+  run: Run,
+  ctx: TestContext,
+  entry: ModelEntry,
+  mockWhy: string,
+  ...more: Array<string | undefined>
+): Promise<void> {
+  const mock = reasonIfCannot(run.target.name, 'hasDataSemantics') ? mockWhy : undefined;
+  skipIf(run, ctx, [entry.operationId], mock, ...more, await reasonIfCannotSend(run, entry));
+}
+
 /** One operator on one operation: every variant of every parameter it applies to, sent side by side. */
 async function operatorCheck(run: Run, entry: ModelEntry, operator: (typeof OPERATORS)[number], ctx: TestContext): Promise<void> {
-  skipIf(
-    run,
-    ctx,
-    [entry.operationId],
-    reasonIfCannot(run.target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
-    await reasonIfCannotSend(run, entry),
-  );
+  await skipUnjudgedSweep(run, ctx, entry, NO_HANDLING);
   const parts = await withCredentials(run, entry);
   const values = await valuesOf(run, entry, parts);
   const applications = applicationsOf(entry, { parts, values, protect: entry.table.protect }, [operator]);

@@ -10,16 +10,14 @@ import { isSafeMethod } from '../../spec-core/http-methods.ts';
 import { applicationsOf } from '../operators/operators.ts';
 import { OPERATION_OPERATORS } from '../operators/operation-operators.ts';
 import { isInapplicable, type Variant } from '../operators/operator.ts';
-import { reasonIfCannot } from '../send/capabilities.ts';
-import { entryLabel, place, reasonIfCannotSend, send, withCredentials } from '../send/model.ts';
+import { entryLabel, place, send, withCredentials } from '../send/model.ts';
 import { specModel, type ModelEntry } from '../model/model-entries.ts';
 import { specRoles } from '../model/operations.ts';
 import type { RequestParts } from '../send/parts.ts';
 import { reasonIfUnset } from '../send/target.ts';
 import { mapConcurrently } from '../send/transport.ts';
-import { skipIf } from '../support/skips.ts';
 import type { Run } from '../send/run.ts';
-import { redactNearCopies, valuesOf } from './operator-sweep.ts';
+import { redactNearCopies, skipUnjudgedSweep, valuesOf } from './operator-sweep.ts';
 
 /** A redirect URI no client registered: the .invalid top-level domain never resolves (RFC 6761 6.4). */
 const UNREGISTERED_REDIRECT_URI = 'https://contract-unregistered.invalid/callback';
@@ -80,14 +78,7 @@ export function questionChecks(run: Run, api: ApiName): void {
 }
 
 async function questionCheck(run: Run, entry: ModelEntry, question: Question, ctx: TestContext): Promise<void> {
-  skipIf(
-    run,
-    ctx,
-    [entry.operationId],
-    reasonIfCannot(run.target.name, 'hasDataSemantics') ? NO_HANDLING : undefined,
-    question.reasonIfCannot(run),
-    await reasonIfCannotSend(run, entry),
-  );
+  await skipUnjudgedSweep(run, ctx, entry, NO_HANDLING, question.reasonIfCannot(run));
   const parts = question.ask(run, entry, await withCredentials(run, entry));
   const values = await valuesOf(run, entry, parts);
   const applications = applicationsOf(entry, { parts, values }, OPERATION_OPERATORS).filter((a) => !isInapplicable(a.made));
