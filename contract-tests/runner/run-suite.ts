@@ -22,6 +22,9 @@ import { profilingCpu } from './cpu-profile.ts';
  */
 const V8_OPTIONS = '--interrupt-budget=540672';
 
+/** The contract project's own config. */
+const CONFIG = join(repoRoot, 'contract-tests/vitest.config.ts');
+
 /** The suite's own output (vitest's, redacted), beside the reports: what --verbose prints. */
 export const SUITE_OUTPUT = 'suite-output.log';
 
@@ -58,6 +61,28 @@ class RunEnd implements Reporter {
   }
 }
 
+/**
+ * A vitest of the contract project for one run's settings: the project's config, the options of the settings
+ * (support/project-options.ts) with `options` over them, started in the runner's mode (the config then reads no
+ * variable), and the settings provided to the global setup, the reporters and every worker (send/run.ts). runSuite
+ * runs it once; contract:mutation's session (suite-session.ts) runs it many times.
+ */
+export async function contractVitest(
+  settings: RunSettings,
+  options: Parameters<typeof createVitest>[1],
+  streams: { stdout: Writable; stderr: Writable },
+): Promise<Vitest> {
+  const { provide: _provided, ...fromSettings } = runOptions(settings);
+  const vitest = await createVitest(
+    'test',
+    { ...fromSettings, ...options, config: CONFIG, root: repoRoot, mode: RUNNER_MODE, watch: false },
+    {},
+    streams,
+  );
+  vitest.provide('run', settings);
+  return vitest;
+}
+
 /** The vitest options of a run: the contract project's config and reporters, the settings' options over the config's,
  * then the caller's own arguments over both, as on a command line. */
 function vitestOptions(options: SuiteOptions, end: RunEnd) {
@@ -68,7 +93,7 @@ function vitestOptions(options: SuiteOptions, end: RunEnd) {
     // The contract project's own config as the root: the repository's root config would load every project's config
     // first, only to pick this one (about a quarter of a CPU-second per run).
     '--config',
-    join(repoRoot, 'contract-tests/vitest.config.ts'),
+    CONFIG,
     // vitest's default reporter with a partner's end: one line per failed check (runner/console-reporter.ts).
     `--reporter=${join(repoRoot, 'contract-tests/runner/console-reporter.ts')}`,
     '--reporter=junit',
@@ -77,19 +102,12 @@ function vitestOptions(options: SuiteOptions, end: RunEnd) {
     `--outputFile.junit=${join(outputDir, 'junit.xml')}`,
     ...(options.vitestArgs ?? []),
   ]);
-  // As vitest's command line does: --exclude adds to the project's exclusions.
-  const { exclude, provide: _provided, ...fromSettings } = runOptions(options.settings);
+  // As vitest's command line does: --exclude adds to the project's exclusions (those of the settings stay).
   const { exclude: cliExclude, reporter, reporters, ...rest } = cli as typeof cli & { reporter?: string | string[] };
   return {
     filter,
     options: {
-      ...fromSettings,
-      exclude,
       ...rest,
-      root: repoRoot,
-      // The config then takes the run's options from here, not from this process's variables (contract-tests/vitest.config.ts).
-      mode: RUNNER_MODE,
-      watch: false,
       color: false,
       // The run's end, for the exit code, beside the reporters named above.
       reporters: [...[reporters ?? reporter ?? []].flat(), end],
@@ -120,8 +138,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
   // LP_CONTRACT_CPU_PROF: this process's profile while vitest runs (its worker threads write theirs, project-options.ts).
   const stopProfile = await profilingCpu(settings.cpuProfileDir);
   try {
-    vitest = await createVitest('test', vitestOptionsOf, {}, { stdout: relay(process.stdout), stderr: relay(process.stderr) });
-    vitest.provide('run', settings);
+    vitest = await contractVitest(settings, vitestOptionsOf, { stdout: relay(process.stdout), stderr: relay(process.stderr) });
     await vitest.start(filter);
   } catch (error) {
     end.state = undefined;

@@ -7,12 +7,12 @@ import { join, relative } from 'node:path';
 import { Writable } from 'node:stream';
 import { configDefaults } from 'vitest/config';
 import type { TestModule, TestSequencer, TestSpecification } from 'vitest/node';
-import { createVitest, type Vitest } from 'vitest/node';
+import type { Vitest } from 'vitest/node';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
 import type { RunSettings } from '../send/run-settings.ts';
-import { RUNNER_MODE, runOptions } from '../support/project-options.ts';
 import { type FailureOutcome, outcomeOfErrors } from '../judge/outcomes.ts';
+import { contractVitest } from './run-suite.ts';
 
 export interface SessionOptions {
   /** The settings of every run: the target and its LP_* settings, the output directory (the ledger goes below it),
@@ -72,18 +72,11 @@ export class SuiteSession {
           stream.write(redactor.redact(chunk.toString()), () => done());
         },
       });
-    // The project's options of the run's settings (files, workers, timeouts), as runSuite passes them; the settings
-    // themselves are provided below.
-    const { provide: _provided, ...fromSettings } = runOptions(options.settings);
-    const vitest = await createVitest(
-      'test',
+    // The project's options of the run's settings (files, workers, timeouts), as runSuite has them, and the settings
+    // provided to every worker.
+    const vitest = await contractVitest(
+      options.settings,
       {
-        ...fromSettings,
-        config: join(repoRoot, 'contract-tests/vitest.config.ts'),
-        root: repoRoot,
-        // The config takes the run's options from here, not from this process's variables.
-        mode: RUNNER_MODE,
-        watch: false,
         // One failing test is the whole verdict of a run; the rest of it would only cost time.
         bail: 1,
         // The session's own caller reads the ledger and the failures of each run; the global setup's reports of the
@@ -96,11 +89,8 @@ export class SuiteSession {
         // an exchange made in a file's beforeAll is recorded under the test that ran just before it.
         sequence: { sequencer: ByPath },
       },
-      {},
       { stdout: redacted(process.stdout), stderr: redacted(process.stderr) },
     );
-    // The run as a value: every worker makes its run from these settings (send/run.ts), as in a run of runSuite.
-    vitest.provide('run', options.settings);
     const specifications = await vitest.globTestSpecifications();
     const files = [...new Set(specifications.map((s) => relative(repoRoot, s.moduleId)))].sort();
     return new SuiteSession(vitest, redactor, files);
