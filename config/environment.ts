@@ -99,10 +99,12 @@ export function readVariable(name: LpVariable | RunVariable, source: NodeJS.Proc
   return source[name]?.trim() || undefined;
 }
 
+/** Node's options that make a process or a worker thread write a V8 CPU profile into `dir`; none without one. */
+export const cpuProfileFlags = (dir: string | undefined): string[] => (dir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(dir)}`] : []);
+
 /** Node's options that make a process or a worker thread write a V8 CPU profile into LP_CONTRACT_CPU_PROF; none when unset. */
 export function cpuProfileOptions(source: NodeJS.ProcessEnv = process.env): string[] {
-  const dir = readVariable('LP_CONTRACT_CPU_PROF', source);
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(dir)}`] : [];
+  return cpuProfileFlags(readVariable('LP_CONTRACT_CPU_PROF', source));
 }
 
 /** The target variables that are set (trimmed, blanks dropped). */

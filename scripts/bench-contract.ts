@@ -21,7 +21,7 @@ import type { SuiteRun } from '../contract-tests/runner/run-suite.ts';
 import { startMock, startSandbox, type TargetServer } from '../tools/targets.ts';
 import type { TargetName } from '../contract-tests/send/target.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
-import { cpuProfileOptions } from '../config/environment.ts';
+import { cpuProfileOptions, strictByDefault } from '../config/environment.ts';
 import { measuringCpu, processCpuSeconds } from '../tools/process-cpu.ts';
 import { throughProxy } from '../contract-tests/fixtures/contradicting-proxy.ts';
 import { startRealEnvironmentProxy } from '../contract-tests/fixtures/real-environment-proxy.ts';
@@ -89,8 +89,11 @@ async function suite(target: TargetName, server: TargetServer): Promise<Row> {
   const run: SuiteRun & { cpuSeconds: number | undefined } = await measuringCpu(
     () =>
       runSuite({
-        // The mock and the sandbox are strict targets (config/environment.ts strictByDefault).
-        settings: { ...runSettingsOf({ ...server.env, LP_CONTRACT_TARGET: target, LP_CONTRACT_OUT: outputDir }), strictAssumptions: true },
+        // Strict as `npm run contract` has these targets (the mock and the sandbox always are).
+        settings: {
+          ...runSettingsOf({ ...server.env, LP_CONTRACT_TARGET: target, LP_CONTRACT_OUT: outputDir }),
+          strictAssumptions: strictByDefault(target, server.env),
+        },
         vitestArgs: ['--exclude', 'contract-tests/self/**'],
       }),
     true,

@@ -68,7 +68,3 @@ export function runSettingsOf(env: NodeJS.ProcessEnv): RunSettings {
     cpuProfileDir: profile === undefined ? undefined : resolve(profile),
   };
 }
-
-/** Node's options that make a worker thread write a V8 CPU profile into the run's profile directory; none without one. */
-export const cpuProfileArgs = (settings: Pick<RunSettings, 'cpuProfileDir'>): string[] =>
-  settings.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfileDir}`] : [];

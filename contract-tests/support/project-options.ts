@@ -4,7 +4,8 @@
 import { configDefaults } from 'vitest/config';
 import type { InlineConfig } from 'vitest/node';
 import { PROJECT_TIMEOUTS } from '../../config/test-waits.ts';
-import { cpuProfileArgs, type RunSettings } from '../send/run-settings.ts';
+import { cpuProfileFlags } from '../../config/environment.ts';
+import type { RunSettings } from '../send/run-settings.ts';
 import { HeaviestFirst } from './heaviest-first.ts';
 
 /** The mode the runner starts vitest in: it passes the run's options itself, so the config reads no variable. */
@@ -63,7 +64,7 @@ export function runOptions(settings: RunSettings): RunOptions {
     // Files side by side: the heaviest first (support/heaviest-first.ts); one at a time, vitest's own order.
     sequence: { concurrent: live, ...(workers > 1 ? { sequencer: HeaviestFirst } : {}) },
     // LP_CONTRACT_CPU_PROF: each worker thread writes a CPU profile of its own (where the suite's CPU goes per exchange).
-    execArgv: cpuProfileArgs(settings),
+    execArgv: cpuProfileFlags(settings.cpuProfileDir),
     // The run as a value: the global setup, the reporters and every worker (send/run.ts) take the settings from here.
     provide: { run: settings },
   };
