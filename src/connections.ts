@@ -163,8 +163,6 @@ const CLOSED_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 const usedSockets = new WeakSet<object>();
 const onReusedSocket = new WeakSet<object>();
 const closedBeforeAnswer = new WeakSet<object>();
-const headersSentAt = new WeakMap<object, number>();
-let leastRoundTrip = Number.POSITIVE_INFINITY;
 let tracking = false;
 
 /**
@@ -176,7 +174,6 @@ export function trackReusedConnections(): void {
   tracking = true;
   subscribe('undici:client:sendHeaders', (message) => {
     const { request, socket } = message as { request: object; socket: object };
-    headersSentAt.set(request, performance.now());
     if (usedSockets.has(socket)) onReusedSocket.add(request);
     else usedSockets.add(socket);
   });
@@ -184,22 +181,11 @@ export function trackReusedConnections(): void {
   subscribe('undici:request:headers', (message) => {
     const { request } = message as { request: object };
     onReusedSocket.delete(request);
-    const sentAt = headersSentAt.get(request);
-    if (sentAt !== undefined) leastRoundTrip = Math.min(leastRoundTrip, performance.now() - sentAt);
   });
   subscribe('undici:request:error', (message) => {
     const { request, error } = message as { request: object; error: { code?: unknown } | null };
     if (onReusedSocket.has(request) && error && CLOSED_CODES.has(String(error.code))) closedBeforeAnswer.add(error);
   });
-}
-
-/**
- * The least time from a request going out on an open connection to its answer's headers, in this process so far, in
- * ms (Infinity before the first): the round trip without the connection's own setup (TCP, TLS, a proxy's tunnel).
- * @internal
- */
-export function leastRequestRoundTrip(): number {
-  return leastRoundTrip;
 }
 
 /**

@@ -4,7 +4,6 @@
 // skips or a red one full of refusals. Calls go through the published client (what partners use) over the suite's
 // transport (timeouts, retries, throttling, the proxy HTTPS_PROXY names), outside vitest. Their round trip decides how
 // many test files the run takes on at once, unless the partner said (LP_CONTRACT_WORKERS, --workers).
-import { leastRequestRoundTrip } from '../../src/connections.ts';
 import { ApiError, createFleetClient, createTokenProvider } from '../../src/index.ts';
 import type { TargetEnv } from '../../tools/targets.ts';
 import { registryEntry } from '../model/operations.ts';
@@ -127,24 +126,35 @@ async function probeOne(
 /** At most this many reads of the fleet list after the probes, to measure the round trip on a warm connection. */
 const WARM_READS = 2;
 
+/** The preflight's requests through the run's transport, each one's round trip noted. */
+class TimedFetch {
+  /** The least round trip of the requests so far, in ms (Infinity before the first answer). */
+  least = Number.POSITIVE_INFINITY;
+  constructor(private readonly transport: Transport) {}
+
+  readonly fetch = (async (input: Request | string | URL, init?: RequestInit) => {
+    const sent = await this.transport.send(new Request(input, init));
+    this.least = Math.min(this.least, sent.stats.roundTripMs);
+    return sent.response;
+  }) as typeof globalThis.fetch;
+}
+
 /**
  * The least round trip once the probes' first answers are behind: those carry the target's cold start (its first
- * token signed, its code compiled) and this process's, and at loopback read 5 to 61 ms where a warm answer takes 1 to
- * 3, so a run on this machine took 1 to 4 workers by chance (each extra worker about a CPU-second to start). The fleet
- * list (a read) is asked again on the connection now open until the choice of workers holds, at most WARM_READS times;
- * not when the first answers already chose the most workers (a far target, where another round trip would only cost).
+ * token signed, its code compiled), this process's, and a new connection's setup (TCP, TLS, a proxy's tunnel), and at
+ * loopback read 5 to 61 ms where a warm answer takes 1 to 3, so a run on this machine took 1 to 4 workers by chance
+ * (each extra worker about a CPU-second to start). The fleet list (a read) is asked again on the connection now open
+ * until the choice of workers holds, at most WARM_READS times; not when the first answers chose the fewest.
  */
-async function warmRoundTrip(env: TargetEnv, fetch: typeof globalThis.fetch, here: boolean): Promise<number> {
-  let least = leastRequestRoundTrip();
+async function warmRoundTrip(env: TargetEnv, timed: TimedFetch, here: boolean): Promise<number> {
   const choice = (roundTripMs: number) => workersFor(roundTripMs, undefined, here);
-  for (let read = 0; read < WARM_READS && choice(least) > choice(0) && choice(least) < choice(Number.POSITIVE_INFINITY); read += 1) {
-    const before = choice(least);
+  for (let read = 0; read < WARM_READS && choice(timed.least) > choice(0); read += 1) {
+    const before = choice(timed.least);
     // Its answer was judged by the probe already; here only its timing counts.
-    await FLEET_PROBE.call(env, fetch).catch(() => undefined);
-    least = leastRequestRoundTrip();
-    if (choice(least) === before) break;
+    await FLEET_PROBE.call(env, timed.fetch).catch(() => undefined);
+    if (choice(timed.least) === before) break;
   }
-  return least;
+  return timed.least;
 }
 
 /** Loopback hosts: a target there (the sandbox, a proxy in front of it) answers from this machine's cores. */
@@ -168,16 +178,14 @@ export interface Preflight {
  */
 export async function preflight(env: TargetEnv, transport: Transport, workersNamed = true): Promise<Preflight> {
   const redactor = redactorFromEnvironment(env);
-  const fetch = (async (input: Request | string | URL, init?: RequestInit) =>
-    (await transport.send(new Request(input, init))).response) as typeof globalThis.fetch;
+  const timed = new TimedFetch(transport);
   // Side by side: a far target costs one round trip (and a connection's setup), not three.
-  const probed = await Promise.all(PROBES.map((probe) => probeOne(probe, env, fetch, transport, redactor)));
+  const probed = await Promise.all(PROBES.map((probe) => probeOne(probe, env, timed.fetch, transport, redactor)));
   const results = probed.filter((result): result is PreflightResult => result !== undefined);
-  // The round trip of a request on an open connection: a new connection's TCP, TLS or tunnel would count two or three.
-  if (workersNamed || !Number.isFinite(leastRequestRoundTrip())) return { results, workers: undefined };
+  if (workersNamed || !Number.isFinite(timed.least)) return { results, workers: undefined };
   const here = onThisMachine(env, transport);
   const fleetProbed = Boolean(env[FLEET_PROBE.base]) && FLEET_PROBE.credentials.every((name) => env[name]);
-  const least = fleetProbed && results.every((result) => result.ok) ? await warmRoundTrip(env, fetch, here) : leastRequestRoundTrip();
+  const least = fleetProbed && results.every((result) => result.ok) ? await warmRoundTrip(env, timed, here) : timed.least;
   const workers = workersFor(least, undefined, here);
   const line = `round trip ${Math.round(least)} ms at least${here ? ', the target on this machine' : ''}: ${workers} test files run side by side (--workers, LP_CONTRACT_WORKERS)`;
   results.push({ api: 'round trip', ok: true, line });

@@ -15,7 +15,6 @@ import {
   connections,
   displayProxy,
   isStaleConnection,
-  leastRequestRoundTrip,
   type ProxySettings,
   proxyFor,
   proxySettings,
@@ -244,7 +243,7 @@ describe('the connections of every client built without a fetch or dispatcher of
 describe('the tracking every client starts when it is built', () => {
   // First in this file to start it (as the first client built does), and again (as every next client does), while a
   // request is out already.
-  it('measures the round trip of every answer, one sent before it started too, and takes no new connection for a stale one', async () => {
+  it('starts while a request is out, twice, and takes no new connection for a stale one', async () => {
     let held: ServerResponse | undefined;
     let arrived = () => {};
     const server = await startLoopbackServer((request, response) => {
@@ -267,12 +266,6 @@ describe('the tracking every client starts when it is built', () => {
       expect(isStaleConnection(error)).toBe(false);
       held?.end('ok');
       expect(await (await before).text()).toBe('ok');
-      const started = performance.now();
-      expect(await (await fetch(`${server.origin}/`)).text()).toBe('ok');
-      const took = performance.now() - started;
-      const least = leastRequestRoundTrip();
-      expect(least).toBeGreaterThanOrEqual(0);
-      expect(least).toBeLessThanOrEqual(took);
     } finally {
       await server.close();
     }
