@@ -18,7 +18,7 @@ function entryPoints(): Entry[] {
   const entries = new Map<string, Entry>();
   for (const [name, line] of Object.entries(scripts)) {
     for (const command of line.split(/&&|\|\||;/)) {
-      const match = /^\s*(?:exec )?node --import tsx -- (\S+\.ts)\s*(.*?)\s*$/.exec(command);
+      const match = /^\s*(?:exec )?node (?:--import \S+\.mjs )?--import tsx -- (\S+\.ts)\s*(.*?)\s*$/.exec(command);
       if (!match) continue;
       const [, file, rest] = match as unknown as [string, string, string];
       const entry = entries.get(file) ?? { file, args: rest ? rest.split(/\s+/) : [], scripts: [] };
