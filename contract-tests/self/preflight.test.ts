@@ -30,7 +30,7 @@ afterAll(() => {
   server.close();
 });
 
-const run = (first: number, then: number) => {
+const preflightAgainst = (first: number, then: number) => {
   delaysMs = [first, then];
   lists = 0;
   const env = { LP_FLEET_BASE_URL: base, LP_FLEET_API_KEY: 'preflight-test-key' };
@@ -49,14 +49,14 @@ const NO_REMEASURE = `on ${availableParallelism()} cores a first answer ${COLD_M
 
 describe('the preflight chooses the workers from a warm round trip, its own requests timed', () => {
   it('quick answers: the fewest workers (a cold first one asked again)', async () => {
-    const { workers } = await run(0, 0);
+    const { workers } = await preflightAgainst(0, 0);
     expect(lists).toBeLessThanOrEqual(3);
     expect(workers).toBe(choice(0));
   });
 
   it('a slow first answer from this machine, then quick ones: the list asked again, fewer workers', async ({ skip }) => {
     skip(choice(COLD_MS) === choice(0), NO_REMEASURE);
-    const { results, workers } = await run(COLD_MS, 0);
+    const { results, workers } = await preflightAgainst(COLD_MS, 0);
     expect(results.every((result) => result.ok)).toBe(true);
     expect(lists).toBeGreaterThan(1);
     expect(workers).toBeLessThan(choice(COLD_MS));
@@ -64,7 +64,7 @@ describe('the preflight chooses the workers from a warm round trip, its own requ
   });
 
   it('a target that stays as far: asked once more, and the choice holds', async () => {
-    const { workers } = await run(FAR_MS, FAR_MS);
+    const { workers } = await preflightAgainst(FAR_MS, FAR_MS);
     expect(lists).toBe(2);
     expect(workers).toBe(choice(FAR_MS));
   });
