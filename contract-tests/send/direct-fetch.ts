@@ -6,14 +6,18 @@
 // anything else (another redirect mode, an injected fetch) still goes through fetch.
 import * as zlib from 'node:zlib';
 import { type Dispatcher, request as send } from 'undici';
+import {
+  asFetchError,
+  codingsToUndo,
+  fetchDefaultHeaders,
+  fetchResponse,
+  headersOf,
+  isZlibWrapped,
+  LENIENT,
+  LENIENT_BROTLI,
+  NULL_BODY_STATUSES,
+} from '../../src/fetch-semantics.ts';
 
-/** What fetch adds to a request that does not say (measured on Node 20's fetch), besides Accept-Encoding. */
-const FETCH_DEFAULTS: readonly (readonly [string, string])[] = [
-  ['accept', '*/*'],
-  ['accept-language', '*'],
-  ['sec-fetch-mode', 'cors'],
-  ['user-agent', 'node'],
-];
 /** The decoded bytes each Response of this module was made from: the one fetch reads its text from them, not from a
  * clone of the Response (a clone tees its body into two web streams, which cost a live run more than its parsing). */
 const bodies = new WeakMap<Response, Uint8Array>();
@@ -21,40 +25,20 @@ const bodies = new WeakMap<Response, Uint8Array>();
 /** The bytes of a body as `response.text()` would read them, when `directFetch` made it (undefined otherwise: read the body). */
 export const bufferedBody = (response: Response): Uint8Array | undefined => bodies.get(response);
 
-/** Statuses whose answer has no body (RFC 9110), as a Response must be made for them. */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-
-/** The most codings fetch decodes (undici's guard against a resource exhaustion): past it, reading the body fails. */
-const MAX_CODINGS = 5;
-// Leniently, as fetch (and curl) decode: a body cut short still gives what it holds.
-const LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
-const LENIENT_BROTLI = { flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH };
 const zstd = (zlib as { zstdDecompressSync?: (bytes: Buffer) => Buffer }).zstdDecompressSync;
 const DECODERS: Record<string, ((bytes: Buffer) => Buffer) | undefined> = {
   gzip: (bytes) => zlib.gunzipSync(bytes, LENIENT),
   'x-gzip': (bytes) => zlib.gunzipSync(bytes, LENIENT),
   // zlib-wrapped or raw, told by the first byte, as undici's fetch tells them.
-  deflate: (bytes) =>
-    bytes.length && (bytes[0]! & 0x0f) !== 0x08 ? zlib.inflateRawSync(bytes, LENIENT) : zlib.inflateSync(bytes, LENIENT),
+  deflate: (bytes) => (bytes.length && !isZlibWrapped(bytes[0]!) ? zlib.inflateRawSync(bytes, LENIENT) : zlib.inflateSync(bytes, LENIENT)),
   br: (bytes) => zlib.brotliDecompressSync(bytes, LENIENT_BROTLI),
   // Where this Node has it (22.15, 23.8 and later), as its fetch does.
   ...(zstd ? { zstd: (bytes: Buffer) => zstd(bytes) } : {}),
 };
 
-/** Decodes a body by its Content-Encoding, the last coding first, as fetch does; with a coding fetch does not know,
- * the body stays as it came. */
+/** Decodes a body by its Content-Encoding as fetch does (see codingsToUndo). */
 function decoded(body: Buffer, contentEncoding: string | null): Buffer {
-  const codings = contentEncoding
-    ? contentEncoding
-        .toLowerCase()
-        .split(',')
-        .map((c) => c.trim())
-    : [];
-  if (codings.length > MAX_CODINGS)
-    throw new Error(`too many content-encodings in response: ${codings.length}, maximum allowed is ${MAX_CODINGS}`);
-  const decoders = codings.reverse().map((coding) => DECODERS[coding]);
-  if (decoders.some((decoder) => decoder === undefined)) return body;
-  return decoders.reduce((bytes, decoder) => decoder!(bytes), body);
+  return codingsToUndo(contentEncoding, DECODERS).reduce((bytes, coding) => DECODERS[coding]!(bytes), body);
 }
 
 /** An attempt's deadline: what AbortSignal.any([outer, AbortSignal.timeout(ms)]) gives, from one controller and one
@@ -99,12 +83,10 @@ export async function directFetch(
 ): Promise<Response> {
   const headers: string[] = [];
   for (const [name, value] of request.headers) headers.push(name, value);
-  for (const [name, value] of FETCH_DEFAULTS) if (!request.headers.has(name)) headers.push(name, value);
-  if (!request.headers.has('accept-encoding'))
-    headers.push('accept-encoding', request.url.startsWith('https:') ? 'br, gzip, deflate' : 'gzip, deflate');
+  for (const [name, value] of fetchDefaultHeaders(request.url, (name) => request.headers.has(name))) headers.push(name, value);
   let status: number;
   let bytes: Buffer;
-  const answerHeaders = new Headers();
+  let answerHeaders: Headers;
   let statusText: string;
   try {
     const answer = await send(request.url, {
@@ -116,14 +98,12 @@ export async function directFetch(
       dispatcher: dispatcher as Dispatcher,
     });
     ({ statusCode: status, statusText } = answer);
-    for (const [name, value] of Object.entries(answer.headers))
-      for (const one of value === undefined ? [] : Array.isArray(value) ? value : [value]) answerHeaders.append(name, one);
+    answerHeaders = headersOf(answer.headers);
     bytes = Buffer.from(await answer.body.arrayBuffer());
   } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    throw new TypeError('fetch failed', { cause: error });
+    throw asFetchError(error, signal, 'fetch failed');
   }
-  const bodiless = NULL_BODY.has(status) || request.method === 'HEAD';
+  const bodiless = NULL_BODY_STATUSES.has(status) || request.method === 'HEAD';
   let content: BodyInit | null = null;
   let buffered: Uint8Array<ArrayBuffer> | undefined = bodiless ? new Uint8Array(0) : undefined;
   if (!bodiless) {
@@ -135,14 +115,7 @@ export async function directFetch(
       content = new ReadableStream({ start: (controller) => controller.error(new TypeError('terminated', { cause: error })) });
     }
   }
-  // A Response is made with a status from 200 to 599 only; fetch hands on whatever the server said (a 600 is judged).
-  const response = new Response(content, {
-    status: status >= 200 && status <= 599 ? status : 599,
-    statusText,
-    headers: answerHeaders,
-  });
-  Object.defineProperty(response, 'url', { value: request.url });
-  if (response.status !== status) Object.defineProperty(response, 'status', { value: status });
+  const response = fetchResponse(content, status, statusText, answerHeaders, request.url);
   if (buffered) bodies.set(response, buffered);
   return response;
 }

@@ -1,0 +1,215 @@
+// The client's own transport (src/direct-fetch.ts) against Node's fetch, side by side over the same undici dispatcher
+// and the same loopback server: what the server sees and what the caller gets must be the same, answer by answer and
+// failure by failure. Where they could differ only by design (the transport is not fetch), the test says so.
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { Agent } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { directFetch } from '../../src/direct-fetch.ts';
+
+const JSON_BODY = JSON.stringify({ message: 'recorded', text: 'ünïcödé' });
+const sockets = new Set<Socket>();
+let bodyWritten: () => void = () => undefined;
+
+/** Each path is one behaviour of the server's. */
+const ROUTES: Record<string, (response: ServerResponse, seen: string) => void> = {
+  '/echo': (response, seen) => response.writeHead(200, { 'content-type': 'application/json' }).end(seen),
+  '/reason': (response) => {
+    response.statusMessage = 'Quite Custom';
+    response.setHeader('set-cookie', ['a=1', 'b=2']);
+    response.writeHead(201, { 'x-twice': ['one', 'two'] }).end(JSON_BODY);
+  },
+  '/gzip': (response) => response.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(JSON_BODY)),
+  '/deflate': (response) => response.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync(JSON_BODY)),
+  '/br-then-gzip': (response) => response.writeHead(200, { 'content-encoding': 'br, GZIP' }).end(gzipSync(brotliCompressSync(JSON_BODY))),
+  '/raw-deflate': (response) => response.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateRawSync(JSON_BODY)),
+  '/gzip-cut-short': (response) => {
+    const whole = gzipSync(JSON_BODY);
+    response.writeHead(200, { 'content-encoding': 'gzip' }).end(whole.subarray(0, whole.length - 12));
+  },
+  '/gzip-empty': (response) => response.writeHead(200, { 'content-encoding': 'gzip' }).end(),
+  '/unknown-coding': (response) => response.writeHead(200, { 'content-encoding': 'gzip, x-ours' }).end(gzipSync(JSON_BODY)),
+  '/too-many-codings': (response) => response.writeHead(200, { 'content-encoding': 'gzip,gzip,gzip,gzip,gzip,gzip' }).end('x'),
+  '/no-content': (response) => response.writeHead(204).end(),
+  '/status-600': (response) => response.writeHead(600).end('odd'),
+  '/redirect': (response) => response.writeHead(302, { location: 'https://elsewhere.example/' }).end('moved'),
+  '/half': (response) => {
+    response.writeHead(200, { 'content-length': '100' }).write('{"partial":');
+    bodyWritten();
+    setImmediate(() => response.socket?.destroy());
+  },
+  '/stalls': (response) => {
+    response.writeHead(200, { 'content-type': 'application/json' }).write('{"partial":');
+    bodyWritten();
+  },
+};
+
+const server = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    // The order of headers of different names carries no meaning (RFC 9110 section 5.3): they are compared sorted.
+    const { host: _host, ...given } = request.headers;
+    const headers = Object.fromEntries(Object.entries(given).sort(([a], [b]) => a.localeCompare(b)));
+    const seen = JSON.stringify({ method: request.method, headers, body: Buffer.concat(chunks).toString('utf8') });
+    ROUTES[request.url ?? '']?.(response, seen);
+  });
+});
+server.on('connection', (socket) => {
+  sockets.add(socket);
+  socket.on('close', () => sockets.delete(socket));
+});
+const dispatcher = new Agent();
+let origin = '';
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterEach(() => vi.unstubAllGlobals());
+afterAll(async () => {
+  await dispatcher.close();
+  for (const socket of sockets) socket.destroy();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+type Init = RequestInit & { dispatcher?: Agent };
+const nodeFetch = globalThis.fetch;
+
+/** What a caller can observe of one exchange: the answer and its body, or the failure and its cause. */
+async function outcome(send: (url: string, init: Init) => Promise<Response>, path: string, init: Init = {}) {
+  try {
+    const response = await send(`${origin}${path}`, { ...init, dispatcher });
+    const { status, statusText, ok, url } = response;
+    const headers = [...response.headers].filter(([name]) => name !== 'date' && name !== 'keep-alive');
+    const body = response.body === null ? null : await response.text().catch(failure);
+    return { status, statusText, ok, url, headers, setCookies: response.headers.getSetCookie(), body };
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+function failure(error: unknown) {
+  const { name, message, cause } = error as Error & { cause?: Error & { code?: string } };
+  return { failed: { name, message, cause: cause && { name: cause.name, code: cause.code } } };
+}
+
+/** Both transports, one after the other, each with the same request. */
+const both = async (path: string, init: Init = {}) => [await outcome(directFetch, path, init), await outcome(nodeFetch, path, init)];
+
+describe("the client's own transport and Node's fetch, over the same connections", () => {
+  it('send the same headers and body: a GET, a string body without a type, and headers of the caller that fetch would add', async () => {
+    for (const init of [
+      {},
+      { method: 'POST', body: JSON_BODY },
+      { method: 'POST', body: '', headers: new Headers({ 'Content-Type': 'application/json', 'x-mine': 'yes' }) },
+      { headers: { Accept: 'application/json', 'User-Agent': 'partner/1.0', 'Accept-Encoding': 'identity', 'Accept-Language': 'de' } },
+    ] satisfies Init[]) {
+      const [direct, node] = await both('/echo', init);
+      expect(direct).toEqual(node);
+      expect(direct).toMatchObject({ status: 200 });
+    }
+  });
+
+  it('give the same answer: status, reason phrase, repeated headers, cookies, body and URL', async () => {
+    const [direct, node] = await both('/reason');
+    expect(direct).toEqual(node);
+    expect(direct).toMatchObject({ status: 201, statusText: 'Quite Custom', setCookies: ['a=1', 'b=2'], body: JSON_BODY });
+    expect(direct).toMatchObject({ url: `${origin}/reason` });
+  });
+
+  it('decode gzip, deflate and a chain of codings alike, and leave a coding they do not know as it came', async () => {
+    for (const path of ['/gzip', '/deflate', '/raw-deflate', '/br-then-gzip']) {
+      const [direct, node] = await both(path);
+      expect(direct).toEqual(node);
+      expect(direct).toMatchObject({ body: JSON_BODY });
+    }
+    const [direct, node] = await both('/unknown-coding');
+    expect(direct).toEqual(node);
+    expect(direct).toMatchObject({ body: gzipSync(JSON_BODY).toString('utf8') });
+  });
+
+  it('decode a body cut short, and an empty one, alike', async () => {
+    for (const path of ['/gzip-cut-short', '/gzip-empty']) {
+      const [direct, node] = await both(path);
+      expect(direct).toEqual(node);
+    }
+  });
+
+  it('refuse more content codings than fetch decodes, alike', async () => {
+    const [direct, node] = await both('/too-many-codings');
+    expect(direct).toMatchObject({ failed: { name: 'TypeError' } });
+    expect(node).toMatchObject({ failed: { name: 'TypeError' } });
+  });
+
+  it('give no body for a 204 or a HEAD, a status above 599 as it came, and a redirect unfollowed', async () => {
+    for (const [path, init] of [
+      ['/no-content', {}],
+      ['/reason', { method: 'HEAD' }],
+      ['/status-600', {}],
+      ['/redirect', { redirect: 'manual' }],
+    ] as const) {
+      const [direct, node] = await both(path, init);
+      expect(direct).toEqual(node);
+    }
+    expect((await both('/status-600'))[0]).toMatchObject({ status: 600, ok: false, body: 'odd' });
+    expect((await both('/redirect', { redirect: 'manual' }))[0]).toMatchObject({ status: 302, body: 'moved' });
+  });
+
+  it('fail alike when the connection drops in the middle of the body: a TypeError "terminated" with its cause', async () => {
+    const [direct, node] = await both('/half');
+    expect(direct).toEqual(node);
+    expect(direct).toMatchObject({ body: { failed: { name: 'TypeError', message: 'terminated', cause: { name: expect.any(String) } } } });
+  });
+
+  it('fail alike when nothing listens: a TypeError "fetch failed" whose cause is ECONNREFUSED', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const url = `http://127.0.0.1:${port}/`;
+    const direct = await directFetch(url, { dispatcher } as Init).catch(failure);
+    const node = await nodeFetch(url, { dispatcher } as Init).catch(failure);
+    expect(direct).toEqual(node);
+    expect(direct).toMatchObject({ failed: { name: 'TypeError', message: 'fetch failed', cause: { code: 'ECONNREFUSED' } } });
+  });
+
+  it("fail with the signal's own reason, before the answer and while its body arrives", async () => {
+    const reason = new DOMException('gave up', 'TimeoutError');
+    for (const send of [directFetch, nodeFetch]) {
+      expect(await send(`${origin}/echo`, { dispatcher, signal: AbortSignal.abort(reason) } as Init).catch((e: unknown) => e)).toBe(reason);
+      const controller = new AbortController();
+      const written = new Promise<void>((resolve) => (bodyWritten = resolve));
+      const response = await send(`${origin}/stalls`, { dispatcher, signal: controller.signal } as Init);
+      const text = response.text().catch((e: unknown) => e);
+      await written;
+      controller.abort(reason);
+      expect(await text).toBe(reason);
+    }
+  });
+});
+
+describe("what the client's own transport leaves to Node's fetch", () => {
+  it('a body that is not a string, and a Request: fetch sends them', async () => {
+    const form = await outcome(directFetch, '/echo', { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials' }) });
+    expect(form).toMatchObject({ status: 200 });
+    expect(JSON.parse((form as { body: string }).body)).toMatchObject({
+      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+      body: 'grant_type=client_credentials',
+    });
+    const sent = await directFetch(new Request(`${origin}/echo`, { method: 'PUT', body: 'a' }), { dispatcher } as Init);
+    expect(JSON.parse(await sent.text())).toMatchObject({ method: 'PUT', body: 'a' });
+  });
+
+  it('a globalThis.fetch replaced since the transport loaded (a test tool such as MSW) sends every request', async () => {
+    const seen: string[] = [];
+    vi.stubGlobal('fetch', async (input: string) => {
+      seen.push(input);
+      return new Response('from the replacement');
+    });
+    const response = await directFetch(`${origin}/echo`, { method: 'POST', body: '{}', dispatcher } as Init);
+    expect(await response.text()).toBe('from the replacement');
+    expect(seen).toEqual([`${origin}/echo`]);
+  });
+});
