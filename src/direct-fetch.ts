@@ -5,8 +5,8 @@
 // request over the same connections for a fraction of the cost (`npm run bench:client` prints both).
 // What a server sees and what the caller gets are fetch's: the headers fetch adds when absent, a body decoded as
 // fetch decodes it, fetch's TypeError ("fetch failed", "terminated") around a network failure, the signal's reason
-// for an abort. Anything else, a Request, a body that is not a string, or a fetch replaced since this module loaded
-// (a test tool such as MSW patches globalThis.fetch), goes to globalThis.fetch as it is.
+// for an abort. Anything else, a Request, a body that is not a string, a redirect to follow, or a fetch replaced since
+// this module loaded (a test tool such as MSW patches globalThis.fetch), goes to globalThis.fetch as it is.
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { request } from 'undici';
@@ -32,14 +32,17 @@ type SendInit = RequestInit & { dispatcher?: Dispatcher };
 type Answer = Awaited<ReturnType<typeof request>>;
 
 /**
- * A fetch that sends a string-bodied request with a dispatcher straight over that dispatcher, and anything else with
- * globalThis.fetch.
+ * A fetch that sends a request with a string body (or none), a dispatcher and `redirect: 'manual'` (the transport's)
+ * straight over that dispatcher, and anything else with globalThis.fetch.
  * @internal
  */
 export function directFetch(input: Request | string, init?: SendInit): Promise<Response> {
   const body = init?.body;
   const plain =
-    typeof input === 'string' && init?.dispatcher !== undefined && (body === undefined || body === null || typeof body === 'string');
+    typeof input === 'string' &&
+    init?.dispatcher !== undefined &&
+    init.redirect === 'manual' &&
+    (body === undefined || body === null || typeof body === 'string');
   if (!plain || globalThis.fetch !== NODE_FETCH) return globalThis.fetch(input, init);
   return send(input, init, body ?? null);
 }

@@ -6,17 +6,8 @@
 // anything else (another redirect mode, an injected fetch) still goes through fetch.
 import * as zlib from 'node:zlib';
 import { type Dispatcher, request as send } from 'undici';
-import {
-  asFetchError,
-  codingsToUndo,
-  fetchDefaultHeaders,
-  fetchResponse,
-  headersOf,
-  isZlibWrapped,
-  LENIENT,
-  LENIENT_BROTLI,
-  NULL_BODY_STATUSES,
-} from '../../src/fetch-semantics.ts';
+// What fetch adds, decodes and rejects with: the client's rules, shared.
+import * as fetchLike from '../../src/fetch-semantics.ts';
 
 /** The decoded bytes each Response of this module was made from: the one fetch reads its text from them, not from a
  * clone of the Response (a clone tees its body into two web streams, which cost a live run more than its parsing). */
@@ -27,18 +18,21 @@ export const bufferedBody = (response: Response): Uint8Array | undefined => bodi
 
 const zstd = (zlib as { zstdDecompressSync?: (bytes: Buffer) => Buffer }).zstdDecompressSync;
 const DECODERS: Record<string, ((bytes: Buffer) => Buffer) | undefined> = {
-  gzip: (bytes) => zlib.gunzipSync(bytes, LENIENT),
-  'x-gzip': (bytes) => zlib.gunzipSync(bytes, LENIENT),
+  gzip: (bytes) => zlib.gunzipSync(bytes, fetchLike.LENIENT),
+  'x-gzip': (bytes) => zlib.gunzipSync(bytes, fetchLike.LENIENT),
   // zlib-wrapped or raw, told by the first byte, as undici's fetch tells them.
-  deflate: (bytes) => (bytes.length && !isZlibWrapped(bytes[0]!) ? zlib.inflateRawSync(bytes, LENIENT) : zlib.inflateSync(bytes, LENIENT)),
-  br: (bytes) => zlib.brotliDecompressSync(bytes, LENIENT_BROTLI),
+  deflate: (bytes) =>
+    bytes.length && !fetchLike.isZlibWrapped(bytes[0]!)
+      ? zlib.inflateRawSync(bytes, fetchLike.LENIENT)
+      : zlib.inflateSync(bytes, fetchLike.LENIENT),
+  br: (bytes) => zlib.brotliDecompressSync(bytes, fetchLike.LENIENT_BROTLI),
   // Where this Node has it (22.15, 23.8 and later), as its fetch does.
   ...(zstd ? { zstd: (bytes: Buffer) => zstd(bytes) } : {}),
 };
 
-/** Decodes a body by its Content-Encoding as fetch does (see codingsToUndo). */
+/** Decodes a body by its Content-Encoding as fetch does (see codingsToUndo in src/fetch-semantics.ts). */
 function decoded(body: Buffer, contentEncoding: string | null): Buffer {
-  return codingsToUndo(contentEncoding, DECODERS).reduce((bytes, coding) => DECODERS[coding]!(bytes), body);
+  return fetchLike.codingsToUndo(contentEncoding, DECODERS).reduce((bytes, coding) => DECODERS[coding]!(bytes), body);
 }
 
 /** An attempt's deadline: what AbortSignal.any([outer, AbortSignal.timeout(ms)]) gives, from one controller and one
@@ -83,7 +77,7 @@ export async function directFetch(
 ): Promise<Response> {
   const headers: string[] = [];
   for (const [name, value] of request.headers) headers.push(name, value);
-  for (const [name, value] of fetchDefaultHeaders(request.url, (name) => request.headers.has(name))) headers.push(name, value);
+  for (const [name, value] of fetchLike.fetchDefaultHeaders(request.url, (name) => request.headers.has(name))) headers.push(name, value);
   let status: number;
   let bytes: Buffer;
   let answerHeaders: Headers;
@@ -98,12 +92,12 @@ export async function directFetch(
       dispatcher: dispatcher as Dispatcher,
     });
     ({ statusCode: status, statusText } = answer);
-    answerHeaders = headersOf(answer.headers);
+    answerHeaders = fetchLike.headersOf(answer.headers);
     bytes = Buffer.from(await answer.body.arrayBuffer());
   } catch (error) {
-    throw asFetchError(error, signal, 'fetch failed');
+    throw fetchLike.asFetchError(error, signal, 'fetch failed');
   }
-  const bodiless = NULL_BODY_STATUSES.has(status) || request.method === 'HEAD';
+  const bodiless = fetchLike.NULL_BODY_STATUSES.has(status) || request.method === 'HEAD';
   let content: BodyInit | null = null;
   let buffered: Uint8Array<ArrayBuffer> | undefined = bodiless ? new Uint8Array(0) : undefined;
   if (!bodiless) {
@@ -115,7 +109,7 @@ export async function directFetch(
       content = new ReadableStream({ start: (controller) => controller.error(new TypeError('terminated', { cause: error })) });
     }
   }
-  const response = fetchResponse(content, status, statusText, answerHeaders, request.url);
+  const response = fetchLike.fetchResponse(content, status, statusText, answerHeaders, request.url);
   if (buffered) bodies.set(response, buffered);
   return response;
 }

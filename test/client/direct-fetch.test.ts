@@ -34,6 +34,7 @@ const ROUTES: Record<string, (response: ServerResponse, seen: string) => void> =
   '/no-content': (response) => response.writeHead(204).end(),
   '/status-600': (response) => response.writeHead(600).end('odd'),
   '/redirect': (response) => response.writeHead(302, { location: 'https://elsewhere.example/' }).end('moved'),
+  '/redirect-home': (response) => response.writeHead(302, { location: '/echo' }).end('moved'),
   '/half': (response) => {
     response.writeHead(200, { 'content-length': '100' }).write('{"partial":');
     bodyWritten();
@@ -80,7 +81,7 @@ const nodeFetch = globalThis.fetch;
 /** What a caller can observe of one exchange: the answer and its body, or the failure and its cause. */
 async function outcome(send: (url: string, init: Init) => Promise<Response>, path: string, init: Init = {}) {
   try {
-    const response = await send(`${origin}${path}`, { ...init, dispatcher });
+    const response = await send(`${origin}${path}`, { redirect: 'manual', ...init, dispatcher });
     const { status, statusText, ok, url } = response;
     const headers = [...response.headers].filter(([name]) => name !== 'date' && name !== 'keep-alive');
     const body = response.body === null ? null : await response.text().catch(failure);
@@ -154,7 +155,7 @@ describe("the client's own transport and Node's fetch, over the same connections
       expect(direct).toEqual(node);
     }
     expect((await both('/status-600'))[0]).toMatchObject({ status: 600, ok: false, body: 'odd' });
-    expect((await both('/redirect', { redirect: 'manual' }))[0]).toMatchObject({ status: 302, body: 'moved' });
+    expect((await both('/redirect'))[0]).toMatchObject({ status: 302, body: 'moved' });
   });
 
   it('fail alike when the connection drops in the middle of the body: a TypeError "terminated" with its cause', async () => {
@@ -169,8 +170,8 @@ describe("the client's own transport and Node's fetch, over the same connections
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const url = `http://127.0.0.1:${port}/`;
-    const direct = await directFetch(url, { dispatcher } as Init).catch(failure);
-    const node = await nodeFetch(url, { dispatcher } as Init).catch(failure);
+    const direct = await directFetch(url, { dispatcher, redirect: 'manual' } as Init).catch(failure);
+    const node = await nodeFetch(url, { dispatcher, redirect: 'manual' } as Init).catch(failure);
     expect(direct).toEqual(node);
     expect(direct).toMatchObject({ failed: { name: 'TypeError', message: 'fetch failed', cause: { code: 'ECONNREFUSED' } } });
   });
@@ -178,10 +179,11 @@ describe("the client's own transport and Node's fetch, over the same connections
   it("fail with the signal's own reason, before the answer and while its body arrives", async () => {
     const reason = new DOMException('gave up', 'TimeoutError');
     for (const send of [directFetch, nodeFetch]) {
-      expect(await send(`${origin}/echo`, { dispatcher, signal: AbortSignal.abort(reason) } as Init).catch((e: unknown) => e)).toBe(reason);
+      const init = { dispatcher, redirect: 'manual' } as const;
+      expect(await send(`${origin}/echo`, { ...init, signal: AbortSignal.abort(reason) }).catch((e: unknown) => e)).toBe(reason);
       const controller = new AbortController();
       const written = new Promise<void>((resolve) => (bodyWritten = resolve));
-      const response = await send(`${origin}/stalls`, { dispatcher, signal: controller.signal } as Init);
+      const response = await send(`${origin}/stalls`, { ...init, signal: controller.signal });
       const text = response.text().catch((e: unknown) => e);
       await written;
       controller.abort(reason);
@@ -198,8 +200,13 @@ describe("what the client's own transport leaves to Node's fetch", () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
       body: 'grant_type=client_credentials',
     });
-    const sent = await directFetch(new Request(`${origin}/echo`, { method: 'PUT', body: 'a' }), { dispatcher } as Init);
+    const sent = await directFetch(new Request(`${origin}/echo`, { method: 'PUT', body: 'a' }), { dispatcher, redirect: 'manual' } as Init);
     expect(JSON.parse(await sent.text())).toMatchObject({ method: 'PUT', body: 'a' });
+  });
+
+  it('a redirect to follow: fetch follows it', async () => {
+    const followed = await directFetch(`${origin}/redirect-home`, { dispatcher } as Init);
+    expect(followed).toMatchObject({ status: 200, redirected: true, url: `${origin}/echo` });
   });
 
   it('a globalThis.fetch replaced since the transport loaded (a test tool such as MSW) sends every request', async () => {
@@ -208,7 +215,7 @@ describe("what the client's own transport leaves to Node's fetch", () => {
       seen.push(input);
       return new Response('from the replacement');
     });
-    const response = await directFetch(`${origin}/echo`, { method: 'POST', body: '{}', dispatcher } as Init);
+    const response = await directFetch(`${origin}/echo`, { method: 'POST', body: '{}', dispatcher, redirect: 'manual' } as Init);
     expect(await response.text()).toBe('from the replacement');
     expect(seen).toEqual([`${origin}/echo`]);
   });
