@@ -50,8 +50,8 @@ export const LENIENT_BROTLI: zlib.BrotliOptions = {
 export const isZlibWrapped = (first: number): boolean => (first & 0x0f) === 0x08;
 
 /**
- * The content codings of an answer in the order fetch undoes them (the last applied first), each one `decoders`
- * knows; none when one of them is not known (fetch then leaves the body as it came). Throws past fetch's limit.
+ * The content codings of an answer in the order fetch undoes them (the last applied first), each one `decoders` holds;
+ * none when one of them is not known (fetch then leaves the body as it came). Throws past fetch's limit.
  * @internal
  */
 export function codingsToUndo(contentEncoding: string | null, decoders: Readonly<Record<string, unknown>>): string[] {
@@ -60,7 +60,7 @@ export function codingsToUndo(contentEncoding: string | null, decoders: Readonly
   if (codings.length > MAX_CODINGS)
     throw new RangeError(`too many content-encodings in response: ${codings.length}, maximum allowed is ${MAX_CODINGS}`);
   const undo = codings.reverse().map((coding) => coding.trim());
-  return undo.every((coding) => Object.hasOwn(decoders, coding) && decoders[coding] !== undefined) ? undo : [];
+  return undo.every((coding) => Object.hasOwn(decoders, coding)) ? undo : [];
 }
 
 /**
@@ -71,8 +71,9 @@ export function headersOf(given: Record<string, string | string[] | undefined>):
   const headers = new Headers();
   for (const name in given) {
     const value = given[name];
+    // undici gives a string for every header it names, or an array for one sent more than once.
     if (Array.isArray(value)) for (const each of value) headers.append(name, each);
-    else if (value !== undefined) headers.append(name, value);
+    else headers.append(name, value as string);
   }
   return headers;
 }
@@ -83,11 +84,9 @@ export function headersOf(given: Record<string, string | string[] | undefined>):
  * @internal
  */
 export function fetchResponse(body: BodyInit | null, status: number, statusText: string, headers: Headers, url: string): Response {
-  const held = status >= 200 && status <= 599;
-  const response = new Response(body, { status: held ? status : 599, statusText, headers });
-  Object.defineProperty(response, 'url', { value: url });
-  if (!held) Object.defineProperty(response, 'status', { value: status });
-  return response;
+  // undici's request API gives no status below 200 (an interim answer is not the answer).
+  const response = new Response(body, { status: Math.min(status, 599), statusText, headers });
+  return Object.defineProperties(response, { url: { value: url }, status: { value: status } });
 }
 
 /**

@@ -7,6 +7,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { directFetch } from '../../src/direct-fetch.ts';
+import { fetchDefaultHeaders } from '../../src/fetch-semantics.ts';
 
 const JSON_BODY = JSON.stringify({ message: 'recorded', text: 'ünïcödé' });
 const sockets = new Set<Socket>();
@@ -29,6 +30,19 @@ const ROUTES: Record<string, (response: ServerResponse, seen: string) => void> =
     response.writeHead(200, { 'content-encoding': 'gzip' }).end(whole.subarray(0, whole.length - 12));
   },
   '/gzip-empty': (response) => response.writeHead(200, { 'content-encoding': 'gzip' }).end(),
+  '/x-gzip': (response) => response.writeHead(200, { 'content-encoding': 'x-gzip' }).end(gzipSync(JSON_BODY)),
+  '/gzip-five-times': (response) =>
+    response
+      .writeHead(200, { 'content-encoding': 'gzip,gzip,gzip,gzip,gzip' })
+      .end([1, 2, 3, 4, 5].reduce((bytes: Buffer) => gzipSync(bytes), Buffer.from(JSON_BODY))),
+  '/br-cut-short': (response) => {
+    const whole = brotliCompressSync(JSON_BODY.repeat(50));
+    response.writeHead(200, { 'content-encoding': 'br' }).end(whole.subarray(0, whole.length - 8));
+  },
+  '/deflate-empty': (response) => response.writeHead(200, { 'content-encoding': 'deflate' }).end(),
+  '/deflate-corrupt': (response) =>
+    response.writeHead(200, { 'content-encoding': 'deflate' }).end(Buffer.from([0x78, 0x9c, 0xff, 0xff, 0xff, 0xff])),
+  '/status-599': (response) => response.writeHead(599).end('last'),
   '/unknown-coding': (response) => response.writeHead(200, { 'content-encoding': 'gzip, x-ours' }).end(gzipSync(JSON_BODY)),
   '/too-many-codings': (response) => response.writeHead(200, { 'content-encoding': 'gzip,gzip,gzip,gzip,gzip,gzip' }).end('x'),
   '/no-content': (response) => response.writeHead(204).end(),
@@ -93,7 +107,7 @@ async function outcome(send: (url: string, init: Init) => Promise<Response>, pat
 
 function failure(error: unknown) {
   const { name, message, cause } = error as Error & { cause?: Error & { code?: string } };
-  return { failed: { name, message, cause: cause && { name: cause.name, code: cause.code } } };
+  return { failed: { name, message, cause: cause && { name: cause.name, code: cause.code, message: cause.message } } };
 }
 
 /** Both transports, one after the other, each with the same request. */
@@ -121,7 +135,7 @@ describe("the client's own transport and Node's fetch, over the same connections
   });
 
   it('decode gzip, deflate and a chain of codings alike, and leave a coding they do not know as it came', async () => {
-    for (const path of ['/gzip', '/deflate', '/raw-deflate', '/br-then-gzip']) {
+    for (const path of ['/gzip', '/x-gzip', '/gzip-five-times', '/deflate', '/raw-deflate', '/br-then-gzip']) {
       const [direct, node] = await both(path);
       expect(direct).toEqual(node);
       expect(direct).toMatchObject({ body: JSON_BODY });
@@ -132,22 +146,31 @@ describe("the client's own transport and Node's fetch, over the same connections
   });
 
   it('decode a body cut short, and an empty one, alike', async () => {
-    for (const path of ['/gzip-cut-short', '/gzip-empty']) {
+    for (const path of ['/gzip-cut-short', '/br-cut-short', '/gzip-empty', '/deflate-empty']) {
       const [direct, node] = await both(path);
       expect(direct).toEqual(node);
     }
+    expect((await both('/br-cut-short'))[0]).toMatchObject({ body: expect.stringMatching(/^\{"/) });
+  });
+
+  it('fail alike on a body that does not inflate: the read fails', async () => {
+    const [direct, node] = await both('/deflate-corrupt');
+    expect(direct).toMatchObject({ body: { failed: { name: 'TypeError', message: 'terminated' } } });
+    expect(node).toMatchObject({ body: { failed: { name: 'TypeError', message: 'terminated' } } });
   });
 
   it('refuse more content codings than fetch decodes, alike', async () => {
     const [direct, node] = await both('/too-many-codings');
-    expect(direct).toMatchObject({ failed: { name: 'TypeError' } });
-    expect(node).toMatchObject({ failed: { name: 'TypeError' } });
+    const tooMany = 'too many content-encodings in response: 6, maximum allowed is 5';
+    expect(direct).toMatchObject({ failed: { name: 'TypeError', message: 'fetch failed', cause: { message: tooMany } } });
+    expect(node).toMatchObject({ failed: { name: 'TypeError', message: 'fetch failed', cause: { message: tooMany } } });
   });
 
   it('give no body for a 204 or a HEAD, a status above 599 as it came, and a redirect unfollowed', async () => {
     for (const [path, init] of [
       ['/no-content', {}],
       ['/reason', { method: 'HEAD' }],
+      ['/status-599', {}],
       ['/status-600', {}],
       ['/redirect', { redirect: 'manual' }],
     ] as const) {
@@ -193,6 +216,33 @@ describe("the client's own transport and Node's fetch, over the same connections
 });
 
 describe("what the client's own transport leaves to Node's fetch", () => {
+  // fetch's answers are of type 'basic', those the transport makes itself 'default': the type tells who sent it.
+  const sentBy = async (input: Request | string, init?: Init) => {
+    const response = await directFetch(input, init);
+    await response.text();
+    return response.type === 'default' ? 'itself' : response.type === 'basic' ? 'fetch' : response.type;
+  };
+
+  it('it sends itself what has a string body or none, a dispatcher and redirect: manual; fetch sends the rest', async () => {
+    const url = `${origin}/echo`;
+    const own = { dispatcher, redirect: 'manual' } as const;
+    expect(await sentBy(url, { ...own, method: 'POST', body: '{}' })).toBe('itself');
+    expect(await sentBy(url, own)).toBe('itself');
+    expect(await sentBy(url, { ...own, body: null })).toBe('itself');
+    expect(await sentBy(url)).toBe('fetch');
+    expect(await sentBy(url, { redirect: 'manual' })).toBe('fetch');
+    expect(await sentBy(url, { dispatcher })).toBe('fetch');
+    expect(await sentBy(url, { ...own, method: 'POST', body: new URLSearchParams({ a: '1' }) })).toBe('fetch');
+    expect(await sentBy(new Request(url), own)).toBe('fetch');
+  });
+
+  it("asks for fetch's codings: br too over https (the scheme, not the URL's end)", () => {
+    const encoding = (url: string) => new Map(fetchDefaultHeaders(url, () => false)).get('accept-encoding');
+    expect(encoding('https://partner.example/v1')).toBe('br, gzip, deflate');
+    expect(encoding('http://partner.example/https:')).toBe('gzip, deflate');
+    expect(fetchDefaultHeaders('https://partner.example/', (name) => name !== 'user-agent')).toEqual([['user-agent', 'node']]);
+  });
+
   it('a body that is not a string, and a Request: fetch sends them', async () => {
     const form = await outcome(directFetch, '/echo', { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials' }) });
     expect(form).toMatchObject({ status: 200 });
