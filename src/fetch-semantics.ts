@@ -79,14 +79,15 @@ export function headersOf(given: Record<string, string | string[] | undefined>):
 }
 
 /**
- * The Response fetch would give for an answer to `url`. A Response is made with a status from 200 to 599 only; fetch
- * hands on whatever the server said (RFC 9110 calls a status above 599 invalid, and it is judged as such).
+ * The Response fetch would give for an answer to `url`. A Response is made with a status from 200 to 599 only, and a
+ * reason phrase without control characters; fetch hands on whatever the server said (RFC 9110 calls a status above
+ * 599 invalid, and it is judged as such).
  * @internal
  */
 export function fetchResponse(body: BodyInit | null, status: number, statusText: string, headers: Headers, url: string): Response {
   // undici's request API gives no status below 200 (an interim answer is not the answer).
-  const response = new Response(body, { status: Math.min(status, 599), statusText, headers });
-  return Object.defineProperties(response, { url: { value: url }, status: { value: status } });
+  const response = new Response(body, { status: Math.min(status, 599), headers });
+  return Object.defineProperties(response, { url: { value: url }, status: { value: status }, statusText: { value: statusText } });
 }
 
 /**

@@ -2,7 +2,7 @@
 // and the same loopback server: what the server sees and what the caller gets must be the same, answer by answer and
 // failure by failure. Where they could differ only by design (the transport is not fetch), the test says so.
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -110,6 +110,19 @@ function failure(error: unknown) {
   return { failed: { name, message, cause: cause && { name: cause.name, code: cause.code, message: cause.message } } };
 }
 
+/** Both transports, one after the other, to a server that answers every request with `answer`, byte for byte. */
+async function bothRaw(answer: string) {
+  const raw = createNetServer((socket) => socket.once('data', () => socket.end(answer)));
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
+  const init = { dispatcher, redirect: 'manual' } as const;
+  try {
+    return [await outcome(() => directFetch(url, init), ''), await outcome(() => nodeFetch(url, init), '')];
+  } finally {
+    raw.close();
+  }
+}
+
 /** Both transports, one after the other, each with the same request. */
 const both = async (path: string, init: Init = {}) => [await outcome(directFetch, path, init), await outcome(nodeFetch, path, init)];
 
@@ -179,6 +192,18 @@ describe("the client's own transport and Node's fetch, over the same connections
     }
     expect((await both('/status-600'))[0]).toMatchObject({ status: 600, ok: false, body: 'odd' });
     expect((await both('/redirect'))[0]).toMatchObject({ status: 302, body: 'moved' });
+  });
+
+  it('give the reason phrase as the server sent it, a control character in it too', async () => {
+    const [direct, node] = await bothRaw('HTTP/1.1 200 O\x01K\r\ncontent-length: 2\r\n\r\nok');
+    expect(direct).toEqual(node);
+    expect(direct).toMatchObject({ status: 200, statusText: 'O\x01K', body: 'ok' });
+  });
+
+  it('differ by design on one point: a header value loses its trailing whitespace (RFC 9110 section 5.5), which fetch keeps', async () => {
+    const [direct, node] = await bothRaw('HTTP/1.1 200 OK\r\nx-padded:   value   \r\ncontent-length: 2\r\n\r\nok');
+    expect(direct).toMatchObject({ headers: expect.arrayContaining([['x-padded', 'value']]) });
+    expect(node).toMatchObject({ headers: expect.arrayContaining([['x-padded', expect.stringMatching(/^value\s*$/)]]) });
   });
 
   it('fail alike when the connection drops in the middle of the body: a TypeError "terminated" with its cause', async () => {
