@@ -12,7 +12,8 @@ export interface TransportOptions {
    * fetch to send requests with. Called as fetch(url, init), or fetch(request, init) for a Request a middleware of
    * yours returned. Default: over the client's own connections, undici's request API for a request with a string body
    * (or none), as fetch would send it, at a fraction of fetch's cost; globalThis.fetch for any other request, with a
-   * `dispatcher` of yours, or once globalThis.fetch has been replaced (a test tool such as MSW).
+   * `dispatcher` of yours, or once globalThis.fetch has been replaced after the package loaded (a test tool such as
+   * MSW; one that replaced it before: pass `fetch: globalThis.fetch`).
    */
   fetch?: FetchFunction | typeof globalThis.fetch | undefined;
   /**
