@@ -2,46 +2,16 @@
 // checks read must be what fetch would have sent and given. Each case is sent both ways to one loopback server, and the
 // two compared: the request on the wire, and the Response (status, headers, body, URL) for plain, encoded and bodiless
 // answers; failures reject as fetch's do.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testWaitMs } from '../../config/test-waits.ts';
+import { FETCH_ANSWERS } from '../fixtures/fetch-answers.ts';
 import { directFetch } from '../send/direct-fetch.ts';
 
 /** The deadline of a request the test expects answered (or refused): it only says that the request did not hang. */
 const NOT_HUNG_MS = testWaitMs(10_000);
-const JSON_BODY = JSON.stringify({ access_token: 'token-of-the-test', token_type: 'Bearer', expired_in: 3600 });
-const answers: Record<string, (response: ServerResponse) => void> = {
-  '/plain': (r) => r.writeHead(200, { 'content-type': 'application/json' }).end(JSON_BODY),
-  '/gzip': (r) => r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(JSON_BODY)),
-  '/deflate': (r) => r.writeHead(400, { 'content-type': 'application/json', 'content-encoding': 'deflate' }).end(deflateSync(JSON_BODY)),
-  '/br': (r) => r.writeHead(401, { 'content-type': 'application/json', 'content-encoding': 'br' }).end(brotliCompressSync(JSON_BODY)),
-  '/cookies': (r) =>
-    r
-      .writeHead(200, [
-        ['set-cookie', 'a=1'],
-        ['set-cookie', 'b=2'],
-        ['content-type', 'text/plain'],
-      ])
-      .end('ok'),
-  '/redirect': (r) => r.writeHead(302, { location: 'https://partner.example/callback?code=c' }).end(),
-  '/gzip-cut-short': (r) => {
-    const whole = gzipSync(JSON_BODY);
-    r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(whole.subarray(0, whole.length - 12));
-  },
-  '/raw-deflate': (r) =>
-    r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' }).end(deflateRawSync(JSON_BODY)),
-  '/gzip-twice': (r) =>
-    r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip, gzip' }).end(gzipSync(gzipSync(JSON_BODY))),
-  '/unknown-coding': (r) =>
-    r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip, compress' }).end(gzipSync(JSON_BODY)),
-  '/gzip-empty': (r) => r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(),
-  '/empty': (r) => r.writeHead(204).end(),
-  '/odd-status': (r) => r.writeHead(600, { 'content-type': 'text/plain' }).end('six hundred'),
-};
-
 let server: Server;
 let origin = '';
 const seen: IncomingMessage[] = [];
@@ -52,7 +22,7 @@ beforeAll(async () => {
     seen.push(request);
     request.resume();
     if (request.url === '/hang') return;
-    (answers[request.url ?? ''] ?? answers['/plain']!)(response);
+    (FETCH_ANSWERS[request.url ?? ''] ?? FETCH_ANSWERS['/plain']!)(response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -116,11 +86,11 @@ describe('a request sent on undici request() instead of fetch', () => {
     ['an answer gzipped twice', '/gzip-twice', {}],
     ['an answer with a coding fetch does not know', '/unknown-coding', {}],
     ['an empty gzip answer', '/gzip-empty', {}],
-    ['two cookies', '/cookies', {}],
+    ['two cookies, a header sent twice and a reason phrase of its own', '/reason', {}],
     ['a redirect, not followed', '/redirect', {}],
-    ['a 204', '/empty', { method: 'DELETE' }],
+    ['a 204', '/no-content', { method: 'DELETE' }],
     ['a HEAD', '/plain', { method: 'HEAD' }],
-    ['a status past 599', '/odd-status', {}],
+    ['a status past 599', '/status-600', {}],
   ] as const)('%s: the same request on the wire, the same answer back', async ([, path, init]) => {
     const [byFetch, direct] = await bothWays(path, init as RequestInit);
     expect(direct).toEqual(byFetch);
@@ -140,8 +110,7 @@ describe('a request sent on undici request() instead of fetch', () => {
   });
 
   it('hands on an answer whose encoding is broken, as fetch does: reading its body fails', async () => {
-    answers['/broken'] = (r) => r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end('not gzip');
-    const request = new Request(`${origin}/broken`, { redirect: 'manual' });
+    const request = new Request(`${origin}/gzip-corrupt`, { redirect: 'manual' });
     const response = await directFetch(request, undefined, AbortSignal.timeout(NOT_HUNG_MS), agent);
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow(TypeError);

@@ -3,51 +3,20 @@
 // failure by failure. Where they could differ only by design (the transport is not fetch), the test says so.
 import { createServer, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
-import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ANSWER_BODY, DECODED_TO_BODY, FETCH_ANSWERS } from '../../contract-tests/fixtures/fetch-answers.ts';
 import { directFetch } from '../../src/direct-fetch.ts';
 import { fetchDefaultHeaders } from '../../src/fetch-semantics.ts';
 
-const JSON_BODY = JSON.stringify({ message: 'recorded', text: 'ünïcödé' });
 const sockets = new Set<Socket>();
 let bodyWritten: () => void = () => undefined;
 
-/** Each path is one behaviour of the server's. */
+/** Each path is one behaviour of the server's: fetch's own cases (FETCH_ANSWERS), and these. */
 const ROUTES: Record<string, (response: ServerResponse, seen: string) => void> = {
+  ...FETCH_ANSWERS,
   '/echo': (response, seen) => response.writeHead(200, { 'content-type': 'application/json' }).end(seen),
-  '/reason': (response) => {
-    response.statusMessage = 'Quite Custom';
-    response.setHeader('set-cookie', ['a=1', 'b=2']);
-    response.writeHead(201, { 'x-twice': ['one', 'two'] }).end(JSON_BODY);
-  },
-  '/gzip': (response) => response.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(JSON_BODY)),
-  '/deflate': (response) => response.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync(JSON_BODY)),
-  '/br-then-gzip': (response) => response.writeHead(200, { 'content-encoding': 'br, GZIP' }).end(gzipSync(brotliCompressSync(JSON_BODY))),
-  '/raw-deflate': (response) => response.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateRawSync(JSON_BODY)),
-  '/gzip-cut-short': (response) => {
-    const whole = gzipSync(JSON_BODY);
-    response.writeHead(200, { 'content-encoding': 'gzip' }).end(whole.subarray(0, whole.length - 12));
-  },
-  '/gzip-empty': (response) => response.writeHead(200, { 'content-encoding': 'gzip' }).end(),
-  '/x-gzip': (response) => response.writeHead(200, { 'content-encoding': 'x-gzip' }).end(gzipSync(JSON_BODY)),
-  '/gzip-five-times': (response) =>
-    response
-      .writeHead(200, { 'content-encoding': 'gzip,gzip,gzip,gzip,gzip' })
-      .end([1, 2, 3, 4, 5].reduce((bytes: Buffer) => gzipSync(bytes), Buffer.from(JSON_BODY))),
-  '/br-cut-short': (response) => {
-    const whole = brotliCompressSync(JSON_BODY.repeat(50));
-    response.writeHead(200, { 'content-encoding': 'br' }).end(whole.subarray(0, whole.length - 8));
-  },
-  '/deflate-empty': (response) => response.writeHead(200, { 'content-encoding': 'deflate' }).end(),
-  '/deflate-corrupt': (response) =>
-    response.writeHead(200, { 'content-encoding': 'deflate' }).end(Buffer.from([0x78, 0x9c, 0xff, 0xff, 0xff, 0xff])),
-  '/status-599': (response) => response.writeHead(599).end('last'),
-  '/unknown-coding': (response) => response.writeHead(200, { 'content-encoding': 'gzip, x-ours' }).end(gzipSync(JSON_BODY)),
-  '/too-many-codings': (response) => response.writeHead(200, { 'content-encoding': 'gzip,gzip,gzip,gzip,gzip,gzip' }).end('x'),
-  '/no-content': (response) => response.writeHead(204).end(),
-  '/status-600': (response) => response.writeHead(600).end('odd'),
-  '/redirect': (response) => response.writeHead(302, { location: 'https://elsewhere.example/' }).end('moved'),
   '/redirect-home': (response) => response.writeHead(302, { location: '/echo' }).end('moved'),
   '/half': (response) => {
     response.writeHead(200, { 'content-length': '100' }).write('{"partial":');
@@ -130,7 +99,7 @@ describe("the client's own transport and Node's fetch, over the same connections
   it('send the same headers and body: a GET, a string body without a type, and headers of the caller that fetch would add', async () => {
     for (const init of [
       {},
-      { method: 'POST', body: JSON_BODY },
+      { method: 'POST', body: ANSWER_BODY },
       { method: 'POST', body: '', headers: new Headers({ 'Content-Type': 'application/json', 'x-mine': 'yes' }) },
       { headers: { Accept: 'application/json', 'User-Agent': 'partner/1.0', 'Accept-Encoding': 'identity', 'Accept-Language': 'de' } },
     ] satisfies Init[]) {
@@ -143,19 +112,19 @@ describe("the client's own transport and Node's fetch, over the same connections
   it('give the same answer: status, reason phrase, repeated headers, cookies, body and URL', async () => {
     const [direct, node] = await both('/reason');
     expect(direct).toEqual(node);
-    expect(direct).toMatchObject({ status: 201, statusText: 'Quite Custom', setCookies: ['a=1', 'b=2'], body: JSON_BODY });
+    expect(direct).toMatchObject({ status: 201, statusText: 'Quite Custom', setCookies: ['a=1', 'b=2'], body: ANSWER_BODY });
     expect(direct).toMatchObject({ url: `${origin}/reason` });
   });
 
   it('decode gzip, deflate and a chain of codings alike, and leave a coding they do not know as it came', async () => {
-    for (const path of ['/gzip', '/x-gzip', '/gzip-five-times', '/deflate', '/raw-deflate', '/br-then-gzip']) {
+    for (const path of DECODED_TO_BODY) {
       const [direct, node] = await both(path);
       expect(direct).toEqual(node);
-      expect(direct).toMatchObject({ body: JSON_BODY });
+      expect(direct).toMatchObject({ body: ANSWER_BODY });
     }
     const [direct, node] = await both('/unknown-coding');
     expect(direct).toEqual(node);
-    expect(direct).toMatchObject({ body: gzipSync(JSON_BODY).toString('utf8') });
+    expect(direct).toMatchObject({ body: gzipSync(ANSWER_BODY).toString('utf8') });
   });
 
   it('decode a body cut short, and an empty one, alike', async () => {
