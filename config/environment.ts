@@ -100,10 +100,10 @@ export function readVariable(name: LpVariable | RunVariable, source: NodeJS.Proc
 }
 
 /**
- * Node's flags for a script that runs vitest in its own process (scripts/contract.ts, as package.json's contract scripts
- * start it): vitest loaded before tsx's module hooks (scripts/load-vitest-first.mjs), then tsx. Relative to the repo.
+ * What node runs before a script that runs vitest in its own process (scripts/contract.ts, as package.json's contract
+ * scripts start it): the script bundled, without tsx's module hooks (scripts/run-bundled.mjs). Relative to the repo.
  */
-export const VITEST_SCRIPT_FLAGS: readonly string[] = ['--import', './scripts/load-vitest-first.mjs', '--import', 'tsx'];
+export const BUNDLED_SCRIPT: readonly string[] = ['scripts/run-bundled.mjs'];
 
 /** Node's options that make a process or a worker thread write a V8 CPU profile into `dir`; none without one. */
 export const cpuProfileFlags = (dir: string | undefined): string[] => (dir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(dir)}`] : []);

@@ -21,7 +21,7 @@ import type { SuiteRun } from '../contract-tests/runner/run-suite.ts';
 import { startMock, startSandbox, type TargetServer } from '../tools/targets.ts';
 import type { TargetName } from '../contract-tests/send/target.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
-import { cpuProfileOptions, strictByDefault, VITEST_SCRIPT_FLAGS } from '../config/environment.ts';
+import { cpuProfileOptions, strictByDefault, BUNDLED_SCRIPT } from '../config/environment.ts';
 import { measuringCpu, processCpuSeconds } from '../tools/process-cpu.ts';
 import { throughProxy } from '../contract-tests/fixtures/contradicting-proxy.ts';
 import { startRealEnvironmentProxy } from '../contract-tests/fixtures/real-environment-proxy.ts';
@@ -183,17 +183,7 @@ function liveChild(
   const child = spawn(
     process.execPath,
     // LP_CONTRACT_CPU_PROF: contract.ts's own profile beside those of vitest and its workers.
-    [
-      ...cpuProfileOptions(settings),
-      ...VITEST_SCRIPT_FLAGS,
-      'scripts/contract.ts',
-      '--target',
-      'live',
-      '--no-workflows',
-      '--out',
-      out,
-      ...args,
-    ],
+    [...cpuProfileOptions(settings), ...BUNDLED_SCRIPT, 'scripts/contract.ts', '--target', 'live', '--no-workflows', '--out', out, ...args],
     {
       cwd: repoRoot,
       env: { ...env, ...settings },

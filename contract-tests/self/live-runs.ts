@@ -8,7 +8,7 @@ import { readJsonFile } from '../report/run-files.ts';
 import type { AssumptionReportRow } from '../report/report-model.ts';
 import type { TransportStats } from '../send/transport.ts';
 import { testWaitMs } from '../../config/test-waits.ts';
-import { VITEST_SCRIPT_FLAGS } from '../../config/environment.ts';
+import { BUNDLED_SCRIPT } from '../../config/environment.ts';
 
 export interface LiveRun {
   exitCode: number;
@@ -48,7 +48,7 @@ export function contractLive(
   const child = spawn(
     process.execPath,
     [
-      ...[...VITEST_SCRIPT_FLAGS, 'scripts/contract.ts', '--target', 'live', '--out', dir, ...(workflows ? [] : ['--no-workflows'])],
+      ...[...BUNDLED_SCRIPT, 'scripts/contract.ts', '--target', 'live', '--out', dir, ...(workflows ? [] : ['--no-workflows'])],
       ...[...args, ...(files.length ? ['--', ...files] : [])],
     ],
     { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },

@@ -1,6 +1,6 @@
 // Every entry point answers --help without starting its work: each .ts file that a package.json script runs with
-// `node --import tsx` (with the arguments the script gives it), every other file in scripts/ and the sandbox's main,
-// each a real process. A script that reads its options late (or not at all) would run its work here instead: a
+// `node --import tsx` or `node scripts/run-bundled.mjs` (started the same way, with the arguments the script gives it),
+// every other file in scripts/ and the sandbox's main, each a real process. A script that reads its options late (or not at all) would run its work here instead: a
 // benchmark, a server, a build; the usage alone on stdout, nothing on stderr and exit 0 say it did not.
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,18 +10,22 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { testWaitMs } from '../../config/test-waits.ts';
 
-type Entry = { file: string; args: string[]; scripts: string[] };
+/** `launcher`: what node runs the file with, as package.json has it (`--import tsx --`, or the bundling launcher). */
+type Entry = { file: string; launcher: string[]; args: string[]; scripts: string[] };
 
-/** The `[exec] node --import tsx -- <file> [args]` commands of package.json's scripts, one entry per file. */
+const TSX = ['--import', 'tsx', '--'];
+
+/** The `[exec] node --import tsx -- <file> [args]` and `node scripts/run-bundled.mjs <file> [args]` commands of
+ * package.json's scripts, one entry per file. */
 function entryPoints(): Entry[] {
   const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const entries = new Map<string, Entry>();
   for (const [name, line] of Object.entries(scripts)) {
     for (const command of line.split(/&&|\|\||;/)) {
-      const match = /^\s*(?:exec )?node (?:--import \S+\.mjs )?--import tsx -- (\S+\.ts)\s*(.*?)\s*$/.exec(command);
+      const match = /^\s*(?:exec )?node (--import tsx --|scripts\/run-bundled\.mjs) (\S+\.ts)\s*(.*?)\s*$/.exec(command);
       if (!match) continue;
-      const [, file, rest] = match as unknown as [string, string, string];
-      const entry = entries.get(file) ?? { file, args: rest ? rest.split(/\s+/) : [], scripts: [] };
+      const [, launcher, file, rest] = match as unknown as [string, string, string, string];
+      const entry = entries.get(file) ?? { file, launcher: launcher.split(' '), args: rest ? rest.split(/\s+/) : [], scripts: [] };
       entry.scripts.push(name);
       entries.set(file, entry);
     }
@@ -33,7 +37,7 @@ const FROM_PACKAGE_JSON = entryPoints();
 /** The entry points no npm script names (scripts/sandbox-memory.ts, for one): they answer --help all the same. */
 const OTHERS = [...readdirSync(join(repoRoot, 'scripts')).map((name) => `scripts/${name}`), 'sandbox/main.ts']
   .filter((file) => file.endsWith('.ts') && !FROM_PACKAGE_JSON.some((entry) => entry.file === file))
-  .map((file): Entry => ({ file, args: [], scripts: [] }));
+  .map((file): Entry => ({ file, launcher: TSX, args: [], scripts: [] }));
 const ENTRIES = [...FROM_PACKAGE_JSON, ...OTHERS];
 
 /** --help parses the command line and exits; a tsx start is about 0.3 s. The deadline only catches a script that starts
@@ -44,7 +48,7 @@ const execute = promisify(execFile);
 
 async function help(entry: Entry): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await execute(process.execPath, ['--import', 'tsx', '--', entry.file, ...entry.args, '--help'], {
+    const { stdout, stderr } = await execute(process.execPath, [...entry.launcher, entry.file, ...entry.args, '--help'], {
       cwd: repoRoot,
       timeout: HELP_TIMEOUT_MS,
     });
