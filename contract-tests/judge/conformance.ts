@@ -195,6 +195,17 @@ function inspectHeaders(
   }
 }
 
+/**
+ * Everything of an answer inspectResponse reads, as one text: the operation, the status, the headers its documented
+ * response names and the content type, and the body. Two answers with the same key inspect alike (judge/answer-memo.ts).
+ */
+export function inspectionKey(operation: Operation, response: ObservedResponse): string {
+  const key = documentedResponseKey(operation, response.status);
+  const names = key ? Object.keys(operation.responses[key]!.headers ?? {}) : [];
+  const headers = [...names, 'content-type'].map((name) => response.headers.get(name));
+  return `${operation.api}#${operation.operationId}\n${response.status}\n${JSON.stringify(headers)}\n${response.bodyText}`;
+}
+
 export function inspectResponse(operation: Operation, response: ObservedResponse): Inspection {
   const problems: Finding[] = [];
   const held: string[] = [];

@@ -9,6 +9,7 @@ import type { Exchange } from '../send/fetch.ts';
 import { specRegistry } from '../model/operations.ts';
 import { findOperation } from '../send/fetch.ts';
 import { workerRun } from '../support/worker-run.ts';
+import { AnswerMemo } from '../judge/answer-memo.ts';
 import type { Target } from '../send/target.ts';
 
 // The worker's run: no check here records or redacts through it (judgeExchange does, and is not called here).
@@ -309,5 +310,45 @@ describe('the registry of exchange checks', () => {
     expect(left.map((f) => f.message)).toEqual([expect.stringMatching(/left out 1 of the 2 vehicles .*'V-2'/)]);
     const whole = [vehicle('V-1'), vehicle('V-2')];
     expect(await violationsOf('list-agrees-with-unfiltered', { url, headers: KEY, status: 200, answer: whole })).toEqual([]);
+  });
+});
+
+describe('answers that come again (judge/answer-memo.ts)', () => {
+  /** The fleet list's 429: Retry-After is a documented header of it, judged by its grammar. */
+  const throttled = (retryAfter: string, headers: Record<string, string> = {}, message = 'slow down') => ({
+    url: 'http://fleet.test/vehicles',
+    headers: KEY,
+    status: 429,
+    answerHeaders: { 'retry-after': retryAfter, ...headers },
+    answer: { message },
+  });
+  /** What the check finds, of any verdict: a header the spec only assumed contradicts that assumption. */
+  const messages = async (id: string, made: Made) =>
+    (await checkOf(id).judge(exchangeOf(made), contextOf())).filter((f) => f.verdict !== 'confirmed').map((f) => f.message);
+
+  it('judges an answer alike each time it comes, and by all of it: a documented header, the body, any header', async () => {
+    const secret = env.LP_FLEET_API_KEY!;
+    for (const round of [1, 2, 3]) {
+      expect(await messages('documented-answer', throttled('5')), `round ${round}`).toEqual([]);
+      expect(await messages('documented-answer', throttled('soon')), `round ${round}`).toEqual([
+        expect.stringMatching(/header Retry-After "soon" is not/),
+      ]);
+      expect(await messages('no-credential-echo', throttled('5')), `round ${round}`).toEqual([]);
+      expect(await messages('no-credential-echo', throttled('5', { 'x-debug': secret })), `round ${round}`).toHaveLength(1);
+      expect(await messages('no-credential-echo', throttled('5', {}, `key ${secret}`)), `round ${round}`).toHaveLength(1);
+    }
+  });
+
+  it('keeps at most 500 results, the oldest forgotten first, and none for a key over 8,192 characters', () => {
+    const memo = new AnswerMemo<number>();
+    let worked = 0;
+    const work = () => ++worked;
+    for (let i = 0; i < 501; i++) memo.of(`answer ${i}`, work);
+    expect(memo.size).toBe(500);
+    expect(memo.of('answer 500', work)).toBe(501);
+    expect(memo.of('answer 0', work)).toBe(502);
+    const long = 'x'.repeat(8_193);
+    expect([memo.of(long, work), memo.of(long, work)]).toEqual([503, 504]);
+    expect(memo.size).toBe(500);
   });
 });

@@ -7,6 +7,7 @@
 // issues a token is not an echo of that token.
 import { specRoles } from '../../model/operations.ts';
 import type { Exchange } from '../../send/fetch.ts';
+import { AnswerMemo } from '../answer-memo.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
 import { operationIdOf, statusClassOf } from '../exchange-facts.ts';
 import { PROMISES } from '../promises.ts';
@@ -72,10 +73,18 @@ function partsOfHeld(value: string): string[] {
   return parts;
 }
 
-function answerText(seen: Exchange): string {
+function headerText(seen: Exchange): string {
   const headers = [...seen.response.headers].filter(([name]) => name !== 'set-cookie').map(([name, value]) => `${name}: ${value}`);
-  return `${headers.join('\n')}\n${seen.bodyText}`;
+  return headers.join('\n');
 }
+
+/** The readings of a body, each body's once: answers repeat (judge/answer-memo.ts). */
+const bodyReadings = new AnswerMemo<string[]>();
+
+/** The readings of an answer: its headers' and its body's, each read apart (no credential holds a line break). */
+const readingsOf = (seen: Exchange): string[] => [
+  ...new Set([...decodings(headerText(seen)), ...bodyReadings.of(seen.bodyText, () => decodings(seen.bodyText))]),
+];
 
 export const credentialEcho: ExchangeCheck = {
   id: 'no-credential-echo',
@@ -92,7 +101,7 @@ export const credentialEcho: ExchangeCheck = {
     ];
     if (!held.length) return [];
     // A reading the same as another (a text without escapes reads the same percent-decoded) is looked in once.
-    const readings = [...new Set(decodings(answerText(seen)))];
+    const readings = readingsOf(seen);
     const shown = held.filter(({ value }) => partsOfHeld(value).some((part) => readings.some((text) => text.includes(part))));
     return shown.map(({ name }) =>
       violation(

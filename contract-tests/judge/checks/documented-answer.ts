@@ -4,9 +4,11 @@
 // unless the request was built on purpose for another address (a raw request of the operators); a method its path does
 // not document has no documented answer to match (only "no 5xx" holds for it).
 import type { Finding } from '../../model/findings.ts';
-import { inspectResponse } from '../conformance.ts';
+import { AnswerMemo } from '../answer-memo.ts';
+import { inspectionKey, inspectResponse, type ObservedResponse } from '../conformance.ts';
 import { headerGrammar } from '../header-grammar.ts';
 import { type ExchangeCheck, violation } from '../exchange-check.ts';
+import type { Operation } from '../../model/spec.ts';
 import { PROMISES, sectionOfOperation } from '../promises.ts';
 import { verdictOf } from '../verdicts.ts';
 
@@ -37,39 +39,45 @@ export const documentedAnswer: ExchangeCheck = {
         ),
       ];
     }
-    const promise = (statement: string) => PROMISES.seed(sectionOfOperation(operation.operationId), statement);
-    const inspection = inspectResponse(operation, {
-      status: seen.response.status,
-      headers: seen.response.headers,
-      bodyText: seen.bodyText,
-    });
-    const verdict = verdictOf(operation.api, {
-      ...inspection,
-      problems: inspection.problems.filter((p) => !/a 5xx status/.test(p.message)),
-    });
-    const findings: Finding[] = verdict.violations.map((message) => ({
-      check: documentedAnswer.id,
-      promise: promise(message.replace(/^(\S+) answered \d+: /, '$1: ')),
-      verdict: 'violation',
-      message,
-      clause: grammarClause(message),
-    }));
-    for (const { assumption, problems } of verdict.contradictions)
-      findings.push({
-        check: documentedAnswer.id,
-        promise: promise(assumption.what),
-        verdict: 'contradicted',
-        message: problems.join('; '),
-        assumption: assumptionOf(assumption),
-      });
-    for (const assumption of verdict.confirmed)
-      findings.push({
-        check: documentedAnswer.id,
-        promise: promise(assumption.what),
-        verdict: 'confirmed',
-        message: 'answered as assumed',
-        assumption: assumptionOf(assumption),
-      });
-    return findings;
+    const answer = { status: seen.response.status, headers: seen.response.headers, bodyText: seen.bodyText };
+    // A copy: the findings kept for the next same answer are never changed.
+    return [...findingsOfAnswer.of(inspectionKey(operation, answer), () => findingsOf(operation, answer))];
   },
 };
+
+/** The same answer of an operation is judged alike: its findings are worked out once (judge/answer-memo.ts). */
+const findingsOfAnswer = new AnswerMemo<Finding[]>();
+
+/** The documented answer's findings for one answer of `operation`: violations, contradicted and confirmed assumptions. */
+function findingsOf(operation: Operation, answer: ObservedResponse): Finding[] {
+  const promise = (statement: string) => PROMISES.seed(sectionOfOperation(operation.operationId), statement);
+  const inspection = inspectResponse(operation, answer);
+  const verdict = verdictOf(operation.api, {
+    ...inspection,
+    problems: inspection.problems.filter((p) => !/a 5xx status/.test(p.message)),
+  });
+  const findings: Finding[] = verdict.violations.map((message) => ({
+    check: documentedAnswer.id,
+    promise: promise(message.replace(/^(\S+) answered \d+: /, '$1: ')),
+    verdict: 'violation',
+    message,
+    clause: grammarClause(message),
+  }));
+  for (const { assumption, problems } of verdict.contradictions)
+    findings.push({
+      check: documentedAnswer.id,
+      promise: promise(assumption.what),
+      verdict: 'contradicted',
+      message: problems.join('; '),
+      assumption: assumptionOf(assumption),
+    });
+  for (const assumption of verdict.confirmed)
+    findings.push({
+      check: documentedAnswer.id,
+      promise: promise(assumption.what),
+      verdict: 'confirmed',
+      message: 'answered as assumed',
+      assumption: assumptionOf(assumption),
+    });
+  return findings;
+}
