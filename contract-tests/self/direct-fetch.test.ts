@@ -1,14 +1,15 @@
 // The suite's requests go out on undici's request() (send/direct-fetch.ts), not fetch: what a server sees and what the
 // checks read must be what fetch would have sent and given. Each case is sent both ways to one loopback server, and the
 // two compared: the request on the wire, and the Response (status, headers, body, URL) for plain, encoded and bodiless
-// answers; failures reject as fetch's do.
+// answers; failures reject as fetch's do. A third way, the suite's own exchanges' (no body stream: the checks read the
+// bytes kept for it), gives the same answer, its body read from those bytes.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testWaitMs } from '../../config/test-waits.ts';
 import { FETCH_ANSWERS } from '../fixtures/fetch-answers.ts';
-import { directFetch } from '../send/direct-fetch.ts';
+import { bufferedBody, directFetch } from '../send/direct-fetch.ts';
 
 /** The deadline of a request the test expects answered (or refused): it only says that the request did not hang. */
 const NOT_HUNG_MS = testWaitMs(10_000);
@@ -33,17 +34,26 @@ afterAll(async () => {
   await agent.close();
 });
 
-/** The request both ways: what the server saw (names lower-case, in order of name) and what came back. */
+const utf8 = new TextDecoder();
+
+/** The request each way: what the server saw (names lower-case, in order of name) and what came back. */
 async function bothWays(path: string, init: RequestInit = {}) {
   const made = () => new Request(`${origin}${path}`, { redirect: 'manual', ...init });
   const views = [];
-  for (const way of ['fetch', 'direct'] as const) {
+  for (const way of ['fetch', 'direct', 'bytes only'] as const) {
     const request = made();
     const signal = AbortSignal.timeout(NOT_HUNG_MS);
     const response =
       way === 'fetch'
         ? await fetch(new Request(request, { signal }), { dispatcher: agent } as RequestInit)
-        : await directFetch(request, request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined, signal, agent);
+        : await directFetch(
+            request,
+            request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined,
+            signal,
+            agent,
+            way === 'direct',
+          );
+    if (way === 'bytes only') expect(response.body, 'no body stream of its own').toBeNull();
     const wire = seen.at(-1)!;
     const sent = Object.entries(wire.headers)
       .filter(([name]) => name !== 'host')
@@ -55,7 +65,7 @@ async function bothWays(path: string, init: RequestInit = {}) {
       headers: [...response.headers].filter(([name]) => !['date', 'keep-alive', 'connection'].includes(name)),
       cookies: response.headers.getSetCookie(),
       url: response.url,
-      body: await response.text(),
+      body: way === 'bytes only' ? utf8.decode(bufferedBody(response)) : await response.text(),
     });
   }
   return views;
@@ -92,8 +102,9 @@ describe('a request sent on undici request() instead of fetch', () => {
     ['a HEAD', '/plain', { method: 'HEAD' }],
     ['a status past 599', '/status-600', {}],
   ] as const)('%s: the same request on the wire, the same answer back', async ([, path, init]) => {
-    const [byFetch, direct] = await bothWays(path, init as RequestInit);
+    const [byFetch, direct, bytesOnly] = await bothWays(path, init as RequestInit);
     expect(direct).toEqual(byFetch);
+    expect(bytesOnly).toEqual(byFetch);
     expect(direct!.status).toBeGreaterThan(0);
   });
 
@@ -111,8 +122,11 @@ describe('a request sent on undici request() instead of fetch', () => {
 
   it('hands on an answer whose encoding is broken, as fetch does: reading its body fails', async () => {
     const request = new Request(`${origin}/gzip-corrupt`, { redirect: 'manual' });
-    const response = await directFetch(request, undefined, AbortSignal.timeout(NOT_HUNG_MS), agent);
-    expect(response.status).toBe(200);
-    await expect(response.text()).rejects.toThrow(TypeError);
+    for (const bodyStream of [true, false]) {
+      const response = await directFetch(request, undefined, AbortSignal.timeout(NOT_HUNG_MS), agent, bodyStream);
+      expect(response.status).toBe(200);
+      expect(bufferedBody(response)).toBeUndefined();
+      await expect(response.text()).rejects.toThrow(TypeError);
+    }
   });
 });

@@ -88,6 +88,8 @@ export interface Exchange {
   /** The run that sent it: its target, redactor and ledger, for whoever judges and records the exchange. */
   run: Run;
   request: { method: string; url: string; headers: Headers; body: string };
+  /** The answer. Its body is read from it only in the published client's exchanges (`meta.client`), which hand it on to
+   * the client; every other reader has it as `bodyText`. */
   response: Response;
   bodyText: string;
   /** The operation at the request's address and method. */
@@ -149,11 +151,11 @@ function transportNote(stats: TransportStats): Partial<TransportStats> | undefin
   return Object.keys(note).length ? note : undefined;
 }
 
-/** Sends through the transport (`body`: the request's, already read); a request that ends without an answer to judge is
- * recorded, then thrown on. */
-export async function sendOrRecord({ transport, redactor, ledger }: Run, request: Request, body?: Uint8Array) {
+/** Sends through the transport (`body`: the request's, already read; `bodyStream`: see Transport.send); a request that
+ * ends without an answer to judge is recorded, then thrown on. */
+export async function sendOrRecord({ transport, redactor, ledger }: Run, request: Request, body?: Uint8Array, bodyStream = true) {
   try {
-    return await transport.send(request, body);
+    return await transport.send(request, body, bodyStream);
   } catch (error) {
     if (error instanceof CouldNotJudge) {
       const message = redactor.redact(error.message);
@@ -242,13 +244,14 @@ async function bodyBytesOf(request: Request, init: RequestInit | undefined): Pro
   return new Uint8Array(await request.clone().arrayBuffer());
 }
 
-/** Sends a request through the run, hands the exchange to the listeners and records it; the returned response's body is
- * still unread. */
+/** Sends a request through the run, hands the exchange to the listeners and records it; the returned response's body
+ * (the published client's exchanges only: see Exchange) is still unread. */
 export async function exchange(run: Run, input: Request | string | URL, init?: RequestInit, meta: ExchangeMeta = {}): Promise<Exchange> {
   const request = new Request(input, init);
   const sentAt = Date.now();
   const requestBytes = await bodyBytesOf(request, init);
-  const { response, stats } = await sendOrRecord(run, request, requestBytes);
+  // Only the published client reads the answer's body from the Response (send/clients.ts).
+  const { response, stats } = await sendOrRecord(run, request, requestBytes, meta.client === true);
   // The answer's bytes as the transport read them; only a body it could not decode is read from a copy (and fails as
   // reading it would).
   const answerBytes = bufferedBody(response);

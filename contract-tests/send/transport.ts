@@ -215,14 +215,16 @@ export class Transport {
   /**
    * Sends the request until it gets an answer to judge; throws CouldNotJudge when it cannot. `body`: the request's body,
    * when the caller has it as bytes already (the one fetch does), so that it is not read from the request again.
+   * `bodyStream` false: the caller reads the answer's body with `bufferedBody` (send/direct-fetch.ts) where the transport
+   * sends the request itself, and the Response has no body of its own there.
    */
-  async send(request: Request, body?: Uint8Array): Promise<Sent> {
+  async send(request: Request, body?: Uint8Array, bodyStream = true): Promise<Sent> {
     const stats = emptyStats();
     stats.requests = 1;
     const scope = this.scopeOf(request.url);
     const pace: RequestPace = { sentAt: 0, roundTripMs: 0, depth: this.chain + 1, api: scope.api };
     try {
-      return { response: await this.attempt(request, body, stats, pace, scope), stats: Object.assign(stats, pace) };
+      return { response: await this.attempt(request, body, stats, pace, scope, bodyStream), stats: Object.assign(stats, pace) };
     } catch (error) {
       if (error instanceof CouldNotJudge) {
         stats.unjudged = 1;
@@ -240,6 +242,7 @@ export class Transport {
     stats: TransportStats,
     pace: RequestPace,
     scope: Scope,
+    bodyStream: boolean,
   ): Promise<Response> {
     const replayable = await isReplayable(request, given);
     // The suite's own requests (redirect: manual, no fetch injected) go out on undici's request (send/direct-fetch.ts),
@@ -259,7 +262,7 @@ export class Transport {
       try {
         const dispatcher = reconnect ? this.connections.fresh : this.connections.pooled;
         response = direct
-          ? await directFetch(request, body, timeout.signal, dispatcher)
+          ? await directFetch(request, body, timeout.signal, dispatcher, bodyStream)
           : await this.fetchImpl(new Request(request.clone(), { signal: timeout.signal }), { dispatcher } as RequestInit);
       } catch (error) {
         timeout.done();
