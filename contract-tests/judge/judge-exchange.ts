@@ -107,7 +107,9 @@ export async function judgeExchange(seen: Exchange): Promise<void> {
   const findings: Finding[] = [];
   for (const check of EXCHANGE_CHECKS) {
     if (!applies(check, seen, context)) continue;
-    for (const finding of await check.judge(seen, context))
+    // Most checks judge at once: only a promise is waited for (an await of each cost every answer some 15 turns).
+    const judged = check.judge(seen, context);
+    for (const finding of judged instanceof Promise ? await judged : judged)
       findings.push(asItStandsToday({ ...finding, message: seen.run.redactor.redact(finding.message) }));
   }
   context.learn(seen);
