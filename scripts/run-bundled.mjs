@@ -25,13 +25,19 @@ const sha1 = (text) => createHash('sha1').update(text).digest('hex');
 /** What else a bundle depends on than its inputs: this file (how it bundles) and the Node it targets. */
 const recipe = sha1(`${readFileSync(fileURLToPath(import.meta.url))}\n${process.versions.node.split('.')[0]}`);
 
+/** The hash of each file the bundle was made from, by its path in the repository, as the bundle read it. */
+const bundled = new Map();
+
 /** Every `import.meta.url` (and its dirname and filename) of a module, written as the module's own. */
 const ownMeta = {
   name: 'own-import-meta',
   setup(build) {
     build.onLoad({ filter: /\.[cm]?[jt]s$/ }, ({ path }) => {
       const url = pathToFileURL(path).href;
-      const contents = readFileSync(path, 'utf8')
+      const source = readFileSync(path);
+      bundled.set(relative(root, path), sha1(source));
+      const contents = source
+        .toString('utf8')
         .replace(/\bimport\.meta\.url\b/g, JSON.stringify(url))
         .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(dirname(path)))
         .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(path));
@@ -76,11 +82,9 @@ async function bundle(outFile, manifestFile) {
     renameSync(`${file}.${process.pid}.tmp`, file);
   };
   for (const output of result.outputFiles) written(output.path, output.text);
+  // Inputs are named relative to absWorkingDir (root); one the plugin did not load (a JSON file) is read for its hash.
   const inputs = Object.fromEntries(
-    Object.keys(result.metafile.inputs).map((file) => {
-      const path = resolve(root, file);
-      return [relative(root, path), sha1(readFileSync(path))];
-    }),
+    Object.keys(result.metafile.inputs).map((file) => [file, bundled.get(file) ?? sha1(readFileSync(join(root, file)))]),
   );
   written(manifestFile, JSON.stringify({ recipe, inputs }));
 }
