@@ -2,7 +2,7 @@
 //   node scripts/run-bundled.mjs scripts/contract.ts [args]
 // The scripts that run vitest in their own process (contract, contract:*, bench:contract) start this way. Under tsx, each
 // of the script's hundred modules went through Node's module hooks, which run on a thread of their own and answer the
-// main thread one module at a time: a live run against the sandbox spent some 8% of its CPU there (paired runs, the
+// main thread one module at a time: a live run against the sandbox costs 7% less CPU without them (paired runs, the
 // two ways at once). esbuild (which tsx itself uses) bundles the script's own files once; packages stay imports.
 // The bundle is kept in node_modules/.cache/lp-scripts with the hash of every file it was made from, and made again
 // when one of them changed. Each module keeps its own import.meta.url (paths relative to a module still hold), the
