@@ -78,13 +78,32 @@ function headerText(seen: Exchange): string {
   return headers.join('\n');
 }
 
-/** The readings of a body, each body's once: answers repeat (judge/answer-memo.ts). */
-const bodyReadings = new AnswerMemo<string[]>();
+/** Whether one of the parts of `value` is in one of `readings`. */
+const showsIn = (readings: readonly string[], value: string): boolean =>
+  partsOfHeld(value).some((part) => readings.some((text) => text.includes(part)));
 
-/** The readings of an answer: its headers' and its body's, each read apart (no credential holds a line break). */
-const readingsOf = (seen: Exchange): string[] => [
-  ...new Set([...decodings(headerText(seen)), ...bodyReadings.of(seen.bodyText, () => decodings(seen.bodyText))]),
-];
+/** What a body shows: its readings, and for each credential looked for in it so far, whether one of its parts is in
+ * them (the same credentials are looked for in every answer, and answers repeat). At most MAX_HELD_PARTS each. */
+interface BodyReading {
+  readings: string[];
+  shows: Map<string, boolean>;
+}
+
+/** Each body's reading, worked out once: answers repeat (judge/answer-memo.ts). */
+const bodyReadings = new AnswerMemo<BodyReading>();
+
+function bodyShows(body: BodyReading, value: string): boolean {
+  let shows = body.shows.get(value);
+  if (shows === undefined) {
+    shows = showsIn(body.readings, value);
+    if (body.shows.size >= MAX_HELD_PARTS) body.shows.clear();
+    body.shows.set(value, shows);
+  }
+  return shows;
+}
+
+/** The distinct readings of a text (a text without escapes reads the same percent-decoded, and is looked in once). */
+const readingsOf = (text: string): string[] => [...new Set(decodings(text))];
 
 export const credentialEcho: ExchangeCheck = {
   id: 'no-credential-echo',
@@ -100,9 +119,10 @@ export const credentialEcho: ExchangeCheck = {
       ...(issuing ? [] : [...context.tokens.keys()].slice(-LATEST_TOKENS).map((value) => ({ name: TOKEN, value }))),
     ];
     if (!held.length) return [];
-    // A reading the same as another (a text without escapes reads the same percent-decoded) is looked in once.
-    const readings = readingsOf(seen);
-    const shown = held.filter(({ value }) => partsOfHeld(value).some((part) => readings.some((text) => text.includes(part))));
+    // The headers and the body are read apart (no credential holds a line break).
+    const headers = readingsOf(headerText(seen));
+    const body = bodyReadings.of(seen.bodyText, () => ({ readings: readingsOf(seen.bodyText), shows: new Map() }));
+    const shown = held.filter(({ value }) => showsIn(headers, value) || bodyShows(body, value));
     return shown.map(({ name }) =>
       violation(
         credentialEcho,
