@@ -53,6 +53,8 @@ function recordFindings(seen: Exchange, findings: Finding[]): void {
   for (const f of findings) {
     if (!f.assumption || f.verdict === 'violation') continue;
     const contradicted = f.verdict === 'contradicted';
+    // A confirmation of an assumption whose first evidence lines and observed answers are all known changes no report.
+    if (!contradicted && confirmations.full(f.assumption)) continue;
     const evidence = contradicted
       ? f.message
       : `${requestLineOf(seen.run, seen.request)} answered ${seen.response.status} ${contentTypeOf(seen.response)} as assumed`;
@@ -72,13 +74,13 @@ const SHOWN = 3;
  * 4XX range's assumption on some thousand answers). Kept per worker; the ledger's order across workers is kept too, since
  * each worker's first 3 of either hold the first of the others' that the report can show.
  */
+const keyOf = (assumption: NonNullable<Finding['assumption']>): string => `${assumption.api}\n${assumption.pointer}\n${assumption.match}`;
+
 export class Confirmations {
   readonly #seen = new Map<string, { evidence: Set<string>; observed: Set<string> }>();
 
   shows(assumption: NonNullable<Finding['assumption']>, evidence: string, observed: () => Observed): boolean {
-    const key = `${assumption.api}\n${assumption.pointer}\n${assumption.match}`;
-    const seen = this.#seen.get(key) ?? { evidence: new Set<string>(), observed: new Set<string>() };
-    this.#seen.set(key, seen);
+    const seen = this.#of(assumption);
     const newEvidence = seen.evidence.size < SHOWN && !seen.evidence.has(evidence);
     // The observed answer (its body's start, redacted) is made only while it could still be shown.
     const shown = seen.observed.size < SHOWN ? JSON.stringify(observed()) : undefined;
@@ -86,6 +88,23 @@ export class Confirmations {
     if (newEvidence) seen.evidence.add(evidence);
     if (newObserved) seen.observed.add(shown);
     return newEvidence || newObserved;
+  }
+
+  /** No confirmation of `assumption` can bring a new one of its first evidence lines or observed answers: its evidence
+   * need not be made. */
+  full(assumption: NonNullable<Finding['assumption']>): boolean {
+    const seen = this.#seen.get(keyOf(assumption));
+    return seen !== undefined && seen.evidence.size >= SHOWN && seen.observed.size >= SHOWN;
+  }
+
+  #of(assumption: NonNullable<Finding['assumption']>): { evidence: Set<string>; observed: Set<string> } {
+    const key = keyOf(assumption);
+    let seen = this.#seen.get(key);
+    if (!seen) {
+      seen = { evidence: new Set<string>(), observed: new Set<string>() };
+      this.#seen.set(key, seen);
+    }
+    return seen;
   }
 }
 

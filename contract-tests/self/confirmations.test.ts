@@ -45,7 +45,10 @@ function entryOf(o: { assumption: number; request: string; status: number; body:
 /** What a worker records of its outcomes: every contradiction, and the confirmations its Confirmations let through. */
 function recorded(entries: AssumptionEntry[]): AssumptionEntry[] {
   const confirmations = new Confirmations();
-  return entries.filter((e) => e.outcome === 'contradicted' || confirmations.shows(e, e.evidence, () => e.observed!));
+  // As the judge does: a confirmation of an assumption that is full is not even weighed.
+  return entries.filter(
+    (e) => e.outcome === 'contradicted' || (!confirmations.full(e) && confirmations.shows(e, e.evidence, () => e.observed!)),
+  );
 }
 
 describe('the confirmations an assumption needs recorded', () => {
@@ -75,6 +78,27 @@ describe('the confirmations an assumption needs recorded', () => {
       true,
     ]);
     // Three of each are known: a fourth of either changes no report.
+    expect(confirmations.full(a)).toBe(true);
     expect([seen('e4', 'b1'), seen('e1', 'b4'), seen('e5', 'b5')]).toEqual([false, false, false]);
+  });
+
+  it('is full only once three evidence lines and three observed answers are known', () => {
+    const confirmations = new Confirmations();
+    const a = { api: 'fleet', pointer: '/x', match: 'm' };
+    const seen = (evidence: string, body: string) =>
+      confirmations.shows(a, evidence, () => ({ request: 'GET /', status: 200, contentType: 'application/json', body }));
+    const fullness: boolean[] = [confirmations.full(a)];
+    for (const [evidence, body] of [
+      ['e1', 'b1'],
+      ['e2', 'b1'],
+      ['e3', 'b1'],
+      ['e3', 'b2'],
+      ['e3', 'b3'],
+    ] as const) {
+      seen(evidence, body);
+      fullness.push(confirmations.full(a));
+    }
+    expect(fullness).toEqual([false, false, false, false, false, true]);
+    expect(confirmations.full({ ...a, match: 'another' })).toBe(false);
   });
 });
