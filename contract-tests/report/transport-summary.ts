@@ -36,19 +36,17 @@ function originsOf(entries: LedgerEntry[], env: Partial<Record<string, string>>)
   for (const entry of entries) {
     if (entry.kind !== 'exchange' && entry.kind !== 'unjudged') continue;
     const api = entry.transport?.api ?? 0;
-    const variable = API_VARIABLES[api - 1];
-    const address = (variable && env[variable]) || '';
-    // APIs at one address (the mock serves all three at one origin) are one origin: each is named.
-    const sharing = API_VARIABLES.filter((name) => address && addressOf(env[name]) === addressOf(address));
-    const row = byApi.get(api) ?? {
-      api: variable ? sharing.join(', ') : 'another address',
-      address,
-      requests: 0,
-      limited: 0,
-    };
+    let row = byApi.get(api);
+    if (!row) {
+      const variable = API_VARIABLES[api - 1];
+      const address = (variable && env[variable]) || '';
+      // APIs at one address (the mock serves all three at one origin) are one origin: each is named.
+      const sharing = API_VARIABLES.filter((name) => address && addressOf(env[name]) === addressOf(address));
+      row = { api: variable ? sharing.join(', ') : 'another address', address, requests: 0, limited: 0 };
+      byApi.set(api, row);
+    }
     row.requests += 1;
     row.limited += entry.transport?.limited ?? 0;
-    byApi.set(api, row);
   }
   return [...byApi.values()].sort((a, b) => b.requests - a.requests);
 }
