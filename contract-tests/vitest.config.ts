@@ -1,25 +1,14 @@
 // Vitest project of the contract suite: the same files run against the mock, the sandbox or a live target (the run's
-// settings: send/run-settings.ts).
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// settings: send/run-settings.ts). The project's own options: support/project-config.ts.
 import { defineProject } from 'vitest/config';
-import { clauseTags } from './judge/oauth-clauses.ts';
 import { runSettingsOf } from './send/run-settings.ts';
+import { projectConfig } from './support/project-config.ts';
 import { RUNNER_MODE, runOptions } from './support/project-options.ts';
-
-const root = new URL('..', import.meta.url).pathname;
-const lockFile = join(root, 'package-lock.json');
-const moduleCachePath = join(
-  root,
-  'node_modules/.experimental-vitest-cache',
-  existsSync(lockFile) ? createHash('sha1').update(readFileSync(lockFile)).digest('hex').slice(0, 12) : 'no-lock-file',
-);
 
 // A vitest started directly (npx vitest run --config contract-tests/vitest.config.ts, or the root config's projects)
 // takes the run's settings from its LP_* variables: with none, the self-tests against the mock. The runner
-// (runner/run-suite.ts) starts vitest in its own mode with the options of its own settings (support/project-options.ts),
-// and no variable is read here.
+// (runner/run-suite.ts) starts vitest without this file, with the project's options and those of its own settings
+// (support/project-options.ts); were it given this file, in its own mode no variable is read here.
 export default defineProject({
   plugins: [
     {
@@ -27,28 +16,5 @@ export default defineProject({
       config: (_config, { mode }) => (mode === RUNNER_MODE ? undefined : { test: runOptions(runSettingsOf(process.env)) }),
     },
   ],
-  test: {
-    name: 'contract',
-    root,
-    setupFiles: ['contract-tests/support/setup.ts'],
-    globalSetup: ['contract-tests/support/global-setup.ts'],
-    // A test that checks an OAuth clause declares the clause's id among its tags (judge/oauth-clauses.ts): one tag per
-    // clause, so a test naming an id no clause has does not run, and `--tags-filter <id>` runs one clause's tests.
-    tags: clauseTags(),
-    // Files share one module graph, so the bundles are parsed and the ajv validators compiled once per run.
-    isolate: false,
-    // Worker threads: a run's worker starts cheaper than a process (contract:mutation starts one per run, some 50).
-    pool: 'threads',
-    // Vitest's transforms of the suite's modules kept on disk between runs (node_modules/.experimental-vitest-cache,
-    // keyed by each file's content): a run's workers wait for the main thread to transform every module they load,
-    // which took about 1.3 s of a live run's start on two cores.
-    // Kept in a folder of its own per lock file: vitest clears its cache when the lock file changes, and that clearing
-    // races the run's own first writes (the run after an `npm install` died with ENOENT on a .tmp file of the cache,
-    // before any check); a new lock file now starts an empty folder, which nothing clears.
-    experimental: { fsModuleCache: true, fsModuleCachePath: moduleCachePath },
-    // A write whose answer never came has an unknown outcome (send/transport.ts says so in these words): that is
-    // nobody's verdict yet, so the check runs once more, building a new event, before it counts as "could not judge".
-    // Nothing else is retried (self/transport.test.ts holds the words and the config together).
-    retry: { count: 1, condition: /it is not sent again, since a second write could record twice/ },
-  },
+  test: projectConfig(),
 });

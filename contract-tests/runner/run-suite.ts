@@ -10,6 +10,7 @@ import { createVitest, parseCLI, type Reporter, type TestRunEndReason, type Vite
 import { repoRoot } from '../../spec-core/apis.ts';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
 import type { RunSettings } from '../send/run-settings.ts';
+import { projectConfig } from '../support/project-config.ts';
 import { RUNNER_MODE, runOptions } from '../support/project-options.ts';
 import { profilingCpu } from './cpu-profile.ts';
 
@@ -21,9 +22,6 @@ import { profilingCpu } from './cpu-profile.ts';
  * before vitest starts its worker threads, every isolate made after has it.
  */
 const V8_OPTIONS = '--interrupt-budget=540672';
-
-/** The contract project's own config. */
-const CONFIG = join(repoRoot, 'contract-tests/vitest.config.ts');
 
 /** The suite's own output (vitest's, redacted), beside the reports: what --verbose prints. */
 export const SUITE_OUTPUT = 'suite-output.log';
@@ -62,10 +60,10 @@ class RunEnd implements Reporter {
 }
 
 /**
- * A vitest of the contract project for one run's settings: the project's config, the options of the settings
- * (support/project-options.ts) with `options` over them, started in the runner's mode (the config then reads no
- * variable), and the settings provided to the global setup, the reporters and every worker (send/run.ts). runSuite
- * runs it once; contract:mutation's session (suite-session.ts) runs it many times.
+ * A vitest of the contract project for one run's settings: the project's own options (support/project-config.ts, given
+ * inline: no config file is bundled and loaded), the options of the settings (support/project-options.ts) over them and
+ * `options` over both, started in the runner's mode, and the settings provided to the global setup, the reporters and
+ * every worker (send/run.ts). runSuite runs it once; contract:mutation's session (suite-session.ts) runs it many times.
  */
 export async function contractVitest(
   settings: RunSettings,
@@ -75,7 +73,7 @@ export async function contractVitest(
   const { provide: _provided, ...fromSettings } = runOptions(settings);
   const vitest = await createVitest(
     'test',
-    { ...fromSettings, ...options, config: CONFIG, root: repoRoot, mode: RUNNER_MODE, watch: false },
+    { ...projectConfig(), ...fromSettings, ...options, config: false, root: repoRoot, mode: RUNNER_MODE, watch: false },
     {},
     streams,
   );
@@ -83,17 +81,13 @@ export async function contractVitest(
   return vitest;
 }
 
-/** The vitest options of a run: the contract project's config and reporters, the settings' options over the config's,
- * then the caller's own arguments over both, as on a command line. */
+/** The vitest options of a run: the contract project's reporters, and the caller's own arguments, as on a command line
+ * (contractVitest puts them over the project's options and the settings'). */
 function vitestOptions(options: SuiteOptions, end: RunEnd) {
   const { outputDir } = options.settings;
   const { filter, options: cli } = parseCLI([
     'vitest',
     'run',
-    // The contract project's own config as the root: the repository's root config would load every project's config
-    // first, only to pick this one (about a quarter of a CPU-second per run).
-    '--config',
-    CONFIG,
     // vitest's default reporter with a partner's end: one line per failed check (runner/console-reporter.ts).
     `--reporter=${join(repoRoot, 'contract-tests/runner/console-reporter.ts')}`,
     '--reporter=junit',

@@ -19,6 +19,7 @@ import { HEAVIEST_FIRST, HeaviestFirst, weightRank } from '../support/heaviest-f
 import { makeTestCertificates, type TestCertificates } from '../fixtures/test-certificates.ts';
 import { OriginPace } from '../send/origin-pace.ts';
 import { PaceBoard } from '../send/pace-board.ts';
+import { projectConfig } from '../support/project-config.ts';
 import {
   CouldNotJudge,
   couldNotJudgeOf,
@@ -654,8 +655,8 @@ describe('a check whose write got no answer runs once more before it counts as c
   afterAll(() => new Promise<void>((resolve) => server2.close(() => resolve())));
 
   it("the project's retry condition is the transport's words for an unknown outcome, and nothing else's", async () => {
-    const { default: config } = await import('../vitest.config.ts');
-    const retry = (config as { test?: { retry?: { count?: number; condition?: RegExp } } }).test?.retry;
+    // The project's own options, as the config file and the runner both take them.
+    const { retry } = projectConfig();
     const write = new Request(`${closing}/v1/load-milestone-events`, { method: 'POST', body: '{}' });
     const unknown = (await quick()
       .send(write)
