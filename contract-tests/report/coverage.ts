@@ -17,20 +17,39 @@ const DEFAULT_WHY_NOT: Record<string, string> = {
 
 const label = (requirement: Record<string, unknown>) => Object.keys(requirement).sort().join('+') || 'none';
 
+const sortScheme = (s: string) => s.split('+').sort().join('+');
+
+/** The exchanges of each operation, read once: the schemes seen (in the order first seen), and the exchanges of each
+ * operation, scheme and documented status. */
+function exchangesByOperation(entries: LedgerEntry[], ops: readonly Operation[]) {
+  const byId = new Map(ops.map((op) => [op.operationId, op]));
+  const observed = new Map<string, Set<string>>();
+  const hits = new Map<string, number>();
+  const key = (operationId: string, scheme: string, status: string) => `${operationId}\n${scheme}\n${status}`;
+  for (const e of entries) {
+    if (e.kind !== 'exchange') continue;
+    const op = byId.get(e.operationId);
+    if (!op) continue;
+    const scheme = sortScheme(e.scheme);
+    observed.set(op.operationId, (observed.get(op.operationId) ?? new Set()).add(scheme));
+    const status = documentedResponseKey(op, e.status);
+    if (status === undefined) continue;
+    const at = key(op.operationId, scheme, status);
+    hits.set(at, (hits.get(at) ?? 0) + 1);
+  }
+  return { observed, hitsOf: (operationId: string, scheme: string, status: string) => hits.get(key(operationId, scheme, status)) ?? 0 };
+}
+
 export function coverage(entries: LedgerEntry[], ops: readonly Operation[] = specOperations()): CoverageRow[] {
-  const exchanges = entries.filter((e) => e.kind === 'exchange');
   const skips = entries.filter((e) => e.kind === 'skip');
+  const { observed, hitsOf } = exchangesByOperation(entries, ops);
   const rows: CoverageRow[] = [];
   for (const op of ops) {
     const declared = op.security.length ? op.security.map(label) : ['none'];
-    const sortScheme = (s: string) => s.split('+').sort().join('+');
-    const observed = exchanges.filter((e) => e.operationId === op.operationId).map((e) => sortScheme(e.scheme));
-    const schemes = [...new Set([...declared, ...observed])];
+    const schemes = [...new Set([...declared, ...(observed.get(op.operationId) ?? [])])];
     for (const status of Object.keys(op.responses)) {
       for (const scheme of schemes) {
-        const hits = exchanges.filter(
-          (e) => e.operationId === op.operationId && sortScheme(e.scheme) === scheme && documentedResponseKey(op, e.status) === status,
-        ).length;
+        const hits = hitsOf(op.operationId, scheme, status);
         // Only declared schemes get a "not exercised" row; an undeclared one (a negative request) appears when seen.
         if (!hits && !declared.includes(scheme)) continue;
         const skip = skips.find((s) => s.operationIds.includes(op.operationId));
