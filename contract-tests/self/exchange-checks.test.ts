@@ -335,6 +335,9 @@ describe('answers that come again (judge/answer-memo.ts)', () => {
       ]);
       expect(await messages('no-credential-echo', throttled('5')), `round ${round}`).toEqual([]);
       expect(await messages('no-credential-echo', throttled('5', { 'x-debug': secret })), `round ${round}`).toHaveLength(1);
+      // Encoded, in a header line of its own among lines seen before.
+      const encoded = { 'x-trace': encodeURIComponent(Buffer.from(secret).toString('base64')) };
+      expect(await messages('no-credential-echo', throttled('5', encoded)), `round ${round}`).toHaveLength(1);
       expect(await messages('no-credential-echo', throttled('5', {}, `key ${secret}`)), `round ${round}`).toHaveLength(1);
     }
   });
