@@ -1,6 +1,6 @@
 // Vitest project of the contract suite: the same files run against the mock, the sandbox or a live target (the run's
 // settings: send/run-settings.ts). The project's own options: support/project-config.ts.
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 import { runSettingsOf } from './send/run-settings.ts';
 import { projectConfig } from './support/project-config.ts';
 import { RUNNER_MODE, runOptions } from './support/project-options.ts';
@@ -13,7 +13,8 @@ export default defineProject({
   plugins: [
     {
       name: 'contract-run-settings',
-      config: (_config, { mode }) => (mode === RUNNER_MODE ? undefined : { test: runOptions(runSettingsOf(process.env)) }),
+      config: (_config, { mode }) =>
+        mode === RUNNER_MODE ? undefined : { test: runOptions(runSettingsOf(process.env), configDefaults.exclude) },
     },
   ],
   test: projectConfig(),

@@ -20,7 +20,7 @@ import { summarize, type WorkflowsRun } from '../workflows/workflow-verdict.ts';
 import { preflight } from './preflight.ts';
 import { showProgress } from './progress.ts';
 import { foldable, outputTail, suiteLine } from './console-summary.ts';
-import { runSuite, SUITE_OUTPUT } from './run-suite.ts';
+import { loadVitest, runSuite, SUITE_OUTPUT } from './run-suite.ts';
 
 export interface ContractRunOptions {
   /**
@@ -71,6 +71,9 @@ type Baseline = { dir: string; keys: ReturnType<typeof readBaseline> };
 
 /** Runs the suite against the target and reports; answers the run's exit code. */
 export async function runContract(opts: ContractRunOptions): Promise<number> {
+  // Vitest loads while the run reaches its target (a mock's start, the preflight's round trips); a failure to load is
+  // the suite's to report, when it starts.
+  loadVitest().catch(() => undefined);
   // Read before the run: the baseline may be the directory this run writes to.
   let baseline: Baseline | undefined;
   if (opts.baselineDir) {
@@ -106,6 +109,8 @@ async function afterPreflight(opts: ContractRunOptions): Promise<RunSettings | u
     env,
     new Transport({ ...settings.transport, workers: 1 }, fetch, Math.random, { env }),
     opts.workersNamed,
+    // Its round trip is read once vitest has loaded (loading, this process answers late).
+    loadVitest().catch(() => undefined),
   );
   for (const result of results) console.log(`contract: preflight: ${result.line}`);
   if (results.every((r) => r.ok)) return workers === undefined ? settings : { ...settings, transport: { ...settings.transport, workers } };

@@ -130,11 +130,24 @@ const WARM_READS = 2;
 class TimedFetch {
   /** The least round trip of the requests so far, in ms (Infinity before the first answer). */
   least = Number.POSITIVE_INFINITY;
-  constructor(private readonly transport: Transport) {}
+  /** The same of the requests sent once `quiet` settled, which this process's own start-up work delayed none of. */
+  leastQuiet = Number.POSITIVE_INFINITY;
+  private quietNow = false;
+  constructor(
+    private readonly transport: Transport,
+    quiet: Promise<unknown>,
+  ) {
+    const settle = () => {
+      this.quietNow = true;
+    };
+    quiet.then(settle, settle);
+  }
 
   readonly fetch = (async (input: Request | string | URL, init?: RequestInit) => {
+    const quiet = this.quietNow;
     const sent = await this.transport.send(new Request(input, init));
     this.least = Math.min(this.least, sent.stats.roundTripMs);
+    if (quiet) this.leastQuiet = Math.min(this.leastQuiet, sent.stats.roundTripMs);
     return sent.response;
   }) as typeof globalThis.fetch;
 }
@@ -143,17 +156,23 @@ class TimedFetch {
  * The least round trip once the probes' first answers are behind: those carry the target's cold start (its first
  * token signed, its code compiled), this process's, and a new connection's setup (TCP, TLS, a proxy's tunnel), and at
  * loopback read 5 to 61 ms where a warm answer takes 1 to 3, so a run on this machine took 1 to 4 workers by chance
- * (each extra worker about a CPU-second to start). The fleet list (a read) is asked again on the connection now open
- * until the choice of workers holds, at most WARM_READS times; not when the first answers chose the fewest.
+ * (each extra worker about a CPU-second to start). Unless the first answers chose the fewest (a late answer only adds
+ * workers), the fleet list (a read) is asked again on the connection now open, once `quiet` settled (the runner loads
+ * vitest meanwhile, and an answer that comes while it does is read late), until the choice the quiet reads make holds,
+ * at most WARM_READS times.
  */
-async function warmRoundTrip(env: TargetEnv, timed: TimedFetch, here: boolean): Promise<number> {
+async function warmRoundTrip(env: TargetEnv, timed: TimedFetch, here: boolean, quiet: Promise<unknown>): Promise<number> {
   const choice = (roundTripMs: number) => workersFor(roundTripMs, undefined, here);
-  for (let read = 0; read < WARM_READS && choice(timed.least) > choice(0); read += 1) {
-    const before = choice(timed.least);
+  if (choice(timed.least) === choice(0)) return timed.least;
+  await quiet;
+  for (let read = 0; read < WARM_READS; read += 1) {
+    const before = choice(timed.leastQuiet);
     // Its answer was judged by the probe already; here only its timing counts.
     await FLEET_PROBE.call(env, timed.fetch).catch(() => undefined);
-    if (choice(timed.least) === before) break;
+    const now = choice(timed.leastQuiet);
+    if (now === before || now === choice(0)) break;
   }
+  // Late answers only read long: the least of all holds.
   return timed.least;
 }
 
@@ -174,18 +193,25 @@ export interface Preflight {
 
 /**
  * Probes each API the LP_* settings configure; APIs without a base URL are left out (their checks skip). Unless the
- * partner named the workers (`workersNamed`: --workers or LP_CONTRACT_WORKERS), they are chosen from the round trip met.
+ * partner named the workers (`workersNamed`: --workers or LP_CONTRACT_WORKERS), they are chosen from the round trip met,
+ * read again once `quiet` settles when the probes' answers chose more than the fewest.
  */
-export async function preflight(env: TargetEnv, transport: Transport, workersNamed = true): Promise<Preflight> {
+export async function preflight(
+  env: TargetEnv,
+  transport: Transport,
+  workersNamed = true,
+  // This process's own start-up work settled (the runner's vitest loaded): see warmRoundTrip.
+  quiet: Promise<unknown> = Promise.resolve(),
+): Promise<Preflight> {
   const redactor = redactorFromEnvironment(env);
-  const timed = new TimedFetch(transport);
+  const timed = new TimedFetch(transport, quiet);
   // Side by side: a far target costs one round trip (and a connection's setup), not three.
   const probed = await Promise.all(PROBES.map((probe) => probeOne(probe, env, timed.fetch, transport, redactor)));
   const results = probed.filter((result): result is PreflightResult => result !== undefined);
   if (workersNamed || !Number.isFinite(timed.least)) return { results, workers: undefined };
   const here = onThisMachine(env, transport);
   const fleetProbed = Boolean(env[FLEET_PROBE.base]) && FLEET_PROBE.credentials.every((name) => env[name]);
-  const least = fleetProbed && results.every((result) => result.ok) ? await warmRoundTrip(env, timed, here) : timed.least;
+  const least = fleetProbed && results.every((result) => result.ok) ? await warmRoundTrip(env, timed, here, quiet) : timed.least;
   const workers = workersFor(least, undefined, here);
   const line = `round trip ${Math.round(least)} ms at least${here ? ', the target on this machine' : ''}: ${workers} test files run side by side (--workers, LP_CONTRACT_WORKERS)`;
   results.push({ api: 'round trip', ok: true, line });

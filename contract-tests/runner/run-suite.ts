@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { createVitest, parseCLI, type Reporter, type TestRunEndReason, type Vitest } from 'vitest/node';
+import type { createVitest, parseCLI, Reporter, TestRunEndReason, Vitest } from 'vitest/node';
 import { repoRoot } from '../../spec-core/apis.ts';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
 import type { RunSettings } from '../send/run-settings.ts';
@@ -22,6 +22,15 @@ import { profilingCpu } from './cpu-profile.ts';
  * before vitest starts its worker threads, every isolate made after has it.
  */
 const V8_OPTIONS = '--interrupt-budget=540672';
+
+/**
+ * Vitest's Node API and its defaults, loaded once, when first asked for: a run asks before it reaches its target
+ * (runner/contract-run.ts), so that they load while it waits for a mock to start or a far target's preflight to answer
+ * (some 0.3 CPU-seconds; 200 ms away, the preflight waits about 0.45 s), and a command that runs no suite (--help, a
+ * usage error) does not load them at all.
+ */
+let vitestModules: Promise<[typeof import('vitest/node'), typeof import('vitest/config')]> | undefined;
+export const loadVitest = () => (vitestModules ??= Promise.all([import('vitest/node'), import('vitest/config')]));
 
 /** The suite's own output (vitest's, redacted), beside the reports: what --verbose prints. */
 export const SUITE_OUTPUT = 'suite-output.log';
@@ -70,7 +79,8 @@ export async function contractVitest(
   options: Parameters<typeof createVitest>[1],
   streams: { stdout: Writable; stderr: Writable },
 ): Promise<Vitest> {
-  const { provide: _provided, ...fromSettings } = runOptions(settings);
+  const [{ createVitest }, { configDefaults }] = await loadVitest();
+  const { provide: _provided, ...fromSettings } = runOptions(settings, configDefaults.exclude);
   const vitest = await createVitest(
     'test',
     { ...projectConfig(), ...fromSettings, ...options, config: false, root: repoRoot, mode: RUNNER_MODE, watch: false },
@@ -83,9 +93,9 @@ export async function contractVitest(
 
 /** The vitest options of a run: the contract project's reporters, and the caller's own arguments, as on a command line
  * (contractVitest puts them over the project's options and the settings'). */
-function vitestOptions(options: SuiteOptions, end: RunEnd) {
+function vitestOptions(options: SuiteOptions, end: RunEnd, parse: typeof parseCLI) {
   const { outputDir } = options.settings;
-  const { filter, options: cli } = parseCLI([
+  const { filter, options: cli } = parse([
     'vitest',
     'run',
     // vitest's default reporter with a partner's end: one line per failed check (runner/console-reporter.ts).
@@ -124,7 +134,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteRun> {
       if (options.echo) stream.write(text);
     });
   const end = new RunEnd();
-  const { filter, options: vitestOptionsOf } = vitestOptions(options, end);
+  const { filter, options: vitestOptionsOf } = vitestOptions(options, end, (await loadVitest())[0].parseCLI);
   const started = performance.now();
   // The exit code vitest sets is the run's, not this process's: it is restored when the run ends.
   const exitCode = process.exitCode;

@@ -20,6 +20,7 @@ beforeAll(async () => {
     if (request.method !== 'GET' || !request.url?.startsWith('/fleet/vehicles')) return void response.writeHead(404).end();
     const delay = delaysMs[Math.min(lists, delaysMs.length - 1)] ?? 0;
     lists += 1;
+    events.push('list');
     setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}'), delay);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -30,14 +31,19 @@ afterAll(() => {
   server.close();
 });
 
-const preflightAgainst = (first: number, then: number) => {
+/** What the server and the test saw, in order: each ask of the fleet list, and `quiet` settling. */
+let events: string[] = [];
+
+const preflightAgainst = (first: number, then: number, quiet?: Promise<unknown>) => {
   delaysMs = [first, then];
   lists = 0;
+  events = [];
   const env = { LP_FLEET_BASE_URL: base, LP_FLEET_API_KEY: 'preflight-test-key' };
   return preflight(
     env,
     new Transport({ ...DEFAULT_TRANSPORT, workers: 1, timeoutMs: testWaitMs(5_000) }, fetch, Math.random, { env }),
     false,
+    quiet,
   );
 };
 
@@ -61,6 +67,16 @@ describe('the preflight chooses the workers from a warm round trip, its own requ
     expect(lists).toBeGreaterThan(1);
     expect(workers).toBeLessThan(choice(COLD_MS));
     expect(results.at(-1)?.line).toMatch(/^round trip \d+ ms at least, the target on this machine: \d+ test files run side by side/);
+  });
+
+  it("reads the round trip again only once this process is quiet (the runner's own start-up work settled)", async ({ skip }) => {
+    skip(choice(COLD_MS) === choice(0), NO_REMEASURE);
+    // Settles late on purpose: whatever the machine's speed, no list is asked again before it.
+    const quiet = new Promise((resolve) => setTimeout(resolve, testWaitMs(300))).then(() => events.push('quiet'));
+    const { workers } = await preflightAgainst(COLD_MS, 0, quiet);
+    expect(events.slice(0, 2)).toEqual(['list', 'quiet']);
+    expect(lists).toBeGreaterThan(1);
+    expect(workers).toBeLessThan(choice(COLD_MS));
   });
 
   it('a target that stays as far: asked once more, and the choice holds', async () => {

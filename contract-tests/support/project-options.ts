@@ -1,7 +1,6 @@
 // The contract project's options that depend on the run's settings (send/run-settings.ts): which files run, how many at
 // once, how long a check may take, the workers' CPU profiles, and the settings themselves for every worker (`provide`).
 // contract-tests/vitest.config.ts takes them from a vitest started directly; the runner passes them over the config's.
-import { configDefaults } from 'vitest/config';
 import type { InlineConfig } from 'vitest/node';
 import { PROJECT_TIMEOUTS } from '../../config/test-waits.ts';
 import { cpuProfileFlags } from '../../config/environment.ts';
@@ -25,7 +24,9 @@ export type RunOptions = Pick<
   | 'provide'
 >;
 
-export function runOptions(settings: RunSettings): RunOptions {
+/** The options of a run's settings; `defaultExclude` is vitest's own exclusions (its `configDefaults.exclude`), which
+ * an `exclude` of the project's would otherwise replace: the caller has vitest loaded, this module does not load it. */
+export function runOptions(settings: RunSettings, defaultExclude: readonly string[]): RunOptions {
   const live = settings.target === 'live' && !settings.selfTests;
   // A live target's clock is never moved, so its files may run side by side (LP_CONTRACT_WORKERS, default 3): a far
   // target then costs one round trip per step of the longest file, not of all of them. The transport divides
@@ -47,7 +48,7 @@ export function runOptions(settings: RunSettings): RunOptions {
     // else, so a live run's verdict line counts only checks of the target, and the sandbox runs (contract:sandbox,
     // contract:mutation) do not run them a second time.
     exclude: [
-      ...configDefaults.exclude,
+      ...defaultExclude,
       ...(settings.selfTests ? [] : ['contract-tests/self/**']),
       ...(settings.endToEnd ? [] : ['contract-tests/self/end-to-end/**']),
     ],
