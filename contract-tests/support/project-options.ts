@@ -1,6 +1,7 @@
 // The contract project's options that depend on the run's settings (send/run-settings.ts): which files run, how many at
 // once, how long a check may take, the workers' CPU profiles, and the settings themselves for every worker (`provide`).
-// contract-tests/vitest.config.ts takes them from a vitest started directly; the runner passes them over the config's.
+// contract-tests/vitest.config.ts takes them from a vitest started directly; the runner passes them inline, over the
+// project's own options (support/project-config.ts).
 import type { InlineConfig } from 'vitest/node';
 import { PROJECT_TIMEOUTS } from '../../config/test-waits.ts';
 import { cpuProfileFlags } from '../../config/environment.ts';
