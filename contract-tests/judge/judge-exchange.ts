@@ -64,6 +64,9 @@ function recordFindings(seen: Exchange, findings: Finding[]): void {
   }
 }
 
+/** An assumption as Confirmations keys it. */
+const keyOf = (assumption: NonNullable<Finding['assumption']>): string => `${assumption.api}\n${assumption.pointer}\n${assumption.match}`;
+
 /** Evidence lines and observed answers the report shows of an assumption (report/assumption-outcomes.ts). */
 const SHOWN = 3;
 
@@ -74,8 +77,6 @@ const SHOWN = 3;
  * 4XX range's assumption on some thousand answers). Kept per worker; the ledger's order across workers is kept too, since
  * each worker's first 3 of either hold the first of the others' that the report can show.
  */
-const keyOf = (assumption: NonNullable<Finding['assumption']>): string => `${assumption.api}\n${assumption.pointer}\n${assumption.match}`;
-
 export class Confirmations {
   readonly #seen = new Map<string, { evidence: Set<string>; observed: Set<string> }>();
 
