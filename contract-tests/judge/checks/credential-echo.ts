@@ -83,24 +83,16 @@ const showsIn = (readings: readonly string[], value: string): boolean =>
   partsOfHeld(value).some((part) => readings.some((text) => text.includes(part)));
 
 /** What a body shows: its readings, and for each credential looked for in it so far, whether one of its parts is in
- * them (the same credentials are looked for in every answer, and answers repeat). At most MAX_HELD_PARTS each. */
+ * them (the same credentials are looked for in every answer, and answers repeat). */
 interface BodyReading {
   readings: string[];
-  shows: Map<string, boolean>;
+  shows: AnswerMemo<boolean>;
 }
 
 /** Each body's reading, worked out once: answers repeat (judge/answer-memo.ts). */
 const bodyReadings = new AnswerMemo<BodyReading>();
 
-function bodyShows(body: BodyReading, value: string): boolean {
-  let shows = body.shows.get(value);
-  if (shows === undefined) {
-    shows = showsIn(body.readings, value);
-    if (body.shows.size >= MAX_HELD_PARTS) body.shows.clear();
-    body.shows.set(value, shows);
-  }
-  return shows;
-}
+const bodyShows = (body: BodyReading, value: string): boolean => body.shows.of(value, () => showsIn(body.readings, value));
 
 /** The distinct readings of a text (a text without escapes reads the same percent-decoded, and is looked in once). */
 const readingsOf = (text: string): string[] => [...new Set(decodings(text))];
@@ -121,7 +113,7 @@ export const credentialEcho: ExchangeCheck = {
     if (!held.length) return [];
     // The headers and the body are read apart (no credential holds a line break).
     const headers = readingsOf(headerText(seen));
-    const body = bodyReadings.of(seen.bodyText, () => ({ readings: readingsOf(seen.bodyText), shows: new Map() }));
+    const body = bodyReadings.of(seen.bodyText, () => ({ readings: readingsOf(seen.bodyText), shows: new AnswerMemo<boolean>() }));
     const shown = held.filter(({ value }) => showsIn(headers, value) || bodyShows(body, value));
     return shown.map(({ name }) =>
       violation(
