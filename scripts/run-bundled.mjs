@@ -4,8 +4,9 @@
 // of the script's hundred modules went through Node's module hooks, which run on a thread of their own and answer the
 // main thread one module at a time: a live run against the sandbox costs 7% less CPU without them (paired runs, the
 // two ways at once). esbuild (which tsx itself uses) bundles the script's own files once; packages stay imports.
-// The bundle is kept in node_modules/.cache/lp-scripts with the hash of every file it was made from, and made again
-// when one of them changed. Each module keeps its own import.meta.url (paths relative to a module still hold), the
+// The bundle is kept in node_modules/.cache/lp-scripts, in a folder of this checkout's own (a bundle holds the absolute
+// paths of its modules, and two checkouts may share one node_modules through a link), with the hash of every file it
+// was made from, and made again when one of them changed. Each module keeps its own import.meta.url (paths relative to a module still hold), the
 // script sees itself as process.argv[1], and a stack trace names the TypeScript files (source maps).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cacheDir = join(root, 'node_modules/.cache/lp-scripts');
 const [entryArg, ...args] = process.argv.slice(2);
 if (!entryArg) {
   console.error('usage: node scripts/run-bundled.mjs SCRIPT.ts [args]: SCRIPT.ts is the TypeScript script to run');
@@ -22,6 +22,7 @@ if (!entryArg) {
 const entry = resolve(entryArg);
 
 const sha1 = (text) => createHash('sha1').update(text).digest('hex');
+const cacheDir = join(root, 'node_modules/.cache/lp-scripts', sha1(root).slice(0, 12));
 /** What else a bundle depends on than its inputs: this file (how it bundles) and the Node it targets. */
 const recipe = sha1(`${readFileSync(fileURLToPath(import.meta.url))}\n${process.versions.node.split('.')[0]}`);
 

@@ -2,9 +2,10 @@
 // like), as real processes on a small TypeScript script in a temporary tree: the script runs with its arguments and sees
 // itself as the script node started; each module keeps its own import.meta.url; an edit of any of its files is in the
 // next run (and nothing is bundled again without one); a stack trace names the TypeScript file and line; two starts at
-// once after an edit both run the edited script.
+// once after an edit both run the edited script; a second checkout sharing the first one's node_modules through a link
+// runs its own files, not the first one's bundle.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,9 +57,9 @@ describe('scripts/run-bundled.mjs', () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  const run = (...args: string[]) =>
+  const runIn = (cwd: string, ...args: string[]) =>
     new Promise<Run>((done, fail) => {
-      const child = spawn(process.execPath, ['scripts/run-bundled.mjs', ...args], { cwd: root, timeout: TIMEOUT_MS });
+      const child = spawn(process.execPath, ['scripts/run-bundled.mjs', ...args], { cwd, timeout: TIMEOUT_MS });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -66,7 +67,16 @@ describe('scripts/run-bundled.mjs', () => {
       child.on('error', fail);
       child.on('close', (code) => done({ code, stdout, stderr }));
     });
-  const bundleTime = () => statSync(join(root, 'node_modules/.cache/lp-scripts/probe+main.mjs')).mtimeMs;
+  const run = (...args: string[]) => runIn(root, ...args);
+  /** The time of this checkout's bundle: the one in the cache that names this checkout's script. */
+  const bundleTime = () => {
+    const cache = join(root, 'node_modules/.cache/lp-scripts');
+    const own = readdirSync(cache)
+      .map((folder) => join(cache, folder, 'probe+main.mjs'))
+      .filter((file) => readFileSync(file, 'utf8').includes(join(root, 'probe/main.ts')));
+    expect(own).toHaveLength(1);
+    return statSync(own[0]!).mtimeMs;
+  };
 
   it('runs the script with its arguments, as the script node started, each module with its own URL', async () => {
     const result = await run('probe/main.ts', '--target', 'live', '--', 'x');
@@ -94,6 +104,26 @@ describe('scripts/run-bundled.mjs', () => {
       expect(JSON.parse(result.stdout).value).toBe('second');
     }
     expect(bundleTime()).not.toBe(before);
+  });
+
+  it("runs a second checkout's own files when it shares the first one's node_modules through a link", async () => {
+    await run('probe/main.ts');
+    const second = mkdtempSync(join(tmpdir(), 'lp-run-bundled-second-'));
+    try {
+      for (const part of ['scripts', 'probe']) cpSync(join(root, part), join(second, part), { recursive: true });
+      symlinkSync(join(root, 'node_modules'), join(second, 'node_modules'), 'dir');
+      const result = await runIn(second, 'probe/main.ts');
+      expect(result.stderr).toBe('');
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        main: `file://${join(second, 'probe/main.ts')}`,
+        lib: `file://${join(second, 'probe/lib')}/`,
+        isMain: true,
+      });
+      // And the first checkout still runs its own, from its own bundle.
+      expect(JSON.parse((await run('probe/main.ts')).stdout).main).toBe(`file://${join(root, 'probe/main.ts')}`);
+    } finally {
+      rmSync(second, { recursive: true, force: true });
+    }
   });
 
   it('names the TypeScript file and line in a stack trace', async () => {
