@@ -8,6 +8,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import type { createVitest, parseCLI, Reporter, TestRunEndReason, Vitest } from 'vitest/node';
 import { repoRoot } from '../../spec-core/apis.ts';
+import { offerFlightPool } from '../send/flight-pool.ts';
 import { type Redactor, redactorFromEnvironment } from '../send/redact.ts';
 import type { RunSettings } from '../send/run-settings.ts';
 import { projectConfig } from '../support/project-config.ts';
@@ -72,7 +73,8 @@ class RunEnd implements Reporter {
  * A vitest of the contract project for one run's settings: the project's own options (support/project-config.ts, given
  * inline: no config file is bundled and loaded), the options of the settings (support/project-options.ts) over them and
  * `options` over both, started in the runner's mode, and the settings provided to the global setup, the reporters and
- * every worker (send/run.ts). runSuite runs it once; contract:mutation's session (suite-session.ts) runs it many times.
+ * every worker (send/run.ts), and one pool of the ceiling on requests in flight offered to its workers. runSuite runs it
+ * once; contract:mutation's session (suite-session.ts) runs it many times.
  */
 export async function contractVitest(
   settings: RunSettings,
@@ -81,6 +83,8 @@ export async function contractVitest(
 ): Promise<Vitest> {
   const [{ createVitest }, { configDefaults }] = await loadVitest();
   const { provide: _provided, ...fromSettings } = runOptions(settings, configDefaults.exclude);
+  // The ceiling on requests in flight, one pool for all the workers this vitest starts (send/flight-pool.ts).
+  offerFlightPool(settings.transport.concurrency);
   const vitest = await createVitest(
     'test',
     { ...projectConfig(), ...fromSettings, ...options, config: false, root: repoRoot, mode: RUNNER_MODE, watch: false },

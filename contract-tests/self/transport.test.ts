@@ -17,6 +17,7 @@ import { proxySettings } from '../../src/connections.ts';
 import { type ForwardProxy, startForwardProxy } from '../fixtures/forward-proxy.ts';
 import { HEAVIEST_FIRST, HeaviestFirst, weightRank } from '../support/heaviest-first.ts';
 import { makeTestCertificates, type TestCertificates } from '../fixtures/test-certificates.ts';
+import { withdrawFlightPool } from '../send/flight-pool.ts';
 import { OriginPace } from '../send/origin-pace.ts';
 import { PaceBoard } from '../send/pace-board.ts';
 import { projectConfig } from '../support/project-config.ts';
@@ -212,6 +213,8 @@ describe('the transport stays within its bounds', () => {
   });
 
   it("shares --concurrency among the workers without rounding past it: each worker's gate gets its part, rounded down", () => {
+    // Without a pool of the ceiling, as when vitest is started directly (a run's own pool: self/flight-pool.test.ts).
+    withdrawFlightPool();
     const ceilingOf = (concurrency: number, workers: number) => new Transport({ ...DEFAULT_TRANSPORT, concurrency, workers }).gate.ceiling;
     expect(ceilingOf(128, 3)).toBe(42);
     expect(ceilingOf(128, 4)).toBe(32);

@@ -1,6 +1,9 @@
 // The bound on the requests one worker has in flight, over every origin, adapted to the round trip, and the rate the
-// partner configured for all of them (--rate-limit). What one origin's limit asks (a 429's pause, a quota's pace) is
-// that origin's alone: send/origin-pace.ts.
+// partner configured for all of them (--rate-limit). Where the run's workers share one pool of the ceiling
+// (flight-pool.ts), a worker also takes each request's slot from it. What one origin's limit asks (a 429's pause, a
+// quota's pace) is that origin's alone: send/origin-pace.ts.
+
+import type { FlightPool } from './flight-pool.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -15,6 +18,14 @@ const ON_THE_WAY = 1.5;
 const QUEUED = 2;
 /** How many of the latest round trips the gate looks at; a queue is judged from half of them at least. */
 const LATEST = 16;
+/** How soon requests held back by the shared pool look again: a slot another worker frees tells this one nothing. */
+const POLL_MS = 2;
+
+/** The run's pool of the ceiling, and this worker's share of it (the ceiling ÷ the workers). */
+export interface SharedCeiling {
+  pool: FlightPool;
+  share: number;
+}
 
 /**
  * Bounds the requests in flight and their rate. The number in flight adapts between 1 and `ceiling` to the round trip:
@@ -34,11 +45,20 @@ export class Gate {
   private most = 0;
   private readonly waiting: (() => void)[] = [];
   private nextSlot = 0;
+  /** Requests wait while this worker has fewer than its share in flight: the pool knows. */
+  private starving = false;
+  private looking: NodeJS.Timeout | undefined;
 
+  /**
+   * With `shared`, the workers' requests together stay within the pool's ceiling: a worker takes what the others leave,
+   * up to `ceiling` (the whole), and past its share it leaves the slots that free up to any worker waiting below its
+   * own. Without, a worker keeps within its own `ceiling`.
+   */
   constructor(
     readonly ceiling: number,
     private readonly rateLimit?: number,
     initial = ceiling,
+    private readonly shared?: SharedCeiling,
   ) {
     this.floor = Math.max(1, Math.min(ceiling, initial));
     this.limit = this.floor;
@@ -67,8 +87,12 @@ export class Gate {
   /** Waits for a free slot and the rate's next slot; resolves to the ms waited for the rate (not for a slot among the
    * suite's own requests). */
   async acquire(): Promise<number> {
-    if (this.inFlight < this.concurrency) this.most = Math.max(this.most, ++this.inFlight);
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.waiting.length === 0 && this.mayTake()) this.most = Math.max(this.most, ++this.inFlight);
+    else
+      await new Promise<void>((resolve) => {
+        this.waiting.push(resolve);
+        this.watchPool();
+      });
     const start = performance.now();
     if (this.rateLimit) {
       const now = performance.now();
@@ -82,15 +106,47 @@ export class Gate {
   /** Frees the slot (handed straight to the next waiter, if the limit allows). */
   release(): void {
     this.inFlight--;
+    this.shared?.pool.give();
     this.admit();
   }
 
   private admit(): void {
-    while (this.waiting.length > 0 && this.inFlight < this.concurrency) {
+    while (this.waiting.length > 0 && this.mayTake()) {
       this.inFlight++;
       this.waiting.shift()!();
     }
     this.most = Math.max(this.most, this.inFlight);
+    this.watchPool();
+  }
+
+  /** One more request may go: within this gate's limit, and a slot of the shared pool taken. */
+  private mayTake(): boolean {
+    if (this.inFlight >= this.concurrency) return false;
+    const shared = this.shared;
+    if (!shared) return true;
+    // Past its share, a worker leaves the slots that free up to the workers waiting below theirs.
+    if (this.inFlight >= shared.share && shared.pool.starving > (this.starving ? 1 : 0)) return false;
+    return shared.pool.take();
+  }
+
+  /**
+   * While the pool, not this gate's limit, holds requests back: tells the pool whether they wait below this worker's
+   * share, and looks again shortly.
+   */
+  private watchPool(): void {
+    const shared = this.shared;
+    if (!shared) return;
+    const held = this.waiting.length > 0 && this.inFlight < this.concurrency;
+    const starving = held && this.inFlight < shared.share;
+    if (starving !== this.starving) {
+      this.starving = starving;
+      shared.pool.starve(starving);
+    }
+    if (held && !this.looking)
+      this.looking = setTimeout(() => {
+        this.looking = undefined;
+        this.admit();
+      }, POLL_MS);
   }
 
   /** An answer that was not a throttle, `roundTripMs` after its attempt went out: counts toward the limit. */

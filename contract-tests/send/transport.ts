@@ -33,6 +33,7 @@ import { errorCode, isTlsFailure, networkHint, proxyRefusal } from '../../src/ne
 import { baseUrlOf } from './base-urls.ts';
 import { type Deadline, deadline, directFetch } from './direct-fetch.ts';
 import { Gate } from './gate.ts';
+import { offeredFlightPool } from './flight-pool.ts';
 import { OriginPace, type Reserved } from './origin-pace.ts';
 import { type PaceBoard, sharedBoard } from './pace-board.ts';
 import { type RateLimitNote, readRateLimit } from './rate-limit-headers.ts';
@@ -182,11 +183,16 @@ export class Transport {
     private readonly random: () => number = Math.random,
     network: NetworkOptions = {},
   ) {
-    // The suite's workers each have a transport: each takes its share, rounded down, so together they keep within the
-    // bounds (128 among 3 workers is 42 each, never 43).
+    // The suite's workers each have a transport. Where the runner offered them one pool of the ceiling (flight-pool.ts),
+    // each takes what the others leave; otherwise each keeps its share, rounded down, so together they keep within the
+    // bounds (128 among 3 workers is 42 each, never 43). The rate and the start are shares either way.
     const share = (total: number) => Math.max(1, Math.floor(total / Math.max(1, settings.workers)));
     const rate = settings.rateLimit && settings.rateLimit / Math.max(1, settings.workers);
-    this.gate = new Gate(share(settings.concurrency), rate, share(INITIAL_IN_FLIGHT));
+    const pool = settings.workers > 1 ? offeredFlightPool() : undefined;
+    this.gate =
+      pool?.ceiling === settings.concurrency
+        ? new Gate(settings.concurrency, rate, share(INITIAL_IN_FLIGHT), { pool, share: share(settings.concurrency) })
+        : new Gate(share(settings.concurrency), rate, share(INITIAL_IN_FLIGHT));
     // The run's settings, given by whoever makes the transport (send/run.ts, the runner's preflight): none, no API.
     this.env = network.env ?? {};
     // The identity provider's cap holds for all workers together: they pace it on one board.
