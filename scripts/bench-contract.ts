@@ -22,7 +22,7 @@ import { startMock, startSandbox, type TargetServer } from '../tools/targets.ts'
 import type { TargetName } from '../contract-tests/send/target.ts';
 import { integerOption, parseCommandLine, usageError } from '../config/cli.ts';
 import { cpuProfileOptions, strictByDefault, BUNDLED_SCRIPT } from '../config/environment.ts';
-import { measuringCpu, processCpuSeconds } from '../tools/process-cpu.ts';
+import { machineTicks, measuringCpu, processCpuSeconds, stealShare } from '../tools/process-cpu.ts';
 import { throughProxy } from '../contract-tests/fixtures/contradicting-proxy.ts';
 import { startRealEnvironmentProxy } from '../contract-tests/fixtures/real-environment-proxy.ts';
 import { readJsonFile } from '../contract-tests/report/run-files.ts';
@@ -150,6 +150,8 @@ interface DistanceRow {
   cpuPerThousand: number[];
   /** The same of the sandbox answering it. */
   serverCpuPerThousand: number[];
+  /** The share of the machine's CPU time its host took during the run (a virtual machine's neighbours), 0 to 1. */
+  steal: number[];
   exitCodes: number[];
   pace?: RunPace;
   requests?: number;
@@ -238,6 +240,7 @@ async function distance(rounds: number, fixed: boolean, cpuProf: string | undefi
       suiteSeconds: [],
       cpuPerThousand: [],
       serverCpuPerThousand: [],
+      steal: [],
       exitCodes: [],
     })),
   );
@@ -248,9 +251,12 @@ async function distance(rounds: number, fixed: boolean, cpuProf: string | undefi
         const out = join(repoRoot, 'dist/contract/bench', `distance-${row.latencyMs}`);
         rmSync(out, { recursive: true, force: true });
         const serverBefore = processCpuSeconds(sandbox.pid);
+        const machineBefore = machineTicks();
         const profile: Record<string, string> = cpuProf ? { LP_CONTRACT_CPU_PROF: join(cpuProf, `${row.latencyMs}ms-round${round}`) } : {};
         const run = await liveRun({ ...settings, ...profile }, out, kinds.find((k) => k.label === row.label)!.args);
         const serverAfter = processCpuSeconds(sandbox.pid);
+        const steal = stealShare(machineBefore, machineTicks());
+        row.steal.push(steal ?? Number.NaN);
         row.seconds.push(run.seconds);
         row.suiteSeconds.push(Number(/took ([\d.]+) s wall time/.exec(run.output)?.[1] ?? Number.NaN));
         row.exitCodes.push(run.code);
@@ -265,7 +271,7 @@ async function distance(rounds: number, fixed: boolean, cpuProf: string | undefi
         );
         row.workers = /(\d+) test files run side by side/.exec(run.output)?.[1] ?? (row.label === 'adaptive' ? '?' : '3');
         console.log(
-          `  round ${round}, ${row.latencyMs} ms, ${row.label}: ${run.seconds.toFixed(1)} s, ${perExchange(run.cpuSeconds, stats?.requests)} ms of CPU per request, ${row.workers} workers, load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores, exit ${run.code}` +
+          `  round ${round}, ${row.latencyMs} ms, ${row.label}: ${run.seconds.toFixed(1)} s, ${perExchange(run.cpuSeconds, stats?.requests)} ms of CPU per request, ${row.workers} workers, load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores${stealNote(steal)}, exit ${run.code}` +
             (run.code === 0 ? '' : `\n${run.output.split('\n').slice(-8).join('\n')}`),
         );
       }
@@ -276,6 +282,9 @@ async function distance(rounds: number, fixed: boolean, cpuProf: string | undefi
   }
   return rows;
 }
+
+/** The host's share of the machine during a run, where /proc tells it. */
+const stealNote = (steal: number | undefined) => (steal === undefined ? '' : `, ${(100 * steal).toFixed(0)}% of the CPU taken by the host`);
 
 function printDistance(rows: DistanceRow[]): boolean {
   console.log(
@@ -314,6 +323,11 @@ function printDistance(rows: DistanceRow[]): boolean {
   const [load = 0] = loadavg();
   const busy = load > availableParallelism() ? ': busy: times, CPU and workers above run high' : '';
   console.log(`machine load (1-minute average) at the end: ${load.toFixed(1)} on ${availableParallelism()} cores${busy}`);
+  const steals = rows.flatMap((r) => r.steal).filter(Number.isFinite);
+  if (steals.length)
+    console.log(
+      `CPU taken by the host (steal, /proc/stat) during the runs: up to ${(100 * Math.max(...steals)).toFixed(0)}%, median ${(100 * median(steals)).toFixed(0)}%${Math.max(...steals) > 0.05 ? ': a virtual machine whose host is busy: times and CPU above run high' : ''}`,
+    );
   return rows.every((r) => r.exitCodes.every((code) => code === 0));
 }
 

@@ -50,3 +50,27 @@ export async function measuringCpu<T>(body: () => Promise<T>, own = false): Prom
   const after = cpu();
   return { ...result, cpuSeconds: before === undefined || after === undefined ? undefined : after - before };
 }
+
+/** The machine's CPU time so far as /proc/stat counts it, all cores together: in total, and stolen by the host. */
+export interface MachineTicks {
+  total: number;
+  steal: number;
+}
+
+/** The machine's ticks now (undefined off Linux): a virtual machine's host may run others on its cores meanwhile. */
+export function machineTicks(): MachineTicks | undefined {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+    // user nice system idle iowait irq softirq steal (guest time is counted in user already).
+    const times = fields.slice(0, 8).map(Number);
+    return { total: times.reduce((sum, t) => sum + t, 0), steal: times[7] ?? 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The share of the machine's CPU time the host took between two readings (0 to 1), undefined when either is missing. */
+export function stealShare(before: MachineTicks | undefined, after: MachineTicks | undefined): number | undefined {
+  if (!before || !after || after.total <= before.total) return undefined;
+  return (after.steal - before.steal) / (after.total - before.total);
+}
