@@ -10,7 +10,7 @@
 // seconds of a far run.
 import type { TestSequencer, TestSpecification } from 'vitest/node';
 
-/** Path prefixes (from the repository root) of the files that take longest, the longest first. */
+/** Path prefixes (from the repository root) of the longest files: the token-reuse flow, then the longest first. */
 export const HEAVIEST_FIRST = [
   'contract-tests/flows/token-reuse.',
   'contract-tests/property/operators.token.',
