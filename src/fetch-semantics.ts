@@ -95,6 +95,10 @@ export function fetchResponse(body: BodyInit | null, status: number, statusText:
  * failed" before the answer, "terminated" while its body arrives).
  * @internal
  */
-export function asFetchError(error: unknown, signal: AbortSignal | undefined, message: 'fetch failed' | 'terminated'): unknown {
+export function asFetchError(
+  error: unknown,
+  signal: { readonly aborted: boolean; readonly reason: unknown } | undefined,
+  message: 'fetch failed' | 'terminated',
+): unknown {
   return signal?.aborted ? signal.reason : new TypeError(message, { cause: error });
 }

@@ -286,6 +286,7 @@ describe('requests that record nothing are sent again after a connection failure
     expect(await replayable(post('/idp/oauth2/default/v1/token', 'grant_type=authorization_code&code=c'))).toBe(false);
     expect(await replayable(post('/idp/oauth2/default/v1/token', 'grant_type=refresh_token&refresh_token=r'))).toBe(false);
     expect(await replayable(post('/svc/token', '{"code":"c"}', 'application/json'))).toBe(false);
+    expect(await replayable(post('/svc/token', ' \r\n\t{"grant_type":"refresh_token"}', 'application/json'))).toBe(false);
     expect(await replayable(post('/svc/v1/load-milestone-events', '{"load_id":"L"}', 'application/json'))).toBe(false);
     expect(await replayable(post('/svc/v1/load-milestone-events', 'grant_type=client_credentials'))).toBe(false);
   });

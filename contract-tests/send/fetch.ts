@@ -244,12 +244,32 @@ async function bodyBytesOf(request: Request, init: RequestInit | undefined): Pro
   return new Uint8Array(await request.clone().arrayBuffer());
 }
 
+/** Methods a Request refuses a body for. */
+const BODILESS = new Set(['GET', 'HEAD']);
+
+/**
+ * The Request to send, and its body as bytes when `init` gives it as text or bytes: then kept out of the Request, whose
+ * body would be a web stream no one reads (half the cost of making the Request, in a live run's thousands), with the
+ * Content-Type fetch gives a text body that has none. The transport sends the bytes. Any other body stays in the Request.
+ */
+export function outgoing(input: Request | string | URL, init: RequestInit | undefined): { request: Request; bytes?: Uint8Array } {
+  const body = init?.body;
+  const apart = !(input instanceof Request) && (typeof body === 'string' || body instanceof Uint8Array);
+  if (!apart || BODILESS.has((init?.method ?? 'GET').toUpperCase())) return { request: new Request(input, init) };
+  const headers = new Headers(init?.headers);
+  if (typeof body === 'string' && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
+  return {
+    request: new Request(input, { ...init, headers, body: null }),
+    bytes: typeof body === 'string' ? new TextEncoder().encode(body) : body,
+  };
+}
+
 /** Sends a request through the run, hands the exchange to the listeners and records it; the returned response's body
  * (the published client's exchanges only: see Exchange) is still unread. */
 export async function exchange(run: Run, input: Request | string | URL, init?: RequestInit, meta: ExchangeMeta = {}): Promise<Exchange> {
-  const request = new Request(input, init);
+  const { request, bytes } = outgoing(input, init);
   const sentAt = Date.now();
-  const requestBytes = await bodyBytesOf(request, init);
+  const requestBytes = bytes ?? (await bodyBytesOf(request, init));
   // Only the published client reads the answer's body from the Response (send/clients.ts).
   const { response, stats } = await sendOrRecord(run, request, requestBytes, meta.client === true);
   // The answer's bytes as the transport read them; only a body it could not decode is read from a copy (and fails as

@@ -66,7 +66,7 @@ export {
 } from './transport-stats.ts';
 
 /** The deadline of an attempt through fetch, whose body is read after it resolves: the signal outlives the attempt. */
-function fetchDeadline(ms: number, outer: AbortSignal): Deadline {
+function fetchDeadline(ms: number, outer: AbortSignal): Deadline & { signal: AbortSignal } {
   const timeout = AbortSignal.timeout(ms);
   return { signal: AbortSignal.any([outer, timeout]), timedOut: () => timeout.aborted, done: () => {} };
 }
@@ -254,7 +254,8 @@ export class Transport {
     // The suite's own requests (redirect: manual, no fetch injected) go out on undici's request (send/direct-fetch.ts),
     // their body read once for every attempt.
     const direct = this.fetchImpl === fetch && request.redirect === 'manual';
-    const body = direct && request.body ? (given ?? new Uint8Array(await request.clone().arrayBuffer())) : undefined;
+    // A body given as bytes may be kept out of the Request (send/fetch.ts): the bytes are the body.
+    const body = direct ? (given ?? (request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined)) : undefined;
     let reconnect = false;
     let reconnected = false;
     for (let attempt = 1; ; attempt++) {
@@ -263,13 +264,22 @@ export class Transport {
       stats.attempts++;
       let response: Response;
       // fetch's body is read after it resolves, still under its signal; directFetch reads the whole answer.
-      const timeout = direct ? deadline(this.settings.timeoutMs, request.signal) : fetchDeadline(this.settings.timeoutMs, request.signal);
+      const viaFetch = direct ? undefined : fetchDeadline(this.settings.timeoutMs, request.signal);
+      const timeout = viaFetch ?? deadline(this.settings.timeoutMs, request.signal);
       const sentAt = performance.now();
       try {
         const dispatcher = reconnect ? this.connections.fresh : this.connections.pooled;
-        response = direct
-          ? await directFetch(request, body, timeout.signal, dispatcher, bodyStream)
-          : await this.fetchImpl(new Request(request.clone(), { signal: timeout.signal }), { dispatcher } as RequestInit);
+        response = viaFetch
+          ? await this.fetchImpl(
+              new Request(request.clone(), {
+                signal: viaFetch.signal,
+                ...(given && !request.body ? { body: given as Uint8Array<ArrayBuffer> } : {}),
+              }),
+              {
+                dispatcher,
+              } as RequestInit,
+            )
+          : await directFetch(request, body, timeout.signal, dispatcher, bodyStream);
       } catch (error) {
         timeout.done();
         this.gate.release();
