@@ -155,9 +155,20 @@ interface Needle {
   base64?: true;
 }
 
+/** The bit of a text's position in NeedleIndex's pairs: the low bytes of its first two characters. */
+// Stryker disable next-line all: any function of the first two characters, used alike for needles and texts, finds the same
+const pairAt = (text: string, at: number): number => ((text.charCodeAt(at) & 0xff) << 8) | (text.charCodeAt(at + 1) & 0xff);
+
 /** Needles by their first MIN_CREDENTIAL_LENGTH characters (every needle is at least that long). */
 class NeedleIndex {
   readonly #byStart = new Map<string, Needle[]>();
+  /**
+   * A bit for every pair of first characters a needle starts with (pairAt): most positions of a text start none, and
+   * are passed over without cutting out their first characters to look them up (a text is read at every position).
+   * Set as needles come; made again after a delete.
+   */
+  readonly #pairs = new Uint8Array(65_536 / 8);
+  #pairsStale = false;
 
   add(spellings: Spellings): void {
     for (const needle of needlesOf(spellings)) {
@@ -165,6 +176,7 @@ class NeedleIndex {
       const list = this.#byStart.get(key);
       if (list) list.push(needle);
       else this.#byStart.set(key, [needle]);
+      this.#markPair(key);
     }
   }
 
@@ -175,15 +187,32 @@ class NeedleIndex {
       if (kept.length) this.#byStart.set(key, kept);
       else this.#byStart.delete(key);
     }
+    this.#pairsStale = true;
   }
 
   /** Every occurrence (overlapping ones too) of the needles meant for this kind of text. */
   *find(text: string, kind: NeedleText): Generator<[number, Needle]> {
+    if (this.#pairsStale) this.#remakePairs();
+    const pairs = this.#pairs;
     // Stryker disable next-line ArithmeticOperator: past the last four characters a slice is shorter than every key
     for (let at = 0; at + MIN_CREDENTIAL_LENGTH <= text.length; at += 1) {
+      const pair = pairAt(text, at);
+      // Stryker disable next-line all: it only passes over a position no needle starts at; looked up, it finds nothing
+      if ((pairs[pair >> 3]! & (1 << (pair & 7))) === 0) continue;
       const candidates = this.#byStart.get(text.slice(at, at + MIN_CREDENTIAL_LENGTH));
       if (candidates) for (const needle of candidates) if (needle.in === kind && text.startsWith(needle.text, at)) yield [at, needle];
     }
+  }
+
+  #markPair(key: string): void {
+    const pair = pairAt(key, 0);
+    this.#pairs[pair >> 3]! |= 1 << (pair & 7);
+  }
+
+  #remakePairs(): void {
+    this.#pairs.fill(0);
+    for (const key of this.#byStart.keys()) this.#markPair(key);
+    this.#pairsStale = false;
   }
 }
 
