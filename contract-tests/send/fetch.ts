@@ -21,10 +21,10 @@ import { CouldNotJudge, type TransportStats } from './transport.ts';
 export function findOperation(
   forTarget: Target,
   method: string | undefined,
-  url: string,
+  url: string | URL,
   within: Operation[] = specOperations(),
 ): Operation | undefined {
-  const { pathname, origin } = new URL(url);
+  const { pathname, origin } = typeof url === 'string' ? new URL(url) : url;
   const upper = method?.toUpperCase();
   return within.find((op) => {
     if (upper !== undefined && op.method !== upper) return false;
@@ -278,7 +278,9 @@ export async function exchange(run: Run, input: Request | string | URL, init?: R
   const bodyText = answerBytes ? utf8.decode(answerBytes) : await response.clone().text();
   const requestBody = requestBytes ? utf8.decode(requestBytes) : '';
   learnCredentials(run, bodyText, response.headers.get('location'));
-  const operation = findOperation(run.target, request.method, request.url);
+  // Parsed once for the operation, the path-only match and the ledger's path.
+  const address = new URL(request.url);
+  const operation = findOperation(run.target, request.method, address);
   const test = currentTest();
   let observed: Observed | undefined;
   const seen: Exchange = {
@@ -287,7 +289,7 @@ export async function exchange(run: Run, input: Request | string | URL, init?: R
     response,
     bodyText,
     operation,
-    pathOnly: operation ? undefined : findOperation(run.target, undefined, request.url),
+    pathOnly: operation ? undefined : findOperation(run.target, undefined, address),
     meta,
     sentAt,
     answeredAt: Date.now(),
@@ -303,7 +305,7 @@ export async function exchange(run: Run, input: Request | string | URL, init?: R
   for (const listener of listeners) await listener(seen);
   seen.problems = seen.findings.filter((f) => f.verdict === 'violation').map((f) => f.message);
   remember(test, seen);
-  const path = new URL(request.url).pathname;
+  const path = address.pathname;
   run.ledger.record({
     kind: 'exchange',
     operationId:
