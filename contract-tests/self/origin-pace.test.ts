@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OktaLimit, type OktaLimitOptions } from '../fixtures/gateway-limits.ts';
 import { transportLine, transportSummary } from '../report/transport-summary.ts';
 import type { LedgerEntry } from '../send/ledger.ts';
+import { OriginPace } from '../send/origin-pace.ts';
 import { PaceBoard, sharedBoard } from '../send/pace-board.ts';
 import { readRateLimit } from '../send/rate-limit-headers.ts';
 import { DEFAULT_TRANSPORT, type NetworkOptions, Transport, type TransportSettings } from '../send/transport.ts';
@@ -161,6 +162,29 @@ describe.concurrent('each origin is paced by what its answers say, and only that
     expect(Math.max(...others.map((s) => s.stats.waitedMs))).toBeLessThan(5);
     // The other origin's 40 were all answered while the limited one had not yet received all of its requests.
     expect(seenByTheLimited).toBeLessThan(30);
+  });
+});
+
+describe("Okta's window, learned from its reset's steps", () => {
+  it('takes a step for the window only between answers close together, not across a gap of several windows', () => {
+    let now = 1_000_000_400;
+    const pace = new OriginPace(() => board, { clock: () => now });
+    const board = new PaceBoard();
+    const key = 'http://idp.invalid/idp';
+    const okta = (seconds: number) => ({ limit: 20, remaining: 9, resetAt: seconds * 1000, resetEpochSeconds: seconds });
+    // The preflight's answer: the reset 0.6 s away, a window of 1 s guessed (20 at 95%).
+    pace.observe(key, 1, okta(1_000_001), true);
+    expect(pace.rate(key)).toBeCloseTo(19);
+    // The suite's first answer 3 s later: the reset stepped 3 s, three windows, not one.
+    now += 3_000;
+    pace.observe(key, 2, okta(1_000_004), true);
+    expect(pace.rate(key)).toBeCloseTo(19);
+    // A step between answers 50 ms apart is one window.
+    now += 550;
+    pace.observe(key, 3, okta(1_000_004), true);
+    now += 50;
+    pace.observe(key, 4, okta(1_000_005), true);
+    expect(pace.rate(key)).toBeCloseTo(19);
   });
 });
 

@@ -148,7 +148,7 @@ export class OriginPace {
         slot.set('limit', note.quota.limit);
         slot.set('policyWindow', note.quota.windowMs);
       } else if (note.limit !== undefined) slot.set('limit', note.limit);
-      if (note.resetEpochSeconds !== undefined) learnWindow(slot, note.resetEpochSeconds);
+      if (note.resetEpochSeconds !== undefined) learnWindow(slot, note.resetEpochSeconds, now);
       // Until the window shows, it is taken to be as long as the first reset was far: a reset within the second says a
       // limit per second, and a fixed window's quota (the budget) keeps the guess from overdrawing a longer one.
       if (note.resetAt !== undefined && !slot.get('guess')) slot.set('guess', Math.max(1, Math.ceil((note.resetAt - now) / 1000)) * 1000);
@@ -190,15 +190,21 @@ function restart(slot: Slot, until: number): void {
   slot.set('epoch', slot.get('epoch') + 1);
 }
 
-/** Okta's reset steps by its window when a window ends: the least step seen is the window. */
-function learnWindow(slot: Slot, seconds: number): void {
+/**
+ * Okta's reset steps by its window when a window ends: the least step seen is the window. A step is taken only from
+ * answers at most half of it apart: over a longer gap the reset may have stepped more than once (k windows take more
+ * than k - 1 of them to pass). The preflight's answer and the suite's first come some seconds apart, and a step of 3 s
+ * taken for the window had the first 300 requests given slots a third of the rate apart.
+ */
+function learnWindow(slot: Slot, seconds: number, now: number): void {
   const before = slot.get('resetSeconds');
   if (before > 0 && seconds > before) {
     const step = (seconds - before) * 1000;
     const known = slot.get('window');
-    slot.set('window', known > 0 ? Math.min(known, step) : step);
+    if (now - slot.get('resetSeenAt') <= step / 2) slot.set('window', known > 0 ? Math.min(known, step) : step);
   }
   slot.set('resetSeconds', Math.max(before, seconds));
+  slot.set('resetSeenAt', now);
 }
 
 /** Moves the per-second counts on to the second `now` is in. */

@@ -25,8 +25,10 @@ export const FIELDS = [
   'reset',
   /** The number of the request whose answer said it (a later request's answer is newer news). */
   'said',
-  /** The latest reset in epoch seconds (Okta's form), and the least step between two of them: the window, in ms. */
+  /** The latest reset in epoch seconds (Okta's form), when an answer last told one, and the least step between two of
+   * them seen close together: the window, in ms. */
   'resetSeconds',
+  'resetSeenAt',
   'window',
   /** Until a step shows the window: a guess from the first reset seen (its distance in whole seconds, at least 1 s). */
   'guess',
