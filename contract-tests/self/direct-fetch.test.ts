@@ -1,4 +1,4 @@
-// The suite's requests go out on undici's request() (send/direct-fetch.ts), not fetch: what a server sees and what the
+// The suite's requests go out on undici's dispatch API (send/direct-fetch.ts), not fetch: what a server sees and what the
 // checks read must be what fetch would have sent and given. Each case is sent both ways to one loopback server, and the
 // two compared: the request on the wire, and the Response (status, headers, body, URL) for plain, encoded and bodiless
 // answers; failures reject as fetch's do. A third way, the suite's own exchanges' (no body stream: the checks read the
@@ -88,7 +88,7 @@ async function bothWays(path: string, init: RequestInit = {}) {
   return views;
 }
 
-describe('a request sent on undici request() instead of fetch', () => {
+describe("a request sent on undici's dispatch API instead of fetch", () => {
   it.for([
     ['a GET without headers of its own', '/plain', {}],
     [
@@ -117,6 +117,7 @@ describe('a request sent on undici request() instead of fetch', () => {
     ['an answer with a coding fetch does not know', '/unknown-coding', {}],
     ['an empty gzip answer', '/gzip-empty', {}],
     ['two cookies, a header sent twice and a reason phrase of its own', '/reason', {}],
+    ['an interim 103 Early Hints before the answer', '/early-hints', {}],
     ['a redirect, not followed', '/redirect', {}],
     ['a 204', '/no-content', { method: 'DELETE' }],
     ['a HEAD', '/plain', { method: 'HEAD' }],

@@ -1,11 +1,11 @@
-// One attempt of a request as Node's fetch sends it with `redirect: 'manual'`, on undici's request() instead: the same
+// One attempt of a request as Node's fetch sends it with `redirect: 'manual'`, on undici's dispatch API instead: the same
 // request on the wire (fetch's default headers where the request has none of its own) and the same Response back (the
 // body decoded as fetch decodes it, the URL kept), without fetch's web streams, abort signals and copies of the
 // request. A far live run sends some thousands of requests on a machine that also judges every answer; fetch's own
 // work per request was about a tenth of the suite's CPU. The transport uses it for its requests (send/transport.ts);
 // anything else (another redirect mode, an injected fetch) still goes through fetch.
 import * as zlib from 'node:zlib';
-import { type Dispatcher, request as send } from 'undici';
+import type { Dispatcher } from 'undici';
 // What fetch adds, decodes and rejects with: the client's rules, shared.
 import * as fetchLike from '../../src/fetch-semantics.ts';
 
@@ -35,7 +35,7 @@ function decoded(body: Buffer, contentEncoding: string | null): Buffer {
   return fetchLike.codingsToUndo(contentEncoding, DECODERS).reduce((bytes, coding) => DECODERS[coding]!(bytes), body);
 }
 
-/** What undici's request() reads of a signal (its addAbortListener): whether and why it aborted, and its listeners. */
+/** What an attempt reads of its signal: whether and why it aborted, and its listeners (an AbortSignal has them too). */
 export interface AbortLike {
   readonly aborted: boolean;
   readonly reason: unknown;
@@ -52,7 +52,7 @@ export interface Deadline {
   done(): void;
 }
 
-/** The signal of one attempt, which only undici's request() listens to: an AbortController is an EventTarget, whose
+/** The signal of one attempt, which only `dispatched` listens to: an AbortController is an EventTarget, whose
  * making and listeners cost a live run's attempts more than their timers. */
 class AttemptSignal implements AbortLike {
   aborted = false;
@@ -96,6 +96,67 @@ export function deadline(ms: number, outer: AbortSignal): Deadline {
   };
 }
 
+/** The answer as it came: what directFetch makes a Response of. */
+interface Answer {
+  status: number;
+  statusText: string;
+  headers: Record<string, string | string[] | undefined>;
+  bytes: Buffer;
+}
+
+/**
+ * Sends one request on `dispatcher` and collects its whole answer, through undici's dispatch API (the one its request()
+ * is made on): no body stream, no async resource per request. An answer's headers come as request() gives them; an
+ * interim answer (1xx) is not the answer. Rejects with undici's error, or the signal's reason once it aborted.
+ */
+function dispatched(
+  url: URL,
+  method: string,
+  headers: string[],
+  body: Uint8Array | undefined,
+  signal: AbortLike,
+  dispatcher: Dispatcher,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    const onAbort = () => controller?.abort(signal.reason as Error);
+    const settle = (settled: () => void) => {
+      signal.removeEventListener('abort', onAbort);
+      settled();
+    };
+    let answer: Omit<Answer, 'bytes'> | undefined;
+    const chunks: Buffer[] = [];
+    signal.addEventListener('abort', onAbort);
+    try {
+      dispatcher.dispatch(
+        { origin: url.origin, path: `${url.pathname}${url.search}`, method: method as Dispatcher.HttpMethod, headers, body: body ?? null },
+        {
+          onRequestStart(started) {
+            controller = started;
+            if (signal.aborted) started.abort(signal.reason as Error);
+          },
+          onResponseStart(_controller, status, answerHeaders, statusText = '') {
+            if (status >= 200) answer = { status, statusText, headers: answerHeaders };
+          },
+          onResponseData(_controller, chunk) {
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            settle(() =>
+              answer ? resolve({ ...answer, bytes: Buffer.concat(chunks) }) : reject(new Error('the answer ended without a final status')),
+            );
+          },
+          onResponseError(_controller, error) {
+            settle(() => reject(error));
+          },
+        },
+      );
+    } catch (error) {
+      settle(() => reject(error));
+    }
+  });
+}
+
 /**
  * Sends `request` (whose body is `body`, read once by the caller for every attempt) and reads the whole answer.
  * Rejects as fetch does: with the signal's reason once it aborted, else a TypeError "fetch failed" whose cause is
@@ -113,26 +174,15 @@ export async function directFetch(
   const headers: string[] = [];
   for (const [name, value] of request.headers) headers.push(name, value);
   for (const [name, value] of fetchLike.fetchDefaultHeaders(request.url, (name) => request.headers.has(name))) headers.push(name, value);
-  let status: number;
-  let bytes: Buffer;
-  let answerHeaders: Headers;
-  let statusText: string;
+  let answer: Answer;
   try {
-    const answer = await send(request.url, {
-      method: request.method as Dispatcher.HttpMethod,
-      headers,
-      body,
-      // An AbortSignal or what undici takes for one (AbortLike: it listens as to an EventTarget).
-      signal: signal as AbortSignal,
-      // src/connections.ts's Agent or EnvHttpProxyAgent, typed there by shape.
-      dispatcher: dispatcher as Dispatcher,
-    });
-    ({ statusCode: status, statusText } = answer);
-    answerHeaders = fetchLike.headersOf(answer.headers);
-    bytes = Buffer.from(await answer.body.arrayBuffer());
+    // src/connections.ts's Agent or EnvHttpProxyAgent, typed there by shape.
+    answer = await dispatched(new URL(request.url), request.method, headers, body, signal, dispatcher as Dispatcher);
   } catch (error) {
     throw fetchLike.asFetchError(error, signal, 'fetch failed');
   }
+  const { status, statusText, bytes } = answer;
+  const answerHeaders = fetchLike.headersOf(answer.headers);
   const bodiless = fetchLike.NULL_BODY_STATUSES.has(status) || request.method === 'HEAD';
   let content: BodyInit | null = null;
   let buffered: Uint8Array<ArrayBuffer> | undefined = bodiless ? new Uint8Array(0) : undefined;
