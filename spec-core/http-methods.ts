@@ -10,3 +10,7 @@ export const isHttpMethod = (key: string): key is HttpMethod => METHOD_SET.has(k
  * cannot send). In any case. */
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method.toUpperCase());
+
+/** The methods fetch refuses a request body for (the Fetch standard's Request constructor). In any case. */
+const BODILESS_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+export const refusesBody = (method: string): boolean => BODILESS_METHODS.has(method.toUpperCase());

@@ -9,7 +9,7 @@ import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testWaitMs } from '../../config/test-waits.ts';
 import { FETCH_ANSWERS } from '../fixtures/fetch-answers.ts';
-import { bufferedBody, deadline, directFetch } from '../send/direct-fetch.ts';
+import { bodyBytes, bufferedBody, deadline, directFetch } from '../send/direct-fetch.ts';
 import { outgoing } from '../send/fetch.ts';
 
 /** The deadline of a request the test expects answered (or refused): it only says that the request did not hang. */
@@ -47,7 +47,7 @@ const utf8 = new TextDecoder();
 async function sentApart(url: string, init: RequestInit, signal: AbortSignal) {
   const { request, bytes } = outgoing(url, init);
   if (bytes) expect(request.body, 'the body kept apart').toBeNull();
-  const body = bytes ?? (request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined);
+  const body = bytes ?? (await bodyBytes(request));
   return directFetch(request, body, signal, agent, false);
 }
 
@@ -63,13 +63,7 @@ async function bothWays(path: string, init: RequestInit = {}) {
         ? await fetch(new Request(request, { signal }), { dispatcher: agent } as RequestInit)
         : way === 'body apart'
           ? await sentApart(`${origin}${path}`, { redirect: 'manual', ...init }, signal)
-          : await directFetch(
-              request,
-              request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined,
-              signal,
-              agent,
-              way === 'direct',
-            );
+          : await directFetch(request, await bodyBytes(request), signal, agent, way === 'direct');
     if (way === 'bytes only' || way === 'body apart') expect(response.body, 'no body stream of its own').toBeNull();
     const wire = seen.at(-1)!;
     const sent = Object.entries(wire.headers)

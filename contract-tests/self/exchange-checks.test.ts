@@ -342,6 +342,17 @@ describe('answers that come again (judge/answer-memo.ts)', () => {
     }
   });
 
+  it('finds a token issued since an answer was judged in that answer when it comes again, in a header line and in the body', async () => {
+    const token = `issued-later-${Date.now()}-a-token-of-some-length`;
+    const inHeader = throttled('5', { 'x-debug': `token ${token}` });
+    const inBody = throttled('5', {}, `token ${token}`);
+    const context = contextOf();
+    const found = async (made: Made) => (await checkOf('no-credential-echo').judge(exchangeOf(made), context)).length;
+    expect([await found(inHeader), await found(inBody)], 'before the token is issued').toEqual([0, 0]);
+    context.tokens.set(token, { receivedAt: Date.now(), lifetimeSeconds: 3600, operationId: 'requestServiceToken' });
+    expect([await found(inHeader), await found(inBody)], 'once it is held').toEqual([1, 1]);
+  });
+
   it('keeps at most 500 results, the oldest forgotten first, and none for a key over 8,192 characters', () => {
     const memo = new AnswerMemo<number>();
     let worked = 0;

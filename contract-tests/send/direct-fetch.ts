@@ -13,6 +13,11 @@ import * as fetchLike from '../../src/fetch-semantics.ts';
  * clone of the Response (a clone tees its body into two web streams, which cost a live run more than its parsing). */
 const bodies = new WeakMap<Response, Uint8Array>();
 
+/** A request's body as bytes, read from a copy of the request (undefined: it has none): what is sent when the body was
+ * not given apart as bytes (send/fetch.ts outgoing). */
+export const bodyBytes = async (request: Request): Promise<Uint8Array | undefined> =>
+  request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
+
 /** The bytes of a body as `response.text()` would read them, when `directFetch` made it (undefined otherwise: read the body). */
 export const bufferedBody = (response: Response): Uint8Array | undefined => bodies.get(response);
 

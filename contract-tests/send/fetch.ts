@@ -6,12 +6,13 @@
 // fetch then records the exchange for the coverage and keeps it as evidence for a failed check.
 import { currentTest } from './test-scope.ts';
 import { baseUrlOf } from './base-urls.ts';
-import { bufferedBody } from './direct-fetch.ts';
+import { bodyBytes, bufferedBody } from './direct-fetch.ts';
 import { type Evidence, evidenceOf } from './evidence.ts';
 import type { Finding } from '../model/findings.ts';
 import type { Observed } from './ledger.ts';
 import { mediaTypeOf } from '../model/media-types.ts';
 import { redactionWindow } from '../../src/redact.ts';
+import { refusesBody } from '../../spec-core/http-methods.ts';
 import { specOperations, type Operation } from '../model/spec.ts';
 import { perRun } from './per-run.ts';
 import type { Run } from './run.ts';
@@ -234,19 +235,6 @@ function remember(test: string, seen: Exchange): void {
 
 const utf8 = new TextDecoder();
 
-/** A request's body as bytes: from the body it was made with when that is text or bytes (the model's), else read from a
- * copy of the request (the published client's). Undefined: no body. */
-async function bodyBytesOf(request: Request, init: RequestInit | undefined): Promise<Uint8Array | undefined> {
-  if (!request.body) return undefined;
-  const given = init?.body;
-  if (typeof given === 'string') return new TextEncoder().encode(given);
-  if (given instanceof Uint8Array) return given;
-  return new Uint8Array(await request.clone().arrayBuffer());
-}
-
-/** Methods a Request refuses a body for. */
-const BODILESS = new Set(['GET', 'HEAD']);
-
 /**
  * The Request to send, and its body as bytes when `init` gives it as text or bytes: then kept out of the Request, whose
  * body would be a web stream no one reads (half the cost of making the Request, in a live run's thousands), with the
@@ -255,7 +243,7 @@ const BODILESS = new Set(['GET', 'HEAD']);
 export function outgoing(input: Request | string | URL, init: RequestInit | undefined): { request: Request; bytes?: Uint8Array } {
   const body = init?.body;
   const apart = !(input instanceof Request) && (typeof body === 'string' || body instanceof Uint8Array);
-  if (!apart || BODILESS.has((init?.method ?? 'GET').toUpperCase())) return { request: new Request(input, init) };
+  if (!apart || refusesBody(init?.method ?? 'GET')) return { request: new Request(input, init) };
   const headers = new Headers(init?.headers);
   if (typeof body === 'string' && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
   return {
@@ -269,7 +257,7 @@ export function outgoing(input: Request | string | URL, init: RequestInit | unde
 export async function exchange(run: Run, input: Request | string | URL, init?: RequestInit, meta: ExchangeMeta = {}): Promise<Exchange> {
   const { request, bytes } = outgoing(input, init);
   const sentAt = Date.now();
-  const requestBytes = bytes ?? (await bodyBytesOf(request, init));
+  const requestBytes = bytes ?? (await bodyBytes(request));
   // Only the published client reads the answer's body from the Response (send/clients.ts).
   const { response, stats } = await sendOrRecord(run, request, requestBytes, meta.client === true);
   // The answer's bytes as the transport read them; only a body it could not decode is read from a copy (and fails as

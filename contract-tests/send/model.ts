@@ -11,6 +11,7 @@ import { type LpVariable, reasonIfUnset, required, type Target } from './target.
 import { type EarlierValue, type ValueSources, valueNeeds } from '../model/valid-requests.ts';
 import { perRun } from './per-run.ts';
 import type { Run } from './run.ts';
+import { refusesBody } from '../../spec-core/http-methods.ts';
 
 /** What the table's values need from above the model, for a run; the LP_* settings come from the run's target. */
 type SentSources = { [K in Exclude<keyof ValueSources, 'variable'>]: (run: Run) => ReturnType<ValueSources[K]> };
@@ -162,7 +163,7 @@ export interface SendOptions extends Omit<ExchangeMeta, 'operationId'> {
  * by the one fetch. */
 export function send(run: Run, entry: RegistryEntry, parts: RequestParts, options: SendOptions = {}): Promise<Exchange> {
   const { method = entry.operation.method, ...meta } = options;
-  const text = ['GET', 'HEAD'].includes(method.toUpperCase()) ? undefined : bodyOf(parts);
+  const text = refusesBody(method) ? undefined : bodyOf(parts);
   // A body without a Content-Type goes as bytes: fetch would label a string text/plain.
   const labelled = Object.keys(parts.headers).some((name) => name.toLowerCase() === 'content-type');
   const body = text !== undefined && !labelled ? new TextEncoder().encode(text) : text;

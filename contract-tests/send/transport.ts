@@ -31,7 +31,7 @@ import {
 } from '../../src/connections.ts';
 import { errorCode, isTlsFailure, networkHint, proxyRefusal } from '../../src/network-hints.ts';
 import { baseUrlOf } from './base-urls.ts';
-import { type Deadline, deadline, directFetch } from './direct-fetch.ts';
+import { bodyBytes, type Deadline, deadline, directFetch } from './direct-fetch.ts';
 import { Gate } from './gate.ts';
 import { offeredFlightPool } from './flight-pool.ts';
 import { OriginPace, type Reserved } from './origin-pace.ts';
@@ -255,7 +255,7 @@ export class Transport {
     // their body read once for every attempt.
     const direct = this.fetchImpl === fetch && request.redirect === 'manual';
     // A body given as bytes may be kept out of the Request (send/fetch.ts): the bytes are the body.
-    const body = direct ? (given ?? (request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined)) : undefined;
+    const body = direct ? (given ?? (await bodyBytes(request))) : undefined;
     let reconnect = false;
     let reconnected = false;
     for (let attempt = 1; ; attempt++) {
