@@ -102,24 +102,15 @@ async function sendVariant(run: Run, entry: ModelEntry, application: Application
 const NO_HANDLING =
   "the Prism mock answers from the spec's examples: it has no handling of a parameter's values for the operators to judge (the sandbox and a live target get them all)";
 
-/** One of the files an API's operator checks are dealt to: the `part`th (from 1) of `of`. */
-export interface Share {
-  part: number;
-  of: number;
-}
-
-/** Registers one test per operation of the API and operator (with a share: every `of`th of them, from the `part`th),
- * sending through the run. */
-export function operatorChecks(run: Run, api: ApiName, share: Share = { part: 1, of: 1 }): void {
+/** Registers one test per operation of the API and operator, sending through the run. */
+export function operatorChecks(run: Run, api: ApiName): void {
   const entries = specModel().filter((entry) => entry.operation.api === api);
   // Against a live target its checks run side by side, as every file's do (contract-tests/vitest.config.ts).
   describe(`the operators of the negative space, on every ${api} operation`, () => {
     const all = entries.flatMap((entry) =>
       OPERATORS.map((operator) => [`${entryLabel(entry)}: ${operator.title}`, entry, operator] as const),
     );
-    it.for(all.filter((_, index) => index % share.of === share.part - 1))('%s', ([, entry, operator], ctx) =>
-      operatorCheck(run, entry, operator, ctx),
-    );
+    it.for(all)('%s', ([, entry, operator], ctx) => operatorCheck(run, entry, operator, ctx));
   });
 }
 

@@ -92,20 +92,13 @@ describe('the client password inside HTTP Basic', () => {
   });
 });
 
-describe("the files the operators' checks are dealt to", () => {
-  it('give every API all of its checks: one file, or parts 1 to N of N', () => {
+describe("the files the operators' checks are in", () => {
+  it('give every API all of its checks in one file of its own: property/operators.<api>.test.ts', () => {
     const dir = join(repoRoot, 'contract-tests/property');
-    const parts = new Map<string, string[]>();
-    for (const file of readdirSync(dir).filter((f) => /^operators\..*\.test\.ts$/.test(f))) {
-      const call = /operatorChecks\(run, '(\w+)'(?:, \{ part: (\d+), of: (\d+) \})?\)/.exec(readFileSync(join(dir, file), 'utf8'));
-      expect(call, `${file} calls operatorChecks`).not.toBeNull();
-      const [, api, part = '1', of = '1'] = call!;
-      parts.set(api!, [...(parts.get(api!) ?? []), `${part} of ${of}`]);
-    }
-    for (const api of API_NAMES) {
-      const found = (parts.get(api) ?? []).sort();
-      const of = found.length;
-      expect(found, api).toEqual(Array.from({ length: Math.max(of, 1) }, (_, i) => `${i + 1} of ${of}`));
-    }
+    const calls = readdirSync(dir)
+      .filter((f) => /^operators\..*\.test\.ts$/.test(f))
+      .map((file) => [file, /operatorChecks\(run, '(\w+)'\)/.exec(readFileSync(join(dir, file), 'utf8'))?.[1]] as const);
+    for (const [file, api] of calls) expect(api, `${file} calls operatorChecks with its API`).toBe(/^operators\.(\w+)\./.exec(file)?.[1]);
+    expect(calls.map(([, api]) => api).sort(), 'one file per API').toEqual([...API_NAMES].sort());
   });
 });
