@@ -17,7 +17,7 @@ import { proxySettings } from '../../src/connections.ts';
 import { type ForwardProxy, startForwardProxy } from '../fixtures/forward-proxy.ts';
 import { HEAVIEST_FIRST, HeaviestFirst, weightRank } from '../support/heaviest-first.ts';
 import { makeTestCertificates, type TestCertificates } from '../fixtures/test-certificates.ts';
-import { withdrawFlightPool } from '../send/flight-pool.ts';
+import { offerFlightPool, withdrawFlightPool } from '../send/flight-pool.ts';
 import { OriginPace } from '../send/origin-pace.ts';
 import { PaceBoard } from '../send/pace-board.ts';
 import { projectConfig } from '../support/project-config.ts';
@@ -26,6 +26,7 @@ import {
   couldNotJudgeOf,
   DEFAULT_TRANSPORT,
   Gate,
+  INITIAL_IN_FLIGHT,
   isReplayable,
   type NetworkOptions,
   paceOf,
@@ -519,11 +520,24 @@ describe('TLS is tried once, and the line names the cause and its fix', () => {
 
 describe('requests in flight adapt to the round trip, within --concurrency', () => {
   /** A gate with `held` requests in flight and `waiting` more queued behind them. */
-  async function busyGate(ceiling: number, initial: number, waiting: number) {
-    const gate = new Gate(ceiling, undefined, initial);
+  async function busyGate(ceiling: number, initial: number, waiting: number, least = initial) {
+    const gate = new Gate(ceiling, undefined, initial, undefined, least);
     for (let i = 0; i < initial; i++) await gate.acquire();
     const queued = Array.from({ length: waiting }, () => gate.acquire());
     return { gate, queued };
+  }
+
+  /** 48 answers as a queue gives them, `stepMs` apart: now and then one in 1 ms, most in about 20 ms. */
+  function answerQueueing(gate: Gate, stepMs: number) {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      for (let i = 0; i < 48; i++) {
+        gate.accept(i % 8 === 0 ? 1 : 20);
+        vi.advanceTimersByTime(stepMs);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   }
 
   it('grows by one per answer while requests wait and the round trip holds, up to the ceiling', async () => {
@@ -550,18 +564,27 @@ describe('requests in flight adapt to the round trip, within --concurrency', () 
   });
 
   it('brings a near target whose round trip is queueing (1 ms at best, about 20 ms now) back to the start, however many wait', async () => {
-    vi.useFakeTimers({ toFake: ['performance'] });
+    const { gate } = await busyGate(64, 3, 60);
+    // Now and then an answer is quick again: most of them still say the requests queue.
+    answerQueueing(gate, 5);
+    expect(gate.concurrency).toBe(3);
+  });
+
+  it('starts each worker at 8 in flight, and a queue brings a worker back to its share of 8, not to its start', async () => {
+    const pool = offerFlightPool(128);
     try {
-      const { gate } = await busyGate(64, 3, 60);
-      // Now and then an answer is quick again: most of them still say the requests queue.
-      for (let i = 0; i < 48; i++) {
-        gate.accept(i % 8 === 0 ? 1 : 20);
-        vi.advanceTimersByTime(5);
-      }
-      expect(gate.concurrency).toBe(3);
+      const worker = new Transport({ ...DEFAULT_TRANSPORT, workers: 4 }).gate;
+      expect(worker.concurrency, "one of four workers' start").toBe(INITIAL_IN_FLIGHT);
+      expect(pool.ceiling).toBe(128);
     } finally {
-      vi.useRealTimers();
+      withdrawFlightPool();
     }
+    const unpooled = new Transport({ ...DEFAULT_TRANSPORT, workers: 4, concurrency: 16 }).gate;
+    expect(unpooled.concurrency, 'without a pool: within its share').toBe(4);
+    // A worker of four: it starts at 8 and backs off to 2, a fourth of 8, once its answers say they queue.
+    const { gate } = await busyGate(128, 8, 40, 2);
+    answerQueueing(gate, 25);
+    expect(gate.concurrency).toBe(2);
   });
 
   it('a slow first answer (a cold process, a new connection) does not end the doubling at the start', async () => {

@@ -28,11 +28,12 @@ export interface SharedCeiling {
 }
 
 /**
- * Bounds the requests in flight and their rate. The number in flight adapts between 1 and `ceiling` to the round trip:
- * while requests wait for a slot and the path holds none back, it grows by one per answer (doubling every round trip),
- * and after its first cut by one per round trip; once they queue, it takes a quarter off, once per round trip, never
- * below `initial`. A far target's round trip is distance, which more requests at once do not lengthen, so it gets many;
- * a near or busy one's is queueing, so it keeps the few it answers as fast.
+ * Bounds the requests in flight and their rate. The number in flight starts at `start` and adapts between `least`
+ * (default: the start) and `ceiling` to the round trip: while requests wait for a slot and the path holds none back, it
+ * grows by one per answer (doubling every round trip), and after its first cut by one per round trip; once they queue,
+ * it takes a quarter off, once per round trip, never below `least`. A far target's round trip is distance, which more
+ * requests at once do not lengthen, so it gets many; a near or busy one's is queueing, so it keeps the few it answers as
+ * fast.
  */
 export class Gate {
   private inFlight = 0;
@@ -57,11 +58,12 @@ export class Gate {
   constructor(
     readonly ceiling: number,
     private readonly rateLimit?: number,
-    initial = ceiling,
+    start = ceiling,
     private readonly shared?: SharedCeiling,
+    least = start,
   ) {
-    this.floor = Math.max(1, Math.min(ceiling, initial));
-    this.limit = this.floor;
+    this.floor = Math.max(1, Math.min(ceiling, least, start));
+    this.limit = Math.max(this.floor, Math.min(ceiling, start));
   }
 
   /** The configured rate (undefined: unlimited). */

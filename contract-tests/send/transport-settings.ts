@@ -36,7 +36,8 @@ export const DEFAULT_TRANSPORT: TransportSettings = {
   workers: 3,
 };
 
-/** Requests in flight at the start, all workers together, before the round trip says how many the target takes. */
+/** Requests in flight at the start of each worker, before the round trip says how many the target takes; a queue brings
+ * them back to this many, all workers together. */
 export const INITIAL_IN_FLIGHT = 8;
 /** An idle connection is reused for at most this long when the server announced no keep-alive timeout. */
 export const KEEP_ALIVE_MS = 1_000;

@@ -185,14 +185,17 @@ export class Transport {
   ) {
     // The suite's workers each have a transport. Where the runner offered them one pool of the ceiling (flight-pool.ts),
     // each takes what the others leave; otherwise each keeps its share, rounded down, so together they keep within the
-    // bounds (128 among 3 workers is 42 each, never 43). The rate and the start are shares either way.
+    // bounds (128 among 3 workers is 42 each, never 43). The rate is a share either way. Each worker starts at
+    // INITIAL_IN_FLIGHT, as each connection of a client has a start of its own: a far run has more workers, so more
+    // requests at once while the round trips come in; a queue brings all of them back to that start, all together.
     const share = (total: number) => Math.max(1, Math.floor(total / Math.max(1, settings.workers)));
     const rate = settings.rateLimit && settings.rateLimit / Math.max(1, settings.workers);
     const pool = settings.workers > 1 ? offeredFlightPool() : undefined;
+    const least = share(INITIAL_IN_FLIGHT);
     this.gate =
       pool?.ceiling === settings.concurrency
-        ? new Gate(settings.concurrency, rate, share(INITIAL_IN_FLIGHT), { pool, share: share(settings.concurrency) })
-        : new Gate(share(settings.concurrency), rate, share(INITIAL_IN_FLIGHT));
+        ? new Gate(settings.concurrency, rate, INITIAL_IN_FLIGHT, { pool, share: share(settings.concurrency) }, least)
+        : new Gate(share(settings.concurrency), rate, INITIAL_IN_FLIGHT, undefined, least);
     // The run's settings, given by whoever makes the transport (send/run.ts, the runner's preflight): none, no API.
     this.env = network.env ?? {};
     // The identity provider's cap holds for all workers together: they pace it on one board.
