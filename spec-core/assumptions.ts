@@ -1,15 +1,11 @@
 // Collects every x-assumption from the bundles into one table: what the specs decided where the seed says "not shown".
 // The contract suite reads the same entries to tell a contradicted assumption from a contract violation.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parse } from 'yaml';
+import { keptAsJson, parseYaml } from './yaml.ts';
 import { API_NAMES, repoRoot, type ApiName } from './apis.ts';
 import { loadBundle, sourcesDigest, specSourceFiles } from './bundles.ts';
 import { escapePointer } from './pointer.ts';
-
-const require = createRequire(import.meta.url);
 
 export interface Assumption {
   api: ApiName;
@@ -90,7 +86,7 @@ export const SOURCES_DIR = join(repoRoot, 'dist/.assumption-sources');
 export function readAssumptionSources(dir = join(repoRoot, 'openapi')): Map<string, AssumptionSource> {
   const found = new Map<string, AssumptionSource>();
   for (const file of specSourceFiles(dir).filter((path) => path.endsWith('.yaml'))) {
-    for (const [pointer, value] of walk(parse(readFileSync(file, 'utf8')), '')) {
+    for (const [pointer, value] of walk(parseYaml(readFileSync(file, 'utf8')), '')) {
       const entries = Array.isArray(value) ? value : [value];
       entries.forEach((entry, index) => {
         const what = String((entry as { what?: unknown } | null)?.what ?? '').trim();
@@ -102,31 +98,9 @@ export function readAssumptionSources(dir = join(repoRoot, 'openapi')): Map<stri
   return found;
 }
 
-/**
- * The table of sources of openapi/ as it is now: kept under dist/ per digest of the sources, so that a run reads it
- * rather than parsing the YAML again (written to a file of its own and renamed; the tables of older sources removed).
- */
-function cachedAssumptionSources(): Map<string, AssumptionSource> {
-  const yamlVersion = (require('yaml/package.json') as { version: string }).version;
-  const digest = createHash('sha256').update(`sources-1\0${yamlVersion}\0${sourcesDigest()}`).digest('hex').slice(0, 16);
-  const file = join(SOURCES_DIR, `${digest}.json`);
-  try {
-    return new Map(JSON.parse(readFileSync(file, 'utf8')) as [string, AssumptionSource][]);
-  } catch {
-    // Not written yet (or removed meanwhile by a run of other sources): parse them.
-  }
-  const found = readAssumptionSources();
-  try {
-    mkdirSync(SOURCES_DIR, { recursive: true });
-    const partial = `${file}.${process.pid}.tmp`;
-    writeFileSync(partial, JSON.stringify([...found]));
-    renameSync(partial, file);
-    for (const name of readdirSync(SOURCES_DIR)) if (name !== `${digest}.json`) rmSync(join(SOURCES_DIR, name), { force: true });
-  } catch {
-    // A read-only checkout: the next run parses them again.
-  }
-  return found;
-}
+/** The table of sources of openapi/ as it is now, kept under dist/ per digest of the sources (spec-core/yaml.ts). */
+const cachedAssumptionSources = (): Map<string, AssumptionSource> =>
+  new Map(keptAsJson(SOURCES_DIR, `sources-1\0${sourcesDigest()}`, () => [...readAssumptionSources()]));
 
 /** Where a decision is written in the sources under openapi/ (the bundles inline the files, so the text identifies it). */
 export function sourceOf(assumption: Pick<Assumption, 'what'>): AssumptionSource | undefined {

@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { parse } from 'yaml';
+import { parseYaml } from './yaml.ts';
 import { API_NAMES, bundleDir, bundlePath, repoRoot, type ApiName } from './apis.ts';
 import { runRedoclySync } from './redocly.ts';
 import { writePublishedWorkflows } from './workflows.ts';
@@ -21,7 +21,7 @@ function readBundle(api: ApiName, ext: 'json' | 'yaml'): Bundle {
   if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run bundle\` first.`);
   try {
     const text = readFileSync(path, 'utf8');
-    return (ext === 'json' ? JSON.parse(text) : parse(text)) as Bundle;
+    return (ext === 'json' ? JSON.parse(text) : parseYaml(text)) as Bundle;
   } catch (error) {
     throw new Error(`cannot read the bundle ${path} (run \`npm run bundle\`): ${(error as Error).message}`);
   }

@@ -4,7 +4,7 @@
 // the contract suite names a violated section by its title (contract-tests/judge/promises.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { keptAsJson, parseYaml } from './yaml.ts';
 import { repoRoot } from './apis.ts';
 
 export const SEED_GAPS = 'openapi/seed-gaps.yaml';
@@ -37,7 +37,7 @@ const isFlowList = (flows: unknown) =>
 
 /** The record's sections by number ("4.5"); throws naming the entry that is malformed. */
 export function readSeedGaps(text: string): Record<string, SeedSection> {
-  const sections = (parse(text) as { sections?: unknown } | null)?.sections;
+  const sections = (parseYaml(text) as { sections?: unknown } | null)?.sections;
   if (!sections || typeof sections !== 'object') throw new Error(`${SEED_GAPS}: no "sections" map`);
   for (const [number, section] of Object.entries(sections as Record<string, unknown>)) {
     const { title, open, endpoint, flows } = (section ?? {}) as Record<string, unknown>;
@@ -61,8 +61,14 @@ export function readSeedGaps(text: string): Record<string, SeedSection> {
 
 let cached: Record<string, SeedSection> | undefined;
 
+/** Where the sections are kept as JSON between processes, per text of the record (spec-core/yaml.ts). */
+export const SEED_SECTIONS_DIR = join(repoRoot, 'dist/.seed-sections');
+
 /** The sections of openapi/seed-gaps.yaml, read once. */
 export function seedSections(): Record<string, SeedSection> {
-  cached ??= readSeedGaps(readFileSync(join(repoRoot, SEED_GAPS), 'utf8'));
+  if (!cached) {
+    const text = readFileSync(join(repoRoot, SEED_GAPS), 'utf8');
+    cached = keptAsJson(SEED_SECTIONS_DIR, text, () => readSeedGaps(text));
+  }
   return cached;
 }

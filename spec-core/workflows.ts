@@ -4,7 +4,7 @@
 // the bundles in dist/openapi/ and names them as its sources.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { parse } from 'yaml';
+import { parseYaml } from './yaml.ts';
 import { API_NAMES, bundleDir, repoRoot, type ApiName } from './apis.ts';
 import { operationsOf, type PathOperation } from './operations.ts';
 
@@ -99,7 +99,7 @@ function envInputs(inputs: Json | undefined): EnvInput[] {
 
 /** One Arazzo document with one workflow, as the model; `file` names it in errors. */
 export function readWorkflow(text: string, file: string): Workflow {
-  const document = parse(text) as Json;
+  const document = parseYaml(text) as Json;
   const [workflow, ...more] = (document.workflows ?? []) as Json[];
   if (!workflow || more.length > 0) throw new Error(`${file}: expected exactly one workflow`);
   const where = `${file} ${workflow.workflowId}`;
@@ -141,7 +141,7 @@ export const publishedWorkflowPath = (name: string, dir = bundleDir): string => 
 export function publishedWorkflowText(text: string, file = 'workflow'): string {
   // The lines are rewritten in place, so the copy keeps the source's comments and layout.
   const published = text.replace(/^(\s+url:\s*)\.\.\/([\w-]+)\/openapi\.yaml[ \t]*$/gm, '$1$2.yaml');
-  const urls = ((parse(published) as Json).sourceDescriptions ?? []).map((source: Json) => String(source.url));
+  const urls = ((parseYaml(published) as Json).sourceDescriptions ?? []).map((source: Json) => String(source.url));
   const stray = urls.filter((url: string) => !API_NAMES.some((api) => url === `${api}.yaml`));
   if (stray.length > 0) throw new Error(`${file}: a source description names no API of the kit: ${stray.join(', ')}`);
   return published;

@@ -13,7 +13,7 @@ import {
   type Assumption,
 } from '../../spec-core/assumptions.ts';
 import { escapePointer, nodeAt } from '../../spec-core/pointer.ts';
-import { readSeedGaps, SEED_GAPS, type SeedSection, seedSections } from '../../spec-core/seed-sections.ts';
+import { readSeedGaps, SEED_GAPS, SEED_SECTIONS_DIR, type SeedSection, seedSections } from '../../spec-core/seed-sections.ts';
 import { bundles } from './bundles.ts';
 
 /** What does not match: a section with open points that no x-assumption names, an x-assumption naming no section. */
@@ -74,6 +74,15 @@ describe('x-assumption', () => {
     );
     expect(() => readSeedGaps('sections:\n  four: { title: Endpoints }\n')).toThrow(/"four" is not a section number/);
     expect(() => readSeedGaps('other: 1\n')).toThrow(/no "sections" map/);
+  });
+
+  it('reads the seed sections from the JSON kept under dist/, as from the YAML itself, one file for the record as it is', () => {
+    const kept = readdirSync(SEED_SECTIONS_DIR).filter((name) => name.endsWith('.json'));
+    expect(kept).toHaveLength(1);
+    const asKept = JSON.parse(readFileSync(`${SEED_SECTIONS_DIR}/${kept[0]}`, 'utf8'));
+    const fromYaml = readSeedGaps(readFileSync(`${repoRoot}/${SEED_GAPS}`, 'utf8'));
+    expect(asKept).toEqual(fromYaml);
+    expect(seedGaps).toEqual(fromYaml);
   });
 
   it('rejects a malformed "covers" and an empty "untestable"', () => {
