@@ -96,10 +96,12 @@ export class SuiteSession {
     return new SuiteSession(vitest, redactor, files);
   }
 
-  /** Runs `files` (default: every file of the session) and stops at the first failing test. */
-  async run(files: string[] = this.files): Promise<SessionRun> {
+  /** Runs `files` (default: every file of the session) and stops at the first failing test, or with `toTheEnd` runs
+   * every test. Vitest reads its bail from the project's config on every run, so the choice is the run's own. */
+  async run(files: string[] = this.files, { toTheEnd = false } = {}): Promise<SessionRun> {
     const unknown = files.filter((file) => !this.files.includes(file));
     if (unknown.length) throw new Error(`not files of the contract suite: ${unknown.join(', ')}`);
+    for (const config of [this.vitest.config, ...this.vitest.projects.map((project) => project.config)]) config.bail = toTheEnd ? 0 : 1;
     const started = performance.now();
     const wanted = new Set(files.map((file) => join(repoRoot, file)));
     const specifications = (await this.vitest.globTestSpecifications()).filter((s) => wanted.has(s.moduleId));
