@@ -186,8 +186,8 @@ export class Transport {
     // The suite's workers each have a transport. Where the runner offered them one pool of the ceiling (flight-pool.ts),
     // each takes what the others leave; otherwise each keeps its share, rounded down, so together they keep within the
     // bounds (128 among 3 workers is 42 each, never 43). The rate is a share either way. Each worker starts at
-    // INITIAL_IN_FLIGHT, as each connection of a client has a start of its own: a far run has more workers, so more
-    // requests at once while the round trips come in; a queue brings all of them back to that start, all together.
+    // INITIAL_IN_FLIGHT: a far run has more workers, so more requests at once while the first round trips come in. A
+    // queue brings each worker back to its share of INITIAL_IN_FLIGHT, so all of them together to INITIAL_IN_FLIGHT.
     const share = (total: number) => Math.max(1, Math.floor(total / Math.max(1, settings.workers)));
     const rate = settings.rateLimit && settings.rateLimit / Math.max(1, settings.workers);
     const pool = settings.workers > 1 ? offeredFlightPool() : undefined;
